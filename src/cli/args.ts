@@ -1,0 +1,38 @@
+// Shared CLI flags (--port, --host, --data-dir, --config) mapped onto config overrides.
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { DeepPartial } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+
+export const SERVER_FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  config: { type: 'string' },
+  'log-level': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export function parse<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true as const, strict: true as const });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export function serverOverrides(values: Record<string, string | boolean | undefined>): DeepPartial<Config> {
+  const out: DeepPartial<Config> = {};
+  if (typeof values.port === 'string') {
+    const port = Number(values.port);
+    if (!Number.isInteger(port)) throw new UsageError(`--port: '${values.port}' is not an integer`);
+    out.port = port;
+  }
+  if (typeof values.host === 'string') out.host = values.host;
+  if (typeof values['data-dir'] === 'string') out.dataDir = values['data-dir'];
+  if (typeof values['log-level'] === 'string') out.logLevel = values['log-level'] as Config['logLevel'];
+  return out;
+}

@@ -1,0 +1,63 @@
+// The `omnibook` command: dispatches to serve, sandbox, keys and migrate.
+import { ConfigError } from '../config/load.js';
+import { VERSION } from '../main.js';
+import { UsageError } from './args.js';
+import { keysCommand } from './keys-command.js';
+import { migrateCommand } from './migrate-command.js';
+import { serveCommand } from './serve-command.js';
+
+const HELP = `omnibook ${VERSION} — five prediction-market exchanges behind one API
+
+usage: omnibook <command> [options]
+
+commands:
+  serve      run the API against the live exchanges
+  sandbox    run the API against the bundled exchange simulators (offline, paper money)
+  keys       create, list or revoke API keys (omnibook keys --help)
+  migrate    apply database migrations
+
+common options: --port N (PORT, default 8080), --host H (default 127.0.0.1), --data-dir DIR (default ./data),
+  --config FILE (OMNIBOOK_CONFIG). Environment: DATABASE_URL, REDIS_URL, OMNIBOOK_ADMIN_KEY, LOG_LEVEL.
+`;
+
+export async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serveCommand('serve', rest);
+    case 'sandbox':
+      return serveCommand('sandbox', rest);
+    case 'keys':
+      return keysCommand(rest);
+    case 'migrate':
+      return migrateCommand(rest);
+    case '--version':
+    case '-v':
+      process.stdout.write(`${VERSION}\n`);
+      return 0;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(HELP);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`unknown command '${command}'\n\n${HELP}`);
+      return 2;
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      process.stderr.write(`omnibook: ${error.message}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`omnibook: ${(error as Error).stack ?? String(error)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,57 @@
+// `omnibook serve` (live venues) and `omnibook sandbox` (simulated venues, paper money): start, print the
+// `listening on` line, and shut down cleanly on SIGTERM/SIGINT.
+import { loadConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { createRuntime, type Runtime } from '../main.js';
+import { parse, SERVER_FLAGS, serverOverrides } from './args.js';
+
+export async function serveCommand(mode: Config['mode'], argv: string[]): Promise<number> {
+  const { values } = parse(argv, SERVER_FLAGS);
+  if (values.help) {
+    process.stdout.write(`usage: omnibook ${mode} [--port N] [--host H] [--data-dir DIR] [--config FILE] [--log-level L]\n`);
+    return 0;
+  }
+  const config = loadConfig({ ...(values.config ? { file: values.config } : {}), overrides: { ...serverOverrides(values), mode } });
+  const runtime = await createRuntime(config);
+  installShutdown(runtime);
+  const url = await runtime.listen();
+  if (mode === 'sandbox') await printSandboxBanner(runtime, url);
+  process.stdout.write(`listening on ${url}\n`);
+  return new Promise<number>(() => undefined);
+}
+
+async function printSandboxBanner(runtime: Runtime, url: string): Promise<void> {
+  const lines = ['Omnibook sandbox: simulated exchanges and paper money, nothing leaves this machine.'];
+  if (runtime.config.adminKey) {
+    lines.push('API key: the value of OMNIBOOK_ADMIN_KEY (admin tier)');
+  } else {
+    const { key } = await runtime.keys.create({ name: `sandbox ${new Date().toISOString()}`, tier: 'admin' });
+    lines.push(`API key (admin tier, shown once; set OMNIBOOK_ADMIN_KEY to choose your own): ${key}`);
+    lines.push(`try:  curl -H 'X-API-Key: ${key}' ${url}/api/v1/exchanges`);
+  }
+  lines.push(`docs: ${url}/docs`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function installShutdown(runtime: Runtime): void {
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) return;
+    signalled = true;
+    runtime.logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      runtime.logger.error({ graceMs: runtime.config.shutdownGraceMs }, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, runtime.config.shutdownGraceMs);
+    force.unref();
+    runtime
+      .stop()
+      .then(() => process.exit(0))
+      .catch((err) => {
+        runtime.logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

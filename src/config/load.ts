@@ -1,0 +1,89 @@
+// Loads configuration as defaults < JSON file < environment < explicit overrides (CLI flags), then validates it.
+// This is the only module that reads process.env; everything else receives a Config.
+import { readFileSync } from 'node:fs';
+import Value from 'typebox/value';
+import { type Config, ConfigSchema, DEFAULT_CONFIG } from './schema.js';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+export interface LoadConfigOptions {
+  env?: Record<string, string | undefined>;
+  /** Path of a JSON config file; OMNIBOOK_CONFIG in env is used when absent. */
+  file?: string;
+  overrides?: DeepPartial<Config>;
+}
+
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const filePath = options.file ?? env.OMNIBOOK_CONFIG;
+  const fromFile = filePath ? readJsonFile(filePath) : {};
+  const merged = [fromFile, fromEnv(env), options.overrides ?? {}].reduce<Record<string, unknown>>(
+    (acc, layer) => deepMerge(acc, layer as Record<string, unknown>),
+    structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>,
+  );
+  const problems = [...Value.Errors(ConfigSchema, merged)].map(
+    (e) => `${e.instancePath || '/'}: ${e.message}`,
+  );
+  if (problems.length > 0) throw new ConfigError(problems);
+  return merged as unknown as Config;
+}
+
+function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
+  const out: DeepPartial<Config> = {};
+  const str = (name: string) => {
+    const v = env[name];
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const port = str('PORT');
+  if (port !== undefined) out.port = toInt(port, 'PORT');
+  const host = str('HOST');
+  if (host !== undefined) out.host = host;
+  const dataDir = str('OMNIBOOK_DATA_DIR');
+  if (dataDir !== undefined) out.dataDir = dataDir;
+  const databaseUrl = str('DATABASE_URL');
+  if (databaseUrl !== undefined) out.databaseUrl = databaseUrl;
+  const redisUrl = str('REDIS_URL');
+  if (redisUrl !== undefined) out.redisUrl = redisUrl;
+  const adminKey = str('OMNIBOOK_ADMIN_KEY');
+  if (adminKey !== undefined) out.adminKey = adminKey;
+  const logLevel = str('LOG_LEVEL');
+  if (logLevel !== undefined) out.logLevel = logLevel as Config['logLevel'];
+  const accessLog = str('OMNIBOOK_ACCESS_LOG');
+  if (accessLog !== undefined) out.accessLog = accessLog === '1' || accessLog === 'true';
+  return out;
+}
+
+function toInt(raw: string, name: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n)) throw new ConfigError([`${name}: '${raw}' is not an integer`]);
+  return n;
+}
+
+function readJsonFile(path: string): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    throw new ConfigError([`config file ${path}: ${(error as Error).message}`]);
+  }
+}
+
+function deepMerge(base: Record<string, unknown>, layer: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(layer)) {
+    if (value === undefined) continue;
+    const current = base[key];
+    if (isPlainObject(value) && isPlainObject(current)) base[key] = deepMerge({ ...current }, value);
+    else base[key] = value;
+  }
+  return base;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

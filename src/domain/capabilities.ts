@@ -1,0 +1,20 @@
+// The capability flags of GET /exchanges (wire contract §2), in their documented order.
+export const CAPABILITIES = [
+  'fetch_markets',
+  'fetch_events',
+  'fetch_orderbook',
+  'fetch_orderbook_history',
+  'fetch_price_history',
+  'fetch_trades',
+  'fetch_user_activity',
+  'create_order',
+  'cancel_order',
+  'fetch_order_history',
+  'fetch_fills',
+  'fetch_positions',
+  'fetch_balance',
+  'refresh_balance',
+  'watch_address',
+  'websocket',
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];

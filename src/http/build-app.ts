@@ -1,0 +1,72 @@
+// Builds the Fastify application from ready dependencies; it never listens (the composition root does), so
+// tests and benchmarks build the very same app.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { ExchangesService } from '../services/exchanges-service.js';
+import type { HealthService } from '../services/health-service.js';
+import type { PingService } from '../services/ping-service.js';
+import type { UsageService } from '../services/usage-service.js';
+import type { AdmissionControl } from '../tenancy/admission/admission.js';
+import type { ApiKeyService } from '../tenancy/api-keys.js';
+import { installAuthentication } from './plugins/authenticate.js';
+import { installErrorHandling } from './plugins/error-handler.js';
+import type { HttpMetrics } from './plugins/metrics.js';
+import { installDocsUi, installOpenApi } from './plugins/openapi.js';
+import { exchangesRoutes } from './routes/exchanges-routes.js';
+import { pingRoutes } from './routes/ping-routes.js';
+import { systemRoutes } from './routes/system-routes.js';
+import { usageRoutes } from './routes/usage-routes.js';
+import { ErrorBody } from './schemas/common.js';
+
+export interface AppDeps {
+  version: string;
+  logger: Logger;
+  accessLog: boolean;
+  bodyLimitBytes: number;
+  requestTimeoutMs: number;
+  trustProxy: boolean;
+  keys: ApiKeyService;
+  admission: AdmissionControl;
+  exchanges: ExchangesService;
+  ping: PingService;
+  health: HealthService;
+  usage: UsageService;
+  metrics: HttpMetrics;
+}
+
+export const API_PREFIX = '/api/v1';
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    disableRequestLogging: !deps.accessLog,
+    bodyLimit: deps.bodyLimitBytes,
+    requestTimeout: deps.requestTimeoutMs,
+    trustProxy: deps.trustProxy,
+    requestIdHeader: 'x-request-id',
+    requestIdLogLabel: 'request_id',
+    return503OnClosing: true,
+    ajv: {
+      customOptions: { coerceTypes: 'array', allErrors: true, removeAdditional: false, useDefaults: true },
+    },
+  });
+  app.decorateRequest('principal', null);
+  app.addSchema(ErrorBody);
+  installErrorHandling(app);
+  deps.metrics.install(app);
+  await installOpenApi(app, deps.version);
+  systemRoutes(app, deps.health, deps.metrics);
+
+  await app.register(
+    async (api) => {
+      installAuthentication(api, { keys: deps.keys, admission: deps.admission });
+      exchangesRoutes(api, deps.exchanges);
+      pingRoutes(api, deps.ping);
+      usageRoutes(api, deps.usage);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await installDocsUi(app);
+  return app;
+}

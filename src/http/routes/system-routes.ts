@@ -1,0 +1,16 @@
+// Unauthenticated operational routes at the root: /healthz, /metrics, /openapi.json.
+import type { FastifyInstance } from 'fastify';
+import type { HealthService } from '../../services/health-service.js';
+import type { HttpMetrics } from '../plugins/metrics.js';
+
+export function systemRoutes(app: FastifyInstance, health: HealthService, metrics: HttpMetrics): void {
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    const report = await health.report();
+    return reply.code(report.status === 'down' ? 503 : 200).send(report);
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    const body = await metrics.registry.metrics();
+    return reply.type(metrics.registry.contentType).send(body);
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

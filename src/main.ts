@@ -1,0 +1,148 @@
+// The composition root: builds every dependency from a Config, wires them together, and owns start and stop.
+// Nothing else constructs infrastructure, so tests get the real thing by calling createRuntime with test config.
+import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import { type DestinationStream, type Logger, pino } from 'pino';
+import type { Config } from './config/schema.js';
+import type { BackgroundJob } from './domain/background-job.js';
+import { buildApp } from './http/build-app.js';
+import { HttpMetrics } from './http/plugins/metrics.js';
+import { ExchangesService } from './services/exchanges-service.js';
+import { HealthService } from './services/health-service.js';
+import { PingService } from './services/ping-service.js';
+import { UsageService } from './services/usage-service.js';
+import { ApiKeysRepo } from './store/api-keys-repo.js';
+import { openStore, type Store } from './store/database.js';
+import { UsageRepo } from './store/usage-repo.js';
+import type { AdmissionControl } from './tenancy/admission/admission.js';
+import { MemoryAdmission } from './tenancy/admission/memory-admission.js';
+import { RedisAdmission } from './tenancy/admission/redis-admission.js';
+import { ApiKeyService } from './tenancy/api-keys.js';
+import { UsageFlushJob } from './tenancy/usage-flush-job.js';
+import { REDACT_PATHS, REDACTED } from './vault/redaction.js';
+import type { VenueAdapter } from './venues/port.js';
+import { VenueRegistry } from './venues/registry.js';
+
+export interface RuntimeOptions {
+  /** Where JSON logs go; standard error by default so standard output stays for the CLI's own lines. */
+  logDestination?: DestinationStream;
+  venues?: readonly VenueAdapter[];
+  /** PostgreSQL schema (tests isolate themselves in one). */
+  pgSchema?: string;
+  /** Redis key namespace (tests isolate themselves in one). */
+  redisNamespace?: string;
+}
+
+export interface Runtime {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly store: Store;
+  readonly keys: ApiKeyService;
+  readonly app: Awaited<ReturnType<typeof buildApp>>;
+  /** Listens on the configured host and port; resolves to the base URL. */
+  listen(): Promise<string>;
+  /** Stops accepting, lets in-flight requests finish, stops workers, flushes counters, closes connections. */
+  stop(): Promise<void>;
+}
+
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+export function createLogger(level: Config['logLevel'], destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'omnibook' },
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    destination ?? pino.destination({ fd: 2, sync: false }),
+  );
+}
+
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const logger = createLogger(config.logLevel, options.logDestination);
+  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}) });
+  const closers: Array<() => Promise<unknown>> = [() => store.close()];
+  try {
+    const applied = await store.migrate();
+    if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+
+    const usageRepo = new UsageRepo(store.db);
+    let admission: AdmissionControl;
+    if (config.redisUrl) {
+      const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5_000 });
+      redis.on('error', (err) => logger.warn({ err }, 'redis error'));
+      await redis.connect();
+      closers.unshift(() => redis.quit());
+      admission = new RedisAdmission(redis, usageRepo, options.redisNamespace);
+    } else {
+      admission = new MemoryAdmission(usageRepo);
+    }
+
+    const keys = new ApiKeyService(new ApiKeysRepo(store.db), config.auth.keyCacheTtlMs);
+    if (config.adminKey) await keys.ensure(config.adminKey, { name: 'OMNIBOOK_ADMIN_KEY', tier: 'admin' });
+
+    const registry = new VenueRegistry(options.venues ?? []);
+    const exchanges = new ExchangesService(registry);
+    const usageJob = new UsageFlushJob(admission, config.usage.flushIntervalMs);
+    const jobs: BackgroundJob[] = [usageJob];
+    const metrics = new HttpMetrics(() => jobs);
+    const health = new HealthService({
+      mode: config.mode,
+      dialect: store.dialect,
+      pingDatabase: () => store.ping(),
+      rateLimiterBackend: admission.backend,
+      jobs: () => jobs,
+      registry,
+      startedAt: Date.now(),
+    });
+
+    const app = await buildApp({
+      version: VERSION,
+      logger,
+      accessLog: config.accessLog,
+      bodyLimitBytes: config.http.bodyLimitBytes,
+      requestTimeoutMs: config.http.requestTimeoutMs,
+      trustProxy: config.http.trustProxy,
+      keys,
+      admission,
+      exchanges,
+      ping: new PingService(registry, exchanges, 5_000),
+      health,
+      usage: new UsageService(admission),
+      metrics,
+    });
+
+    let stopping: Promise<void> | null = null;
+    return {
+      config,
+      logger,
+      store,
+      keys,
+      app,
+      async listen() {
+        await app.listen({ host: config.host, port: config.port });
+        for (const job of jobs) job.start();
+        const address = app.server.address();
+        const port = typeof address === 'object' && address ? address.port : config.port;
+        const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+        return `http://${host}:${port}`;
+      },
+      stop() {
+        stopping ??= (async () => {
+          await app.close();
+          for (const job of jobs) await job.stop();
+          await admission.close().catch((err) => logger.error({ err }, 'final usage flush failed'));
+          for (const close of closers) await close().catch((err) => logger.warn({ err }, 'close failed'));
+          logger.flush();
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    for (const close of closers) await close().catch(() => undefined);
+    throw error;
+  }
+}

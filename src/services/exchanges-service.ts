@@ -1,0 +1,43 @@
+// The capability matrix served by GET /exchanges, derived from the registered descriptors.
+import type { ExchangeId } from '../domain/exchanges.js';
+import { isExchangeId } from '../domain/exchanges.js';
+import { AppError } from '../errors/app-error.js';
+import { CAPABILITIES, type Capability } from '../domain/capabilities.js';
+import type { VenueAdapter } from '../venues/port.js';
+import type { VenueRegistry } from '../venues/registry.js';
+
+export interface ExchangeCapabilities {
+  id: ExchangeId;
+  name: string;
+  has: Record<Capability, boolean>;
+}
+
+export class ExchangesService {
+  private readonly matrix: ExchangeCapabilities[];
+
+  constructor(private readonly registry: VenueRegistry) {
+    // Descriptors are frozen, so the matrix is computed once.
+    this.matrix = registry.list().map((venue) => ({
+      id: venue.descriptor.id,
+      name: venue.descriptor.name,
+      has: Object.fromEntries(
+        CAPABILITIES.map((c) => [c, venue.descriptor.has[c] !== 'unsupported']),
+      ) as Record<Capability, boolean>,
+    }));
+  }
+
+  list(): ExchangeCapabilities[] {
+    return this.matrix;
+  }
+
+  /** Resolves a client-supplied exchange id to a registered venue, or 404 exchange_not_found. */
+  venue(raw: string): VenueAdapter {
+    const venue = isExchangeId(raw) ? this.registry.get(raw) : undefined;
+    if (!venue) {
+      const known = this.registry.list().map((v) => v.descriptor.id);
+      const hint = known.length > 0 ? ` (enabled: ${known.join(', ')})` : ' (no exchange is enabled on this server)';
+      throw new AppError('exchange_not_found', `unknown exchange '${raw}'${hint}`);
+    }
+    return venue;
+  }
+}

@@ -1,0 +1,73 @@
+// GET /ping: reachability and authentication per exchange. An unreachable or failing venue is reported in its
+// result, never thrown, and one slow venue cannot hold the others past the deadline.
+import type { ExchangeId } from '../domain/exchanges.js';
+import { AppError } from '../errors/app-error.js';
+import { decodeCredentialsHeader } from '../vault/per-request-credentials.js';
+import type { LoggerLike, VenueAdapter, VenueContext, VenueSession } from '../venues/port.js';
+import type { VenueRegistry } from '../venues/registry.js';
+import type { ExchangesService } from './exchanges-service.js';
+
+export interface PingResult {
+  exchange: ExchangeId;
+  has_credentials: boolean;
+  authenticated: boolean;
+  message: string;
+}
+
+export interface PingRequest {
+  exchange: string | undefined;
+  /** Raw X-Exchange-Credentials header, if sent. */
+  credentialsHeader: string | undefined;
+  requestId: string;
+  logger: LoggerLike;
+  tenant: string;
+}
+
+export class PingService {
+  constructor(
+    private readonly registry: VenueRegistry,
+    private readonly exchanges: ExchangesService,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async ping(request: PingRequest): Promise<PingResult[]> {
+    const venues = request.exchange !== undefined ? [this.exchanges.venue(request.exchange)] : this.registry.list();
+    let perRequest: VenueSession | null = null;
+    if (request.credentialsHeader !== undefined) {
+      const venue = venues[0];
+      if (request.exchange === undefined || !venue) {
+        throw new AppError('validation_error', 'X-Exchange-Credentials needs the exchange parameter', {
+          validationErrors: ['query: exchange is required with X-Exchange-Credentials'],
+        });
+      }
+      perRequest = decodeCredentialsHeader(request.credentialsHeader, venue.descriptor.id, venue.descriptor.credentials);
+    }
+    const ctx = { requestId: request.requestId, logger: request.logger, tenant: request.tenant };
+    // Stored and managed credentials join here once the vault holds them (onboarding capability).
+    return Promise.all(venues.map((venue) => this.pingOne(venue, ctx, perRequest)));
+  }
+
+  private async pingOne(
+    venue: VenueAdapter,
+    ctx: Omit<VenueContext, 'signal'>,
+    session: VenueSession | null,
+  ): Promise<PingResult> {
+    const exchange = venue.descriptor.id;
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    const base = { exchange, has_credentials: session !== null };
+    try {
+      const outcome = await Promise.race([
+        venue.ping({ ...ctx, signal }, session),
+        new Promise<never>((_, reject) =>
+          signal.addEventListener('abort', () => reject(new Error(`no answer within ${this.timeoutMs} ms`)), {
+            once: true,
+          }),
+        ),
+      ]);
+      return { ...base, authenticated: session !== null && outcome.authenticated, message: outcome.message };
+    } catch (error) {
+      ctx.logger.warn({ exchange, err: error }, 'venue ping failed');
+      return { ...base, authenticated: false, message: `unreachable: ${(error as Error).message}` };
+    }
+  }
+}

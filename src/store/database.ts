@@ -1,0 +1,89 @@
+// Opens the database: embedded SQLite (WAL, file under the data dir) by default, PostgreSQL when a URL is given.
+// Returns one handle with the dialect name so the few dialect-specific queries (search, upserts) can branch.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { MIGRATIONS } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  /** Human description for logs and /healthz: the SQLite path or the PostgreSQL host/db (never the password). */
+  readonly location: string;
+  migrate(): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** PostgreSQL schema to use (tests isolate themselves in a throwaway schema). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+export function openStore(options: OpenStoreOptions): Store {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options.dataDir);
+}
+
+function openSqlite(dataDir: string): Store {
+  mkdirSync(dataDir, { recursive: true });
+  const file = resolve(join(dataDir, 'omnibook.sqlite'));
+  const handle = new SqliteDatabase(file);
+  handle.pragma('journal_mode = WAL');
+  handle.pragma('synchronous = NORMAL');
+  handle.pragma('busy_timeout = 5000');
+  handle.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
+  return finish(db, 'sqlite', file);
+}
+
+function openPostgres(url: string, options: OpenStoreOptions): Store {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    // int8 (counters) as numbers: our counts stay far below 2^53.
+    types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format as 'text')) } as pg.CustomTypesConfig,
+    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return finish(db, 'postgres', describePgUrl(url, options.pgSchema));
+}
+
+function finish(db: Kysely<Database>, dialect: Dialect, location: string): Store {
+  let closed = false;
+  return {
+    db,
+    dialect,
+    location,
+    async migrate() {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) throw error;
+      return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
+
+function describePgUrl(url: string, schema?: string): string {
+  try {
+    const u = new URL(url);
+    return `postgres://${u.host}${u.pathname}${schema ? `#${schema}` : ''}`;
+  } catch {
+    return 'postgres';
+  }
+}

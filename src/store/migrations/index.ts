@@ -1,0 +1,7 @@
+// The ordered list of migrations. Each one must run on SQLite and PostgreSQL alike (the store suite checks both).
+import type { Migration } from 'kysely';
+import * as foundation from './0001-foundation.js';
+
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};

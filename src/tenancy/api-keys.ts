@@ -1,0 +1,162 @@
+// API key lifecycle (create, list, revoke, ensure) and authentication of a presented key, with a short-lived
+// in-memory cache so the hot path does not hit the database. The cache TTL bounds how late a revocation bites.
+import { AppError } from '../errors/app-error.js';
+import type { ApiKeyRow, ApiKeysRepo } from '../store/api-keys-repo.js';
+import { digestsEqual, displayPrefix, generateApiKey, hashApiKey, randomId } from './key-material.js';
+import type { Principal } from './principal.js';
+import { TIERS, type TierName } from './tiers.js';
+
+export interface CreateKeyInput {
+  name: string;
+  tier: TierName;
+  builder?: boolean;
+  /** Overrides the tier's sustained requests per second. */
+  qpsLimit?: number | undefined;
+  /** Overrides the tier's burst; defaults to max(qpsLimit, tier burst) when qpsLimit is set. */
+  burst?: number | undefined;
+  customerId?: string | undefined;
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  prefix: string;
+  name: string;
+  tier: TierName;
+  builder: boolean;
+  customer_id: string;
+  qps_limit: number | null;
+  burst: number | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export type AuthResult =
+  | { ok: true; principal: Principal }
+  | { ok: false; reason: 'unknown' | 'revoked' };
+
+interface CacheEntry {
+  result: AuthResult;
+  expiresAt: number;
+}
+
+const MAX_CACHE_ENTRIES = 50_000;
+
+export class ApiKeyService {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly repo: ApiKeysRepo,
+    private readonly cacheTtlMs: number,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async create(input: CreateKeyInput): Promise<{ key: string; info: ApiKeyInfo }> {
+    const key = generateApiKey();
+    const info = await this.insert(key, input);
+    return { key, info };
+  }
+
+  /**
+   * Makes sure a key with exactly this value exists, unrevoked, at the given tier (OMNIBOOK_ADMIN_KEY).
+   * Idempotent, so every node of a cluster may call it at start.
+   */
+  async ensure(key: string, input: CreateKeyInput): Promise<ApiKeyInfo> {
+    const existing = await this.repo.findByHash(hashApiKey(key));
+    if (!existing) {
+      try {
+        return await this.insert(key, input);
+      } catch (error) {
+        // Another node inserted it between our read and write: fall through to the update below.
+        const raced = await this.repo.findByHash(hashApiKey(key));
+        if (!raced) throw error;
+        await this.repo.restore(raced.id, input.tier);
+        return toInfo({ ...raced, tier: input.tier, revoked_at: null });
+      }
+    }
+    if (existing.revoked_at !== null || existing.tier !== input.tier) {
+      await this.repo.restore(existing.id, input.tier);
+    }
+    this.cache.clear();
+    return toInfo({ ...existing, tier: input.tier, revoked_at: null });
+  }
+
+  async list(): Promise<ApiKeyInfo[]> {
+    return (await this.repo.list()).map(toInfo);
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    const done = await this.repo.revoke(id, this.now().toISOString());
+    this.cache.clear();
+    return done;
+  }
+
+  async authenticate(presented: string): Promise<AuthResult> {
+    const digest = hashApiKey(presented);
+    const now = Date.now();
+    const cached = this.cache.get(digest);
+    if (cached && cached.expiresAt > now) return cached.result;
+    const row = await this.repo.findByHash(digest);
+    let result: AuthResult;
+    if (!row || !digestsEqual(row.key_hash, digest)) result = { ok: false, reason: 'unknown' };
+    else if (row.revoked_at !== null) result = { ok: false, reason: 'revoked' };
+    else result = { ok: true, principal: toPrincipal(row) };
+    if (this.cacheTtlMs > 0) {
+      if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
+      this.cache.set(digest, { result, expiresAt: now + this.cacheTtlMs });
+    }
+    return result;
+  }
+
+  private async insert(key: string, input: CreateKeyInput): Promise<ApiKeyInfo> {
+    if (input.qpsLimit !== undefined && !(input.qpsLimit > 0)) {
+      throw new AppError('validation_error', 'qps limit must be a positive number');
+    }
+    if (input.burst !== undefined && !(input.burst >= 1)) {
+      throw new AppError('validation_error', 'burst must be at least 1');
+    }
+    const row: ApiKeyRow = {
+      id: randomId('key'),
+      key_hash: hashApiKey(key),
+      prefix: displayPrefix(key),
+      name: input.name,
+      tier: input.tier,
+      is_builder: input.builder ? 1 : 0,
+      customer_id: input.customerId ?? randomId('cus'),
+      qps_limit: input.qpsLimit ?? null,
+      burst: input.burst ?? null,
+      created_at: this.now().toISOString(),
+      revoked_at: null,
+    };
+    await this.repo.insert(row);
+    return toInfo(row);
+  }
+}
+
+function toInfo(row: ApiKeyRow): ApiKeyInfo {
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    name: row.name,
+    tier: row.tier as TierName,
+    builder: row.is_builder === 1,
+    customer_id: row.customer_id,
+    qps_limit: row.qps_limit,
+    burst: row.burst,
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+  };
+}
+
+function toPrincipal(row: ApiKeyRow): Principal {
+  const tier = (row.tier in TIERS ? row.tier : 'free') as TierName;
+  const base = TIERS[tier];
+  const restQps = row.qps_limit ?? base.restQps;
+  const restQpsBurst = row.burst ?? (row.qps_limit !== null ? Math.max(row.qps_limit, base.restQpsBurst) : base.restQpsBurst);
+  return {
+    keyId: row.id,
+    customerId: row.customer_id,
+    tier,
+    isBuilder: row.is_builder === 1,
+    limits: { ...base, restQps, restQpsBurst },
+  };
+}

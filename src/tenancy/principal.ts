@@ -1,0 +1,10 @@
+// Who is calling: the verified API key with its effective limits (tier limits, with per-key QPS overrides applied).
+import type { TierLimits, TierName } from './tiers.js';
+
+export interface Principal {
+  keyId: string;
+  customerId: string;
+  tier: TierName;
+  isBuilder: boolean;
+  limits: TierLimits;
+}

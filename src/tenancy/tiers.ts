@@ -1,0 +1,50 @@
+// Service tiers of the wire contract (§1). 0 means unlimited for monthly requests and history age.
+export const TIER_NAMES = ['free', 'pro', 'scale', 'admin'] as const;
+export type TierName = (typeof TIER_NAMES)[number];
+
+export interface TierLimits {
+  restQps: number;
+  restQpsBurst: number;
+  monthlyRequests: number;
+  historyMaxAgeDays: number;
+  wsMaxSubscriptions: number;
+  wsMaxDepth: number;
+  globalStats: boolean;
+}
+
+const scale: TierLimits = {
+  restQps: 200,
+  restQpsBurst: 400,
+  monthlyRequests: 0,
+  historyMaxAgeDays: 0,
+  wsMaxSubscriptions: 2_000,
+  wsMaxDepth: 100,
+  globalStats: false,
+};
+
+export const TIERS: Readonly<Record<TierName, Readonly<TierLimits>>> = Object.freeze({
+  free: {
+    restQps: 10,
+    restQpsBurst: 10,
+    monthlyRequests: 50_000,
+    historyMaxAgeDays: 5,
+    wsMaxSubscriptions: 5,
+    wsMaxDepth: 10,
+    globalStats: false,
+  },
+  pro: {
+    restQps: 60,
+    restQpsBurst: 120,
+    monthlyRequests: 5_000_000,
+    historyMaxAgeDays: 30,
+    wsMaxSubscriptions: 500,
+    wsMaxDepth: 100,
+    globalStats: false,
+  },
+  scale,
+  admin: { ...scale, globalStats: true },
+});
+
+export function isTierName(value: unknown): value is TierName {
+  return typeof value === 'string' && (TIER_NAMES as readonly string[]).includes(value);
+}

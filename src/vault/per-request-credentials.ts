@@ -1,0 +1,55 @@
+// Decodes X-Exchange-Credentials (base64 of a JSON object) into a transient session. The decoded secrets are
+// never echoed: error messages name fields, never values.
+import type { ExchangeId } from '../domain/exchanges.js';
+import { AppError } from '../errors/app-error.js';
+import type { CredentialField, VenueSession } from '../venues/port.js';
+
+const MAX_HEADER_BYTES = 16_384;
+
+export function decodeCredentialsHeader(
+  header: string,
+  exchange: ExchangeId,
+  fields: readonly CredentialField[],
+): VenueSession {
+  if (header.length > MAX_HEADER_BYTES) {
+    throw new AppError('bad_request', 'X-Exchange-Credentials is too large');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+  } catch {
+    throw new AppError('bad_request', 'X-Exchange-Credentials must be base64 of a JSON object');
+  }
+  return sessionFrom(parsed, exchange, fields, 'per_request');
+}
+
+export function sessionFrom(
+  value: unknown,
+  exchange: ExchangeId,
+  fields: readonly CredentialField[],
+  source: VenueSession['source'],
+): VenueSession {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new AppError('bad_request', 'exchange credentials must be a JSON object');
+  }
+  const record = value as Record<string, unknown>;
+  const problems: string[] = [];
+  const credentials: Record<string, string> = {};
+  const known = new Set(fields.map((f) => f.name));
+  for (const field of fields) {
+    const v = record[field.name];
+    if (v === undefined || v === null || v === '') {
+      if (field.required) problems.push(`credentials.${field.name} is required for ${exchange}`);
+      continue;
+    }
+    if (typeof v !== 'string') problems.push(`credentials.${field.name} must be a string`);
+    else credentials[field.name] = v;
+  }
+  for (const name of Object.keys(record)) {
+    if (!known.has(name)) problems.push(`credentials.${name} is not a ${exchange} credential field`);
+  }
+  if (problems.length > 0) {
+    throw new AppError('validation_error', problems[0] as string, { validationErrors: problems });
+  }
+  return Object.freeze({ exchange, credentials: Object.freeze(credentials), source });
+}

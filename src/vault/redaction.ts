@@ -1,0 +1,31 @@
+// Log redaction: the header and field names that may carry secrets. Every logger of the service uses this list,
+// and a test captures logs during requests carrying keys and credentials to prove none leaks.
+export const REDACTED = '[redacted]';
+
+const SECRET_FIELDS = [
+  'private_key',
+  'privateKey',
+  'secret',
+  'api_secret',
+  'clob_api_secret',
+  'passphrase',
+  'clob_api_passphrase',
+  'api_key',
+  'apiKey',
+  'clob_api_key',
+  'password',
+  'credentials',
+  'signature',
+];
+
+export const REDACT_PATHS: string[] = [
+  'req.headers["x-api-key"]',
+  'req.headers["x-exchange-credentials"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers["x-api-key"]',
+  'headers["x-exchange-credentials"]',
+  ...SECRET_FIELDS,
+  ...SECRET_FIELDS.map((f) => `*.${f}`),
+  ...SECRET_FIELDS.map((f) => `*.*.${f}`),
+];

@@ -1,0 +1,105 @@
+// The adapter contract every venue implements: a frozen descriptor (capabilities as data) plus facets whose
+// methods exist exactly when the descriptor declares the capability. Adapters are stateless; credentials arrive
+// per call as a VenueSession and are dropped after it.
+import type { Candle, CandleInterval, OrderBook, Trade } from '../domain/book.js';
+import type { Capability } from '../domain/capabilities.js';
+import type { ExchangeId } from '../domain/exchanges.js';
+import type { Market, MarketEvent, Page } from '../domain/market.js';
+import type { Balance, Fill, Order, OrderRequest, OrderType, Position } from '../domain/trading.js';
+
+export { CAPABILITIES, type Capability } from '../domain/capabilities.js';
+
+/** `polling`: the capability works, emulated by polling the venue rather than a native stream. */
+export type Support = 'supported' | 'unsupported' | 'polling';
+
+export interface CredentialField {
+  name: string;
+  required: boolean;
+  secret: boolean;
+  description: string;
+}
+
+export interface VenueDescriptor {
+  id: ExchangeId;
+  name: string;
+  has: Readonly<Record<Capability, Support>>;
+  features: {
+    orderTypes: readonly OrderType[];
+    /** Minimum seconds between now and a gtd expiration. */
+    gtdMinLeadSeconds: number | null;
+    maxBookDepth: number;
+    candleIntervals: readonly CandleInterval[];
+  };
+  credentials: readonly CredentialField[];
+  onboarding: readonly ('self' | 'managed')[];
+  /** What `GET /balance` raw carries, e.g. "micro-USDC string" or "cents". */
+  balanceUnit: string;
+  /** The venue's own published limits, which our transport respects. */
+  rateLimit: { requestsPerSecond: number; burst: number };
+}
+
+export interface LoggerLike {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface VenueContext {
+  signal: AbortSignal;
+  requestId: string;
+  logger: LoggerLike;
+  /** The calling customer, for venue-side attribution and logs; never used to pick credentials. */
+  tenant: string | null;
+}
+
+export interface VenueSession {
+  exchange: ExchangeId;
+  credentials: Readonly<Record<string, string>>;
+  source: 'stored' | 'managed' | 'per_request' | 'builder';
+}
+
+export interface PingOutcome {
+  reachable: boolean;
+  authenticated: boolean;
+  message: string;
+}
+
+export interface CatalogFacet {
+  fetchMarketsPage?(ctx: VenueContext, cursor: string | null): Promise<Page<Market>>;
+  fetchEventsPage?(ctx: VenueContext, cursor: string | null): Promise<Page<MarketEvent>>;
+  fetchMarket?(ctx: VenueContext, nativeId: string): Promise<Market | null>;
+}
+
+export interface HistoryQuery {
+  interval: CandleInterval;
+  startTs: number;
+  endTs: number;
+}
+
+export interface MarketDataFacet {
+  fetchOrderBook?(ctx: VenueContext, market: Market, outcome: string): Promise<OrderBook>;
+  fetchPriceHistory?(ctx: VenueContext, market: Market, outcome: string, query: HistoryQuery): Promise<Candle[]>;
+  fetchTrades?(ctx: VenueContext, market: Market, outcome: string, limit: number): Promise<Trade[]>;
+  fetchUserActivity?(ctx: VenueContext, address: string, limit: number): Promise<Record<string, unknown>>;
+}
+
+export interface TradingFacet {
+  createOrder?(ctx: VenueContext, session: VenueSession, order: OrderRequest): Promise<Order>;
+  getOrder?(ctx: VenueContext, session: VenueSession, orderId: string): Promise<Order>;
+  listOpenOrders?(ctx: VenueContext, session: VenueSession, marketId: string | null): Promise<Order[]>;
+  cancelOrder?(ctx: VenueContext, session: VenueSession, orderId: string): Promise<Order>;
+  fetchOrderHistory?(ctx: VenueContext, session: VenueSession, marketId: string | null): Promise<Order[]>;
+  fetchFills?(ctx: VenueContext, session: VenueSession, marketId: string | null, limit: number): Promise<Fill[]>;
+  fetchPositions?(ctx: VenueContext, session: VenueSession, marketId: string | null): Promise<Position[]>;
+  fetchBalance?(ctx: VenueContext, session: VenueSession): Promise<Balance>;
+}
+
+export interface VenueAdapter {
+  readonly descriptor: VenueDescriptor;
+  readonly catalog: CatalogFacet;
+  readonly marketData: MarketDataFacet;
+  readonly trading: TradingFacet;
+  /** Checks reachability, and authentication when a session is given. Must not throw for an unreachable venue. */
+  ping(ctx: VenueContext, session: VenueSession | null): Promise<PingOutcome>;
+}

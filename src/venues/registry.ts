@@ -1,0 +1,67 @@
+// The set of venues this server runs, checked at start: a declared capability must have its facet method and an
+// undeclared one must not, so GET /exchanges can never promise what the code does not do.
+import type { ExchangeId } from '../domain/exchanges.js';
+import type { Capability, VenueAdapter } from './port.js';
+
+type FacetName = 'catalog' | 'marketData' | 'trading';
+
+/** Capabilities that map to one facet method. The others are served by our own services or streams. */
+const CAPABILITY_METHODS: Partial<Record<Capability, [FacetName, string]>> = {
+  fetch_markets: ['catalog', 'fetchMarketsPage'],
+  fetch_events: ['catalog', 'fetchEventsPage'],
+  fetch_orderbook: ['marketData', 'fetchOrderBook'],
+  fetch_price_history: ['marketData', 'fetchPriceHistory'],
+  fetch_trades: ['marketData', 'fetchTrades'],
+  fetch_user_activity: ['marketData', 'fetchUserActivity'],
+  create_order: ['trading', 'createOrder'],
+  cancel_order: ['trading', 'cancelOrder'],
+  fetch_order_history: ['trading', 'fetchOrderHistory'],
+  fetch_fills: ['trading', 'fetchFills'],
+  fetch_positions: ['trading', 'fetchPositions'],
+  fetch_balance: ['trading', 'fetchBalance'],
+};
+
+export class RegistryError extends Error {
+  override readonly name = 'RegistryError';
+}
+
+export class VenueRegistry {
+  private readonly byId = new Map<ExchangeId, VenueAdapter>();
+
+  constructor(adapters: readonly VenueAdapter[]) {
+    for (const adapter of adapters) {
+      const id = adapter.descriptor.id;
+      if (this.byId.has(id)) throw new RegistryError(`venue ${id} registered twice`);
+      checkFacets(adapter);
+      this.byId.set(id, adapter);
+    }
+  }
+
+  get(id: ExchangeId): VenueAdapter | undefined {
+    return this.byId.get(id);
+  }
+
+  has(id: ExchangeId): boolean {
+    return this.byId.has(id);
+  }
+
+  list(): VenueAdapter[] {
+    return [...this.byId.values()];
+  }
+}
+
+function checkFacets(adapter: VenueAdapter): void {
+  const { id, has } = adapter.descriptor;
+  const problems: string[] = [];
+  for (const [capability, target] of Object.entries(CAPABILITY_METHODS) as Array<[Capability, [FacetName, string]]>) {
+    const [facet, method] = target;
+    const declared = has[capability] !== 'unsupported';
+    const present = typeof (adapter[facet] as unknown as Record<string, unknown>)[method] === 'function';
+    if (declared && !present) problems.push(`${capability} is declared but ${facet}.${method} is missing`);
+    if (!declared && present) problems.push(`${capability} is not declared but ${facet}.${method} exists`);
+  }
+  if (has.refresh_balance !== 'unsupported' && has.fetch_balance === 'unsupported') {
+    problems.push('refresh_balance needs fetch_balance');
+  }
+  if (problems.length > 0) throw new RegistryError(`venue ${id}: ${problems.join('; ')}`);
+}
