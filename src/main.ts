@@ -9,6 +9,7 @@ import { buildApp } from './http/build-app.js';
 import { HttpMetrics } from './http/plugins/metrics.js';
 import { ExchangesService } from './services/exchanges-service.js';
 import { HealthService } from './services/health-service.js';
+import { KeysAdminService } from './services/keys-admin-service.js';
 import { PingService } from './services/ping-service.js';
 import { UsageService } from './services/usage-service.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
@@ -111,6 +112,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       exchanges,
       ping: new PingService(registry, exchanges, 5_000),
       health,
+      keysAdmin: new KeysAdminService(keys),
       usage: new UsageService(admission),
       metrics,
     });

@@ -4,7 +4,7 @@ import { loadConfig } from '../config/load.js';
 import { ApiKeysRepo } from '../store/api-keys-repo.js';
 import { openStore } from '../store/database.js';
 import { ApiKeyService } from '../tenancy/api-keys.js';
-import { isTierName, TIER_NAMES } from '../tenancy/tiers.js';
+import { isTierName, TIER_NAMES } from '../domain/tiers.js';
 import { parse, UsageError } from './args.js';
 
 const FLAGS = {

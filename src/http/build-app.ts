@@ -1,9 +1,10 @@
 // Builds the Fastify application from ready dependencies; it never listens (the composition root does), so
 // tests and benchmarks build the very same app.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { ExchangesService } from '../services/exchanges-service.js';
 import type { HealthService } from '../services/health-service.js';
+import type { KeysAdminService } from '../services/keys-admin-service.js';
 import type { PingService } from '../services/ping-service.js';
 import type { UsageService } from '../services/usage-service.js';
 import type { AdmissionControl } from '../tenancy/admission/admission.js';
@@ -13,6 +14,7 @@ import { installErrorHandling } from './plugins/error-handler.js';
 import type { HttpMetrics } from './plugins/metrics.js';
 import { installDocsUi, installOpenApi } from './plugins/openapi.js';
 import { exchangesRoutes } from './routes/exchanges-routes.js';
+import { keysRoutes } from './routes/keys-routes.js';
 import { pingRoutes } from './routes/ping-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
@@ -30,6 +32,7 @@ export interface AppDeps {
   exchanges: ExchangesService;
   ping: PingService;
   health: HealthService;
+  keysAdmin: KeysAdminService;
   usage: UsageService;
   metrics: HttpMetrics;
 }
@@ -39,12 +42,11 @@ export const API_PREFIX = '/api/v1';
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    disableRequestLogging: !deps.accessLog,
+    logController: new LogController({ disableRequestLogging: !deps.accessLog, requestIdLogLabel: 'request_id' }),
     bodyLimit: deps.bodyLimitBytes,
     requestTimeout: deps.requestTimeoutMs,
     trustProxy: deps.trustProxy,
     requestIdHeader: 'x-request-id',
-    requestIdLogLabel: 'request_id',
     return503OnClosing: true,
     ajv: {
       customOptions: { coerceTypes: 'array', allErrors: true, removeAdditional: false, useDefaults: true },
@@ -63,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       exchangesRoutes(api, deps.exchanges);
       pingRoutes(api, deps.ping);
       usageRoutes(api, deps.usage);
+      keysRoutes(api, deps.keysAdmin);
     },
     { prefix: API_PREFIX },
   );

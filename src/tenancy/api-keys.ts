@@ -4,7 +4,7 @@ import { AppError } from '../errors/app-error.js';
 import type { ApiKeyRow, ApiKeysRepo } from '../store/api-keys-repo.js';
 import { digestsEqual, displayPrefix, generateApiKey, hashApiKey, randomId } from './key-material.js';
 import type { Principal } from './principal.js';
-import { TIERS, type TierName } from './tiers.js';
+import { TIERS, type TierName } from '../domain/tiers.js';
 
 export interface CreateKeyInput {
   name: string;

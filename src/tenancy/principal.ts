@@ -1,5 +1,5 @@
 // Who is calling: the verified API key with its effective limits (tier limits, with per-key QPS overrides applied).
-import type { TierLimits, TierName } from './tiers.js';
+import type { TierLimits, TierName } from '../domain/tiers.js';
 
 export interface Principal {
   keyId: string;

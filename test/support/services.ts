@@ -1,0 +1,54 @@
+// Where the test suite finds PostgreSQL and Redis. They are required: a missing service fails the test with a
+// message saying how to provide it, rather than letting the suite pass without having exercised it.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+}
+
+/** Creates a throwaway schema; returns it with a function that drops it. */
+export async function createPgSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
+  const schema = uniqueName('t');
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(
+      `PostgreSQL is required by this test and is not reachable at ${TEST_DATABASE_URL} ` +
+        `(${(error as Error).message}). Start it or point TEST_DATABASE_URL at one.`,
+    );
+  }
+  await client.query(`create schema ${schema}`);
+  await client.end();
+  return {
+    schema,
+    async drop() {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+/** Connects to the test Redis or fails with a message saying how to provide one. */
+export async function connectRedis(): Promise<Redis> {
+  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 3_000 });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(
+      `Redis is required by this test and is not reachable at ${TEST_REDIS_URL} ` +
+        `(${(error as Error).message}). Start it or point TEST_REDIS_URL at one.`,
+    );
+  }
+  return redis;
+}
