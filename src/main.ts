@@ -64,7 +64,11 @@ export function createLogger(level: Config['logLevel'], destination?: Destinatio
 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}) });
+  const store = openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
+  });
   const closers: Array<() => Promise<unknown>> = [() => store.close()];
   try {
     const applied = await store.migrate();
@@ -73,7 +77,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const usageRepo = new UsageRepo(store.db);
     let admission: AdmissionControl;
     if (config.redisUrl) {
-      const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5_000 });
+      const redis = new Redis(config.redisUrl, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 2,
+        connectTimeout: 5_000,
+      });
       redis.on('error', (err) => logger.warn({ err }, 'redis error'));
       await redis.connect();
       closers.unshift(() => redis.quit());

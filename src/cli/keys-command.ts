@@ -1,10 +1,10 @@
 // `omnibook keys create|list|revoke`: key administration against the configured database.
 // The clear key is printed once, at creation, and is never stored.
 import { loadConfig } from '../config/load.js';
+import { isTierName, TIER_NAMES } from '../domain/tiers.js';
 import { ApiKeysRepo } from '../store/api-keys-repo.js';
 import { openStore } from '../store/database.js';
 import { ApiKeyService } from '../tenancy/api-keys.js';
-import { isTierName, TIER_NAMES } from '../domain/tiers.js';
 import { parse, UsageError } from './args.js';
 
 const FLAGS = {
@@ -66,7 +66,9 @@ export async function keysCommand(argv: string[]): Promise<number> {
         else {
           for (const k of list) {
             const state = k.revoked_at ? `revoked ${k.revoked_at}` : 'active';
-            process.stdout.write(`${k.id}\t${k.prefix}\t${k.tier}${k.builder ? '+builder' : ''}\t${state}\t${k.name}\n`);
+            process.stdout.write(
+              `${k.id}\t${k.prefix}\t${k.tier}${k.builder ? '+builder' : ''}\t${state}\t${k.name}\n`,
+            );
           }
         }
         return 0;

@@ -13,7 +13,9 @@ export async function migrateCommand(argv: string[]): Promise<number> {
   try {
     const applied = await store.migrate();
     process.stdout.write(
-      applied.length > 0 ? `applied ${applied.join(', ')} on ${store.location}\n` : `${store.location} is up to date\n`,
+      applied.length > 0
+        ? `applied ${applied.join(', ')} on ${store.location}\n`
+        : `${store.location} is up to date\n`,
     );
     return 0;
   } finally {

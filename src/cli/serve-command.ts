@@ -8,10 +8,15 @@ import { parse, SERVER_FLAGS, serverOverrides } from './args.js';
 export async function serveCommand(mode: Config['mode'], argv: string[]): Promise<number> {
   const { values } = parse(argv, SERVER_FLAGS);
   if (values.help) {
-    process.stdout.write(`usage: omnibook ${mode} [--port N] [--host H] [--data-dir DIR] [--config FILE] [--log-level L]\n`);
+    process.stdout.write(
+      `usage: omnibook ${mode} [--port N] [--host H] [--data-dir DIR] [--config FILE] [--log-level L]\n`,
+    );
     return 0;
   }
-  const config = loadConfig({ ...(values.config ? { file: values.config } : {}), overrides: { ...serverOverrides(values), mode } });
+  const config = loadConfig({
+    ...(values.config ? { file: values.config } : {}),
+    overrides: { ...serverOverrides(values), mode },
+  });
   const runtime = await createRuntime(config);
   installShutdown(runtime);
   const url = await runtime.listen();

@@ -2,7 +2,15 @@
 export const ORDER_TYPES = ['gtc', 'ioc', 'fok', 'gtd'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
 
-export const ORDER_STATUSES = ['pending', 'open', 'partially_filled', 'filled', 'cancelled', 'rejected', 'expired'] as const;
+export const ORDER_STATUSES = [
+  'pending',
+  'open',
+  'partially_filled',
+  'filled',
+  'cancelled',
+  'rejected',
+  'expired',
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export type Side = 'buy' | 'sell';

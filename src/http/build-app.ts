@@ -42,7 +42,10 @@ export const API_PREFIX = '/api/v1';
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    logController: new LogController({ disableRequestLogging: !deps.accessLog, requestIdLogLabel: 'request_id' }),
+    logController: new LogController({
+      disableRequestLogging: !deps.accessLog,
+      requestIdLogLabel: 'request_id',
+    }),
     bodyLimit: deps.bodyLimitBytes,
     requestTimeout: deps.requestTimeoutMs,
     trustProxy: deps.trustProxy,

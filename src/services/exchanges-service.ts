@@ -1,8 +1,9 @@
 // The capability matrix served by GET /exchanges, derived from the registered descriptors.
+
+import { CAPABILITIES, type Capability } from '../domain/capabilities.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import { isExchangeId } from '../domain/exchanges.js';
 import { AppError } from '../errors/app-error.js';
-import { CAPABILITIES, type Capability } from '../domain/capabilities.js';
 import type { VenueAdapter } from '../venues/port.js';
 import type { VenueRegistry } from '../venues/registry.js';
 
@@ -35,7 +36,8 @@ export class ExchangesService {
     const venue = isExchangeId(raw) ? this.registry.get(raw) : undefined;
     if (!venue) {
       const known = this.registry.list().map((v) => v.descriptor.id);
-      const hint = known.length > 0 ? ` (enabled: ${known.join(', ')})` : ' (no exchange is enabled on this server)';
+      const hint =
+        known.length > 0 ? ` (enabled: ${known.join(', ')})` : ' (no exchange is enabled on this server)';
       throw new AppError('exchange_not_found', `unknown exchange '${raw}'${hint}`);
     }
     return venue;

@@ -31,7 +31,8 @@ export class PingService {
   ) {}
 
   async ping(request: PingRequest): Promise<PingResult[]> {
-    const venues = request.exchange !== undefined ? [this.exchanges.venue(request.exchange)] : this.registry.list();
+    const venues =
+      request.exchange !== undefined ? [this.exchanges.venue(request.exchange)] : this.registry.list();
     let perRequest: VenueSession | null = null;
     if (request.credentialsHeader !== undefined) {
       const venue = venues[0];
@@ -40,7 +41,11 @@ export class PingService {
           validationErrors: ['query: exchange is required with X-Exchange-Credentials'],
         });
       }
-      perRequest = decodeCredentialsHeader(request.credentialsHeader, venue.descriptor.id, venue.descriptor.credentials);
+      perRequest = decodeCredentialsHeader(
+        request.credentialsHeader,
+        venue.descriptor.id,
+        venue.descriptor.credentials,
+      );
     }
     const ctx = { requestId: request.requestId, logger: request.logger, tenant: request.tenant };
     // Stored and managed credentials join here once the vault holds them (onboarding capability).

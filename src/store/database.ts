@@ -49,7 +49,10 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
     connectionString: url,
     max: options.poolSize ?? 10,
     // int8 (counters) as numbers: our counts stay far below 2^53.
-    types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format as 'text')) } as pg.CustomTypesConfig,
+    types: {
+      getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+        oid === 20 ? Number : pg.types.getTypeParser(oid, format as 'text'),
+    } as pg.CustomTypesConfig,
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

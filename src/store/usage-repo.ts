@@ -23,7 +23,9 @@ export class UsageRepo {
           .insertInto('usage_monthly')
           .values({ key_id: d.keyId, period: d.period, requests: d.requests })
           .onConflict((oc) =>
-            oc.columns(['key_id', 'period']).doUpdateSet({ requests: sql`usage_monthly.requests + ${d.requests}` }),
+            oc
+              .columns(['key_id', 'period'])
+              .doUpdateSet({ requests: sql`usage_monthly.requests + ${d.requests}` }),
           )
           .execute();
       }

@@ -1,10 +1,11 @@
 // API key lifecycle (create, list, revoke, ensure) and authentication of a presented key, with a short-lived
 // in-memory cache so the hot path does not hit the database. The cache TTL bounds how late a revocation bites.
+
+import { TIERS, type TierName } from '../domain/tiers.js';
 import { AppError } from '../errors/app-error.js';
 import type { ApiKeyRow, ApiKeysRepo } from '../store/api-keys-repo.js';
 import { digestsEqual, displayPrefix, generateApiKey, hashApiKey, randomId } from './key-material.js';
 import type { Principal } from './principal.js';
-import { TIERS, type TierName } from '../domain/tiers.js';
 
 export interface CreateKeyInput {
   name: string;
@@ -30,9 +31,7 @@ export interface ApiKeyInfo {
   revoked_at: string | null;
 }
 
-export type AuthResult =
-  | { ok: true; principal: Principal }
-  | { ok: false; reason: 'unknown' | 'revoked' };
+export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: 'unknown' | 'revoked' };
 
 interface CacheEntry {
   result: AuthResult;
@@ -151,7 +150,8 @@ function toPrincipal(row: ApiKeyRow): Principal {
   const tier = (row.tier in TIERS ? row.tier : 'free') as TierName;
   const base = TIERS[tier];
   const restQps = row.qps_limit ?? base.restQps;
-  const restQpsBurst = row.burst ?? (row.qps_limit !== null ? Math.max(row.qps_limit, base.restQpsBurst) : base.restQpsBurst);
+  const restQpsBurst =
+    row.burst ?? (row.qps_limit !== null ? Math.max(row.qps_limit, base.restQpsBurst) : base.restQpsBurst);
   return {
     keyId: row.id,
     customerId: row.customer_id,

@@ -37,7 +37,12 @@ export class UsageFlushJob implements BackgroundJob {
   private async tick(): Promise<void> {
     try {
       await this.admission.flush();
-      this.current = { ...this.current, health: this.timer ? 'running' : this.current.health, last_run_at: new Date().toISOString(), last_error: null };
+      this.current = {
+        ...this.current,
+        health: this.timer ? 'running' : this.current.health,
+        last_run_at: new Date().toISOString(),
+        last_error: null,
+      };
     } catch (error) {
       this.current = { ...this.current, health: 'degraded', last_error: (error as Error).message };
     }

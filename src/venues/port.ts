@@ -79,7 +79,12 @@ export interface HistoryQuery {
 
 export interface MarketDataFacet {
   fetchOrderBook?(ctx: VenueContext, market: Market, outcome: string): Promise<OrderBook>;
-  fetchPriceHistory?(ctx: VenueContext, market: Market, outcome: string, query: HistoryQuery): Promise<Candle[]>;
+  fetchPriceHistory?(
+    ctx: VenueContext,
+    market: Market,
+    outcome: string,
+    query: HistoryQuery,
+  ): Promise<Candle[]>;
   fetchTrades?(ctx: VenueContext, market: Market, outcome: string, limit: number): Promise<Trade[]>;
   fetchUserActivity?(ctx: VenueContext, address: string, limit: number): Promise<Record<string, unknown>>;
 }
@@ -90,7 +95,12 @@ export interface TradingFacet {
   listOpenOrders?(ctx: VenueContext, session: VenueSession, marketId: string | null): Promise<Order[]>;
   cancelOrder?(ctx: VenueContext, session: VenueSession, orderId: string): Promise<Order>;
   fetchOrderHistory?(ctx: VenueContext, session: VenueSession, marketId: string | null): Promise<Order[]>;
-  fetchFills?(ctx: VenueContext, session: VenueSession, marketId: string | null, limit: number): Promise<Fill[]>;
+  fetchFills?(
+    ctx: VenueContext,
+    session: VenueSession,
+    marketId: string | null,
+    limit: number,
+  ): Promise<Fill[]>;
   fetchPositions?(ctx: VenueContext, session: VenueSession, marketId: string | null): Promise<Position[]>;
   fetchBalance?(ctx: VenueContext, session: VenueSession): Promise<Balance>;
 }

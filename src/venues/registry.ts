@@ -53,7 +53,9 @@ export class VenueRegistry {
 function checkFacets(adapter: VenueAdapter): void {
   const { id, has } = adapter.descriptor;
   const problems: string[] = [];
-  for (const [capability, target] of Object.entries(CAPABILITY_METHODS) as Array<[Capability, [FacetName, string]]>) {
+  for (const [capability, target] of Object.entries(CAPABILITY_METHODS) as Array<
+    [Capability, [FacetName, string]]
+  >) {
     const [facet, method] = target;
     const declared = has[capability] !== 'unsupported';
     const present = typeof (adapter[facet] as unknown as Record<string, unknown>)[method] === 'function';

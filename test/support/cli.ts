@@ -32,7 +32,11 @@ export interface ServerProcess {
 }
 
 /** Starts `omnibook <mode>` and resolves once it prints `listening on URL`. */
-export function startServerProcess(args: string[], env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServerProcess> {
+export function startServerProcess(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
     let out = '';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { loadConfig, type DeepPartial } from '../../src/config/load.js';
+import { type DeepPartial, loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/main.js';
 import { uniqueName } from './services.js';
@@ -78,7 +78,12 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   };
 }
 
-export async function send(url: string, defaultKey: string, path: string, init: TestRequestInit = {}): Promise<TestResponse> {
+export async function send(
+  url: string,
+  defaultKey: string,
+  path: string,
+  init: TestRequestInit = {},
+): Promise<TestResponse> {
   const headers: Record<string, string> = { ...init.headers };
   const key = init.key === undefined ? defaultKey : init.key;
   if (key !== null) headers['x-api-key'] = key;
@@ -88,7 +93,11 @@ export async function send(url: string, defaultKey: string, path: string, init: 
     body = JSON.stringify(init.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(`${url}${path}`, { method: init.method ?? 'GET', headers, ...(body !== undefined ? { body } : {}) });
+  const res = await fetch(`${url}${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -100,7 +109,11 @@ export async function send(url: string, defaultKey: string, path: string, init: 
 }
 
 /** Waits for a condition with a bound instead of sleeping a fixed time. */
-export async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 5_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 5_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -38,7 +38,11 @@ export async function createPgSchema(): Promise<{ schema: string; drop: () => Pr
 
 /** Connects to the test Redis or fails with a message saying how to provide one. */
 export async function connectRedis(): Promise<Redis> {
-  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 3_000 });
+  const redis = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 3_000,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();

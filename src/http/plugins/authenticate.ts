@@ -38,7 +38,10 @@ export function installAuthentication(app: FastifyInstance, deps: AuthDeps): voi
     if (presented.length > 512) throw new AppError('unauthorized', 'invalid API key');
     const auth = await deps.keys.authenticate(presented);
     if (!auth.ok) {
-      throw new AppError('unauthorized', auth.reason === 'revoked' ? 'API key has been revoked' : 'invalid API key');
+      throw new AppError(
+        'unauthorized',
+        auth.reason === 'revoked' ? 'API key has been revoked' : 'invalid API key',
+      );
     }
     const principal = auth.principal;
     const p = currentPeriod(Date.now());
@@ -56,10 +59,14 @@ export function installAuthentication(app: FastifyInstance, deps: AuthDeps): voi
     if (!verdict.allowed) {
       if (verdict.reason === 'rate') {
         reply.header('x-ratelimit-remaining', '0');
-        throw new AppError('rate_limit_exceeded', `rate limit of ${principal.limits.restQps} requests/s exceeded`, {
-          headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))) },
-          extra: { tier: principal.tier, limit_qps: principal.limits.restQps },
-        });
+        throw new AppError(
+          'rate_limit_exceeded',
+          `rate limit of ${principal.limits.restQps} requests/s exceeded`,
+          {
+            headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))) },
+            extra: { tier: principal.tier, limit_qps: principal.limits.restQps },
+          },
+        );
       }
       throw new AppError('monthly_limit_exceeded', `monthly limit of ${monthlyLimit} requests reached`, {
         headers: { 'retry-after': String(Math.max(1, resetS - Math.floor(Date.now() / 1000))) },

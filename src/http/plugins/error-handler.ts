@@ -10,7 +10,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     const appError = toAppError(error);
     if (appError) {
       if (appError.headers) reply.headers(appError.headers);
-      if (appError.status >= 500) request.log.warn({ code: appError.code, err: appError.cause ?? appError }, appError.message);
+      if (appError.status >= 500)
+        request.log.warn({ code: appError.code, err: appError.cause ?? appError }, appError.message);
       return reply.code(appError.status).send(appError.toBody());
     }
     request.log.error({ err: error }, 'unhandled error');
@@ -24,9 +25,7 @@ export function installErrorHandling(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
-    return reply
-      .code(404)
-      .send(new AppError('not_found', `no route ${request.method} ${path}`).toBody());
+    return reply.code(404).send(new AppError('not_found', `no route ${request.method} ${path}`).toBody());
   });
 }
 
@@ -35,9 +34,13 @@ function toAppError(error: FastifyError): AppError | null {
   if (error.validation) {
     const messages = formatValidationErrors(error.validation, error.validationContext);
     const allMissing = error.validation.every((v) => v.keyword === 'required');
-    return new AppError(allMissing ? 'missing_parameter' : 'validation_error', messages[0] ?? 'invalid request', {
-      validationErrors: messages,
-    });
+    return new AppError(
+      allMissing ? 'missing_parameter' : 'validation_error',
+      messages[0] ?? 'invalid request',
+      {
+        validationErrors: messages,
+      },
+    );
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -54,7 +57,10 @@ function toAppError(error: FastifyError): AppError | null {
   if (status >= 400 && status < 500) {
     if (status === 413) return new AppError('payload_too_large', 'request body is too large');
     if (status === 415) return new AppError('unsupported_media_type', 'unsupported Content-Type');
-    return new AppError('bad_request', error instanceof SyntaxError ? 'request body is not valid JSON' : error.message);
+    return new AppError(
+      'bad_request',
+      error instanceof SyntaxError ? 'request body is not valid JSON' : error.message,
+    );
   }
   return null;
 }

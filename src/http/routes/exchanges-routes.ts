@@ -1,8 +1,8 @@
 // GET /exchanges: the runtime capability matrix.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { ExchangesService } from '../../services/exchanges-service.js';
 import { CAPABILITIES } from '../../domain/capabilities.js';
+import type { ExchangesService } from '../../services/exchanges-service.js';
 import { AUTHED_ERRORS } from '../schemas/common.js';
 
 const Capabilities = Type.Object(

@@ -1,8 +1,8 @@
 // /keys: create, list and revoke API keys (admin tier). The clear key appears only in the creation response.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { KeysAdminService } from '../../services/keys-admin-service.js';
 import { TIER_NAMES, type TierName } from '../../domain/tiers.js';
+import type { KeysAdminService } from '../../services/keys-admin-service.js';
 import { principalOf } from '../plugins/authenticate.js';
 import { AUTHED_ERRORS, ErrorBody } from '../schemas/common.js';
 

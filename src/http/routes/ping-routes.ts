@@ -22,7 +22,10 @@ export function pingRoutes(app: FastifyInstance, ping: PingService): void {
           'Without `exchange`, every enabled exchange is checked. With `X-Exchange-Credentials` (and `exchange`), ' +
           'the credentials are tried without being stored.',
         tags: ['discovery'],
-        querystring: Type.Object({ exchange: Type.Optional(ExchangeIdParam) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { exchange: Type.Optional(ExchangeIdParam) },
+          { additionalProperties: false },
+        ),
         response: { 200: Type.Array(PingResult), 404: ErrorBody, ...AUTHED_ERRORS },
       },
     },

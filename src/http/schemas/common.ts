@@ -12,7 +12,10 @@ export const ErrorBody = Type.Object(
     tier: Type.Optional(Type.String()),
     limit_qps: Type.Optional(Type.Number()),
   },
-  { $id: 'ErrorBody', description: 'Every error: a human message, a machine code and whether a retry can help.' },
+  {
+    $id: 'ErrorBody',
+    description: 'Every error: a human message, a machine code and whether a retry can help.',
+  },
 );
 
 /** Error responses documented on every authenticated route. */

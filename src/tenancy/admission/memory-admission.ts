@@ -10,15 +10,20 @@ export class MemoryAdmission implements AdmissionControl {
   private readonly buckets = new Map<string, Bucket>();
   private readonly ledger: UsageLedger;
 
-  constructor(repo: UsageRepo, private readonly clock: () => number = Date.now) {
+  constructor(
+    repo: UsageRepo,
+    private readonly clock: () => number = Date.now,
+  ) {
     this.ledger = new UsageLedger(repo);
   }
 
   async admit(principal: Principal, periodId: string): Promise<AdmitResult> {
-    const entry = this.ledger.peek(principal.keyId, periodId) ?? (await this.ledger.load(principal.keyId, periodId));
+    const entry =
+      this.ledger.peek(principal.keyId, periodId) ?? (await this.ledger.load(principal.keyId, periodId));
     const used = entry.base + entry.local;
     const monthlyLimit = principal.limits.monthlyRequests;
-    if (monthlyLimit > 0 && used >= monthlyLimit) return { allowed: false, reason: 'monthly', monthlyUsed: used };
+    if (monthlyLimit > 0 && used >= monthlyLimit)
+      return { allowed: false, reason: 'monthly', monthlyUsed: used };
     const { restQps, restQpsBurst } = principal.limits;
     let bucket = this.buckets.get(principal.keyId);
     const now = this.clock();
@@ -27,7 +32,8 @@ export class MemoryAdmission implements AdmissionControl {
       this.buckets.set(principal.keyId, bucket);
     }
     const take = takeToken(bucket, restQps, restQpsBurst, now);
-    if (!take.allowed) return { allowed: false, reason: 'rate', retryAfterMs: take.retryAfterMs, monthlyUsed: used };
+    if (!take.allowed)
+      return { allowed: false, reason: 'rate', retryAfterMs: take.retryAfterMs, monthlyUsed: used };
     return { allowed: true, monthlyUsed: this.ledger.count(entry), tokensLeft: take.tokensLeft };
   }
 

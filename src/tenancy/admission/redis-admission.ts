@@ -64,7 +64,8 @@ export class RedisAdmission implements AdmissionControl {
   }
 
   async admit(principal: Principal, periodId: string): Promise<AdmitResult> {
-    const entry = this.ledger.peek(principal.keyId, periodId) ?? (await this.ledger.load(principal.keyId, periodId));
+    const entry =
+      this.ledger.peek(principal.keyId, periodId) ?? (await this.ledger.load(principal.keyId, periodId));
     const monthKey = this.monthKey(principal.keyId, periodId);
     try {
       if (!this.seeded.has(monthKey)) {
@@ -82,7 +83,8 @@ export class RedisAdmission implements AdmissionControl {
       );
       const monthlyUsed = Number(used);
       if (verdict === 2) return { allowed: false, reason: 'monthly', monthlyUsed };
-      if (verdict === 1) return { allowed: false, reason: 'rate', retryAfterMs: Number(retryAfterMs), monthlyUsed };
+      if (verdict === 1)
+        return { allowed: false, reason: 'rate', retryAfterMs: Number(retryAfterMs), monthlyUsed };
       this.ledger.count(entry);
       return { allowed: true, monthlyUsed, tokensLeft: Number(tokens) };
     } catch (error) {

@@ -18,5 +18,9 @@ export function takeToken(bucket: Bucket, rate: number, burst: number, nowMs: nu
     bucket.tokens -= 1;
     return { allowed: true, tokensLeft: bucket.tokens, retryAfterMs: 0 };
   }
-  return { allowed: false, tokensLeft: bucket.tokens, retryAfterMs: Math.ceil(((1 - bucket.tokens) * 1000) / rate) };
+  return {
+    allowed: false,
+    tokensLeft: bucket.tokens,
+    retryAfterMs: Math.ceil(((1 - bucket.tokens) * 1000) / rate),
+  };
 }

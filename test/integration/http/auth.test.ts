@@ -22,7 +22,10 @@ test('an unknown key is 401 and the failure does not echo it', async () => {
 });
 
 test('a revoked key is 401 at once on the node that revoked it', async () => {
-  const created = await server.request('/api/v1/keys', { method: 'POST', body: { tier: 'pro', name: 'to revoke' } });
+  const created = await server.request('/api/v1/keys', {
+    method: 'POST',
+    body: { tier: 'pro', name: 'to revoke' },
+  });
   assert.equal(created.status, 201, created.text);
   const { id, key } = created.body as { id: string; key: string };
   assert.equal((await server.request('/api/v1/exchanges', { key })).status, 200);
@@ -49,7 +52,11 @@ test('key administration needs the admin tier (403 forbidden otherwise)', async 
   const created = await server.request('/api/v1/keys', { method: 'POST', body: { tier: 'scale' } });
   const { key } = created.body as { key: string };
   assertError(await server.request('/api/v1/keys', { key }), 403, 'forbidden');
-  assertError(await server.request('/api/v1/keys', { key, method: 'POST', body: { tier: 'admin' } }), 403, 'forbidden');
+  assertError(
+    await server.request('/api/v1/keys', { key, method: 'POST', body: { tier: 'admin' } }),
+    403,
+    'forbidden',
+  );
 });
 
 test('an admin key cannot revoke itself, and unknown ids are 404', async () => {

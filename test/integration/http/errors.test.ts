@@ -5,7 +5,9 @@ import { startTestServer, type TestServer } from '../../support/server.js';
 
 let server: TestServer;
 before(async () => {
-  server = await startTestServer({ config: { http: { bodyLimitBytes: 4096, requestTimeoutMs: 30_000, trustProxy: false } } });
+  server = await startTestServer({
+    config: { http: { bodyLimitBytes: 4096, requestTimeoutMs: 30_000, trustProxy: false } },
+  });
 });
 after(() => server.stop());
 
@@ -16,11 +18,20 @@ test('an unknown query parameter is 400 validation_error naming it', async () =>
 });
 
 test('a bad body is 400 with every problem listed', async () => {
-  const res = await server.request('/api/v1/keys', { method: 'POST', body: { tier: 'gold', qps_limit: -1, extra: 1 } });
+  const res = await server.request('/api/v1/keys', {
+    method: 'POST',
+    body: { tier: 'gold', qps_limit: -1, extra: 1 },
+  });
   const body = assertError(res, 400, 'validation_error');
   const errors = body.validation_errors as string[];
-  assert.ok(errors.some((e) => e.startsWith('body.tier: must be one of free, pro, scale, admin')), errors.join(' | '));
-  assert.ok(errors.some((e) => e.startsWith('body.qps_limit:')), errors.join(' | '));
+  assert.ok(
+    errors.some((e) => e.startsWith('body.tier: must be one of free, pro, scale, admin')),
+    errors.join(' | '),
+  );
+  assert.ok(
+    errors.some((e) => e.startsWith('body.qps_limit:')),
+    errors.join(' | '),
+  );
   assert.ok(errors.includes("body: unknown field 'extra'"), errors.join(' | '));
 });
 
@@ -40,7 +51,10 @@ test('malformed JSON is 400 bad_request', async () => {
 });
 
 test('an oversize body is 413 and a non-JSON content type is 415, both in the error shape', async () => {
-  const big = await server.request('/api/v1/keys', { method: 'POST', body: { tier: 'free', name: 'x'.repeat(10_000) } });
+  const big = await server.request('/api/v1/keys', {
+    method: 'POST',
+    body: { tier: 'free', name: 'x'.repeat(10_000) },
+  });
   assertError(big, 413, 'payload_too_large');
   const xml = await server.request('/api/v1/keys', {
     method: 'POST',
@@ -64,12 +78,17 @@ test('an unknown exchange id is 404 exchange_not_found; so is a real one this se
 });
 
 test('a malformed X-Exchange-Credentials header is a 400, never a 500', async () => {
-  const res = await server.request('/api/v1/ping', { headers: { 'x-exchange-credentials': '%%%not-base64' } });
+  const res = await server.request('/api/v1/ping', {
+    headers: { 'x-exchange-credentials': '%%%not-base64' },
+  });
   assert.equal(res.status, 400, res.text);
 });
 
 test('the OpenAPI document lists the API routes and /docs is served locally', async () => {
-  const doc = (await server.request('/openapi.json', { key: null })).body as { openapi: string; paths: Record<string, unknown> };
+  const doc = (await server.request('/openapi.json', { key: null })).body as {
+    openapi: string;
+    paths: Record<string, unknown>;
+  };
   assert.equal(doc.openapi, '3.1.0');
   for (const path of ['/api/v1/exchanges', '/api/v1/ping', '/api/v1/usage', '/api/v1/keys']) {
     assert.ok(doc.paths[path], `${path} missing from OpenAPI`);
@@ -83,12 +102,22 @@ test('the OpenAPI document lists the API routes and /docs is served locally', as
 test('/healthz reports the database, workers and venues; /metrics counts requests by route', async () => {
   const health = await server.request('/healthz', { key: null });
   assert.equal(health.status, 200);
-  const report = health.body as { status: string; database: { ok: boolean; dialect: string }; workers: Array<{ name: string }> };
+  const report = health.body as {
+    status: string;
+    database: { ok: boolean; dialect: string };
+    workers: Array<{ name: string }>;
+  };
   assert.equal(report.status, 'ok');
   assert.deepEqual(report.database, { ok: true, dialect: 'sqlite' });
   assert.ok(report.workers.some((w) => w.name === 'usage-flush'));
   await server.request('/api/v1/exchanges');
   const metrics = await server.request('/metrics', { key: null });
-  assert.match(metrics.text, /omnibook_http_requests_total\{method="GET",route="\/api\/v1\/exchanges",status="200"\} \d+/);
-  assert.match(metrics.text, /omnibook_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/v1\/exchanges"\}/);
+  assert.match(
+    metrics.text,
+    /omnibook_http_requests_total\{method="GET",route="\/api\/v1\/exchanges",status="200"\} \d+/,
+  );
+  assert.match(
+    metrics.text,
+    /omnibook_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/v1\/exchanges"\}/,
+  );
 });

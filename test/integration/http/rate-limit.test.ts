@@ -26,7 +26,10 @@ test('beyond its burst a free key gets 429 rate_limit_exceeded with Retry-After,
     statuses.push(res.status);
     if (res.status === 429 && !limited) limited = res;
   }
-  assert.ok(statuses.slice(0, 10).every((s) => s === 200), statuses.join(','));
+  assert.ok(
+    statuses.slice(0, 10).every((s) => s === 200),
+    statuses.join(','),
+  );
   assert.ok(limited, `no 429 in ${statuses.join(',')}`);
   const body = assertError(limited, 429, 'rate_limit_exceeded');
   assert.equal(body.tier, 'free');
@@ -66,7 +69,11 @@ test('admitted requests are counted, reported by /usage and persisted to the dat
   for (let i = 0; i < 5; i++) assert.equal((await server.request('/api/v1/exchanges', { key })).status, 200);
   const usage = await server.request('/api/v1/usage', { key });
   assert.equal(usage.status, 200);
-  const report = usage.body as { tier: string; usage: { monthly_requests: number }; limits: { rest_qps: number } };
+  const report = usage.body as {
+    tier: string;
+    usage: { monthly_requests: number };
+    limits: { rest_qps: number };
+  };
   assert.equal(report.tier, 'pro');
   assert.equal(report.limits.rest_qps, 60);
   // The /usage request itself is admitted before it reads the counter.

@@ -9,7 +9,10 @@ test('parses exchange and native id, splitting on the first colon only', () => {
     ok: true,
     value: { exchange: 'kalshi', nativeId: 'KXBTC-25DEC31-T100000' },
   });
-  assert.deepEqual(parseSvcId('polymarket:0xabc:yes'), { ok: true, value: { exchange: 'polymarket', nativeId: '0xabc:yes' } });
+  assert.deepEqual(parseSvcId('polymarket:0xabc:yes'), {
+    ok: true,
+    value: { exchange: 'polymarket', nativeId: '0xabc:yes' },
+  });
 });
 
 test('rejects unknown exchanges, empty parts and missing separators', () => {

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../../src/config/load.js';
+
+test('defaults: port 8080, host 127.0.0.1, ./data, no database or redis url', () => {
+  const c = loadConfig({ env: {} });
+  assert.equal(c.port, 8080);
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.dataDir, './data');
+  assert.equal(c.databaseUrl, undefined);
+  assert.equal(c.redisUrl, undefined);
+});
+
+test('layers: file < environment < explicit overrides', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'omnibook-config-'));
+  const file = join(dir, 'c.json');
+  writeFileSync(file, JSON.stringify({ port: 1111, host: '0.0.0.0', auth: { keyCacheTtlMs: 5 } }));
+  const c = loadConfig({
+    env: {
+      PORT: '2222',
+      DATABASE_URL: 'postgres://x/y',
+      REDIS_URL: 'redis://r',
+      OMNIBOOK_ADMIN_KEY: 'a'.repeat(20),
+    },
+    file,
+    overrides: { port: 3333 },
+  });
+  assert.equal(c.port, 3333);
+  assert.equal(c.host, '0.0.0.0');
+  assert.equal(c.auth.keyCacheTtlMs, 5);
+  assert.equal(c.http.bodyLimitBytes, 1_048_576, 'nested defaults survive a partial nested layer');
+  assert.equal(c.databaseUrl, 'postgres://x/y');
+  assert.equal(c.redisUrl, 'redis://r');
+});
+
+test('invalid values fail at start with every problem listed', () => {
+  assert.throws(() => loadConfig({ env: { PORT: 'eighty' } }), ConfigError);
+  assert.throws(
+    () =>
+      loadConfig({ env: { LOG_LEVEL: 'loud', OMNIBOOK_ADMIN_KEY: 'short' }, overrides: { port: 70_000 } }),
+    (e: ConfigError) => e.problems.length >= 3,
+  );
+});
