@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type { Config } from './config/schema.js';
 import type { BackgroundJob } from './domain/background-job.js';
-import { buildApp } from './http/build-app.js';
+import { type BuiltApp, buildApp } from './http/build-app.js';
 import { HttpMetrics } from './http/plugins/metrics.js';
 import { ExchangesService } from './services/exchanges-service.js';
 import { HealthService } from './services/health-service.js';
@@ -39,7 +39,7 @@ export interface Runtime {
   readonly logger: Logger;
   readonly store: Store;
   readonly keys: ApiKeyService;
-  readonly app: Awaited<ReturnType<typeof buildApp>>;
+  readonly app: BuiltApp['app'];
   /** Listens on the configured host and port; resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish, stops workers, flushes counters, closes connections. */
@@ -108,7 +108,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       startedAt: Date.now(),
     });
 
-    const app = await buildApp({
+    const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
       accessLog: config.accessLog,
@@ -142,7 +142,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       },
       stop() {
         stopping ??= (async () => {
-          await app.close();
+          shutdown.begin();
+          // A short drain lets load balancers see /healthz fail and stop sending before the listener closes.
+          if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
+          // Keep-alive sockets that finish a response after close began would otherwise hold close() open.
+          const sweeper = setInterval(() => app.server.closeIdleConnections(), 50);
+          try {
+            await app.close();
+          } finally {
+            clearInterval(sweeper);
+          }
           for (const job of jobs) await job.stop();
           await admission.close().catch((err) => logger.error({ err }, 'final usage flush failed'));
           for (const close of closers) await close().catch((err) => logger.warn({ err }, 'close failed'));

@@ -1,5 +1,6 @@
 // The `omnibook` command: dispatches to serve, sandbox, keys and migrate.
 import { ConfigError } from '../config/load.js';
+import { isAppError } from '../errors/app-error.js';
 import { VERSION } from '../main.js';
 import { UsageError } from './args.js';
 import { keysCommand } from './keys-command.js';
@@ -52,7 +53,11 @@ run(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      (isAppError(error) && error.status < 500)
+    ) {
       process.stderr.write(`omnibook: ${error.message}\n`);
       process.exitCode = 2;
     } else {

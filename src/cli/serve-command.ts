@@ -18,8 +18,15 @@ export async function serveCommand(mode: Config['mode'], argv: string[]): Promis
     overrides: { ...serverOverrides(values), mode },
   });
   const runtime = await createRuntime(config);
+  let url: string;
+  try {
+    url = await runtime.listen();
+  } catch (error) {
+    // Close the database and Redis, or their handles would keep the process alive after a failed start.
+    await runtime.stop();
+    throw error;
+  }
   installShutdown(runtime);
-  const url = await runtime.listen();
   if (mode === 'sandbox') await printSandboxBanner(runtime, url);
   process.stdout.write(`listening on ${url}\n`);
   return new Promise<number>(() => undefined);

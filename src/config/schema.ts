@@ -30,6 +30,8 @@ export const ConfigSchema = Type.Object({
     /** How often monthly request counters are written to the database. */
     flushIntervalMs: Type.Integer({ minimum: 50 }),
   }),
+  /** After SIGTERM, how long new requests get 503 before the listener closes. */
+  shutdownDrainMs: Type.Integer({ minimum: 0 }),
   shutdownGraceMs: Type.Integer({ minimum: 0 }),
 });
 
@@ -45,5 +47,6 @@ export const DEFAULT_CONFIG: Config = {
   http: { bodyLimitBytes: 1_048_576, requestTimeoutMs: 30_000, trustProxy: false },
   auth: { keyCacheTtlMs: 1_000 },
   usage: { flushIntervalMs: 5_000 },
+  shutdownDrainMs: 200,
   shutdownGraceMs: 10_000,
 };

@@ -11,8 +11,10 @@ import type { AdmissionControl } from '../tenancy/admission/admission.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
 import { installAuthentication } from './plugins/authenticate.js';
 import { installErrorHandling } from './plugins/error-handler.js';
+import { lazyChildLoggerFactory } from './plugins/lazy-child-logger.js';
 import type { HttpMetrics } from './plugins/metrics.js';
 import { installDocsUi, installOpenApi } from './plugins/openapi.js';
+import { installShutdownGate, type ShutdownGate } from './plugins/shutdown-gate.js';
 import { exchangesRoutes } from './routes/exchanges-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { pingRoutes } from './routes/ping-routes.js';
@@ -39,9 +41,15 @@ export interface AppDeps {
 
 export const API_PREFIX = '/api/v1';
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export interface BuiltApp {
+  app: FastifyInstance;
+  shutdown: ShutdownGate;
+}
+
+export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
+    childLoggerFactory: lazyChildLoggerFactory,
     logController: new LogController({
       disableRequestLogging: !deps.accessLog,
       requestIdLogLabel: 'request_id',
@@ -50,7 +58,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: deps.requestTimeoutMs,
     trustProxy: deps.trustProxy,
     requestIdHeader: 'x-request-id',
-    return503OnClosing: true,
+    // Our shutdown gate answers 503 in the contract's error shape instead.
+    return503OnClosing: false,
     ajv: {
       customOptions: { coerceTypes: 'array', allErrors: true, removeAdditional: false, useDefaults: true },
     },
@@ -58,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
   app.addSchema(ErrorBody);
   installErrorHandling(app);
+  const shutdown = installShutdownGate(app);
   deps.metrics.install(app);
   await installOpenApi(app, deps.version);
   systemRoutes(app, deps.health, deps.metrics);
@@ -74,5 +84,5 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await installDocsUi(app);
-  return app;
+  return { app, shutdown };
 }

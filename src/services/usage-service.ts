@@ -1,6 +1,7 @@
 // GET /usage: the caller's tier, limits and consumption for the current billing period.
+
+import { billingPeriodOf } from '../domain/billing-period.js';
 import type { AdmissionControl } from '../tenancy/admission/admission.js';
-import { billingPeriodOf } from '../tenancy/billing-period.js';
 import type { Principal } from '../tenancy/principal.js';
 
 export class UsageService {

@@ -66,7 +66,17 @@ function finish(db: Kysely<Database>, dialect: Dialect, location: string): Store
     dialect,
     location,
     async migrate() {
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+      // On PostgreSQL, pin Kysely's bookkeeping tables to our own schema: otherwise it finds another schema's
+      // migration tables on the search path and skips creating ours.
+      const migrationTableSchema =
+        dialect === 'postgres'
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+          : undefined;
+      const migrator = new Migrator({
+        db,
+        provider: { getMigrations: async () => MIGRATIONS },
+        ...(migrationTableSchema ? { migrationTableSchema } : {}),
+      });
       const { error, results } = await migrator.migrateToLatest();
       if (error) throw error;
       return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

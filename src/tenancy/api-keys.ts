@@ -90,10 +90,11 @@ export class ApiKeyService {
   }
 
   async authenticate(presented: string): Promise<AuthResult> {
-    const digest = hashApiKey(presented);
     const now = Date.now();
-    const cached = this.cache.get(digest);
+    // Keyed by the presented value so a cache hit costs no hashing; the map lives only in this process's memory.
+    const cached = this.cache.get(presented);
     if (cached && cached.expiresAt > now) return cached.result;
+    const digest = hashApiKey(presented);
     const row = await this.repo.findByHash(digest);
     let result: AuthResult;
     if (!row || !digestsEqual(row.key_hash, digest)) result = { ok: false, reason: 'unknown' };
@@ -101,7 +102,7 @@ export class ApiKeyService {
     else result = { ok: true, principal: toPrincipal(row) };
     if (this.cacheTtlMs > 0) {
       if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
-      this.cache.set(digest, { result, expiresAt: now + this.cacheTtlMs });
+      this.cache.set(presented, { result, expiresAt: now + this.cacheTtlMs });
     }
     return result;
   }

@@ -1,10 +1,10 @@
 // The /api/v1 guard: X-API-Key → principal (401 when missing, unknown or revoked), then admission control
 // (429 with Retry-After), then the quota headers every authenticated response carries.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type BillingPeriod, billingPeriodOf } from '../../domain/billing-period.js';
 import { AppError } from '../../errors/app-error.js';
 import type { AdmissionControl } from '../../tenancy/admission/admission.js';
 import type { ApiKeyService } from '../../tenancy/api-keys.js';
-import { type BillingPeriod, billingPeriodOf } from '../../tenancy/billing-period.js';
 import type { Principal } from '../../tenancy/principal.js';
 
 declare module 'fastify' {

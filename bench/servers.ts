@@ -1,0 +1,119 @@
+// Launches the two servers under test (our real `omnibook sandbox` and the bare baseline) and mints the
+// benchmark API key through our own CLI, all on 127.0.0.1 with an environment free of outside config.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type ServerProcess, spawnServer } from './spawn-server.js';
+
+const execFileAsync = promisify(execFile);
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = 'bin/omnibook.js';
+
+/** Settings a developer's shell might carry that would point our server elsewhere than a fresh SQLite dir. */
+const INHERITED_CONFIG = ['HOST', 'PORT', 'DATABASE_URL', 'REDIS_URL', 'LOG_LEVEL'];
+
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    const inherited =
+      name.startsWith('OMNIBOOK_') || name.startsWith('BENCH_') || INHERITED_CONFIG.includes(name);
+    if (!inherited) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export function randomAdminKey(): string {
+  return `bench_${randomBytes(24).toString('base64url')}`;
+}
+
+export interface OmnibookLaunch {
+  dataDir: string;
+  adminKey: string;
+  /** Extra node flags (e.g. --cpu-prof); empty for a plain run. */
+  nodeArgs: readonly string[];
+}
+
+export function omnibookArgs(launch: OmnibookLaunch): string[] {
+  return [
+    ...launch.nodeArgs,
+    BIN,
+    'sandbox',
+    '--port',
+    '0',
+    '--data-dir',
+    launch.dataDir,
+    '--log-level',
+    'warn',
+  ];
+}
+
+export function startOmnibook(launch: OmnibookLaunch): Promise<ServerProcess> {
+  return spawnServer({
+    name: 'omnibook',
+    command: process.execPath,
+    args: omnibookArgs(launch),
+    env: cleanEnv({ OMNIBOOK_ADMIN_KEY: launch.adminKey }),
+    cwd: REPO_ROOT,
+    startTimeoutMs: 60_000,
+  });
+}
+
+export function keyCreateArgs(dataDir: string): string[] {
+  return [
+    BIN,
+    'keys',
+    'create',
+    '--tier',
+    'scale',
+    '--qps',
+    '10000000',
+    '--burst',
+    '10000000',
+    '--json',
+    '--data-dir',
+    dataDir,
+  ];
+}
+
+/** Creates a scale key whose limits are far above anything we can send, so the limiter runs but never says no. */
+export async function createBenchKey(dataDir: string): Promise<string> {
+  const { stdout } = await execFileAsync(process.execPath, keyCreateArgs(dataDir), {
+    cwd: REPO_ROOT,
+    env: cleanEnv(),
+    timeout: 60_000,
+    killSignal: 'SIGKILL',
+  });
+  const line = stdout.trim().split('\n').at(-1) ?? '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    throw new Error(`keys create printed no JSON line:\n${stdout}`);
+  }
+  const key = typeof parsed === 'object' && parsed !== null && 'key' in parsed ? parsed.key : undefined;
+  if (typeof key !== 'string' || key.length === 0) {
+    throw new Error(`keys create printed no 'key' field: ${line}`);
+  }
+  return key;
+}
+
+export interface BaselineLaunch {
+  bodyFile: string;
+  contentType: string;
+}
+
+export function startBaseline(launch: BaselineLaunch): Promise<ServerProcess> {
+  return spawnServer({
+    name: 'baseline',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'bench/baseline-server.ts'],
+    env: cleanEnv({
+      BENCH_BASELINE_BODY_FILE: launch.bodyFile,
+      BENCH_BASELINE_CONTENT_TYPE: launch.contentType,
+    }),
+    cwd: REPO_ROOT,
+    startTimeoutMs: 30_000,
+  });
+}
