@@ -89,11 +89,16 @@ export class ApiKeyService {
     return done;
   }
 
-  async authenticate(presented: string): Promise<AuthResult> {
+  /** Synchronous on a cache hit, so the request hot path costs no promise. */
+  authenticate(presented: string): AuthResult | Promise<AuthResult> {
     const now = Date.now();
     // Keyed by the presented value so a cache hit costs no hashing; the map lives only in this process's memory.
     const cached = this.cache.get(presented);
     if (cached && cached.expiresAt > now) return cached.result;
+    return this.lookup(presented, now);
+  }
+
+  private async lookup(presented: string, now: number): Promise<AuthResult> {
     const digest = hashApiKey(presented);
     const row = await this.repo.findByHash(digest);
     let result: AuthResult;

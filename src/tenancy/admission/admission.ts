@@ -9,7 +9,8 @@ export type AdmitResult =
 
 export interface AdmissionControl {
   readonly backend: 'memory' | 'redis';
-  admit(principal: Principal, periodId: string): Promise<AdmitResult>;
+  /** May answer synchronously (in-process limiter with a warm ledger) to keep the hot path promise-free. */
+  admit(principal: Principal, periodId: string): AdmitResult | Promise<AdmitResult>;
   /** Requests counted so far this period (admitted ones), as known to this node. */
   monthlyUsed(keyId: string, periodId: string): Promise<number>;
   /** Writes counted requests to the database; called on a timer and at shutdown. */

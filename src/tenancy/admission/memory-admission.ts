@@ -3,7 +3,7 @@ import type { UsageRepo } from '../../store/usage-repo.js';
 import type { Principal } from '../principal.js';
 import type { AdmissionControl, AdmitResult } from './admission.js';
 import { type Bucket, takeToken } from './token-bucket.js';
-import { UsageLedger } from './usage-ledger.js';
+import { type LedgerEntry, UsageLedger } from './usage-ledger.js';
 
 export class MemoryAdmission implements AdmissionControl {
   readonly backend = 'memory' as const;
@@ -17,9 +17,13 @@ export class MemoryAdmission implements AdmissionControl {
     this.ledger = new UsageLedger(repo);
   }
 
-  async admit(principal: Principal, periodId: string): Promise<AdmitResult> {
-    const entry =
-      this.ledger.peek(principal.keyId, periodId) ?? (await this.ledger.load(principal.keyId, periodId));
+  admit(principal: Principal, periodId: string): AdmitResult | Promise<AdmitResult> {
+    const entry = this.ledger.peek(principal.keyId, periodId);
+    if (entry) return this.decide(principal, entry);
+    return this.ledger.load(principal.keyId, periodId).then((loaded) => this.decide(principal, loaded));
+  }
+
+  private decide(principal: Principal, entry: LedgerEntry): AdmitResult {
     const used = entry.base + entry.local;
     const monthlyLimit = principal.limits.monthlyRequests;
     if (monthlyLimit > 0 && used >= monthlyLimit)

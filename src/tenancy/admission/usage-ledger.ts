@@ -2,7 +2,7 @@
 // as additive upserts: several nodes flushing their own deltas add up correctly.
 import type { UsageRepo } from '../../store/usage-repo.js';
 
-interface Entry {
+export interface LedgerEntry {
   keyId: string;
   period: string;
   /** Value read from the database when the entry was first needed. */
@@ -13,24 +13,24 @@ interface Entry {
 }
 
 export class UsageLedger {
-  private readonly entries = new Map<string, Entry>();
-  private readonly loading = new Map<string, Promise<Entry>>();
+  private readonly entries = new Map<string, LedgerEntry>();
+  private readonly loading = new Map<string, Promise<LedgerEntry>>();
 
   constructor(private readonly repo: UsageRepo) {}
 
   /** The entry if already loaded, so the hot path stays synchronous after the first request of a key. */
-  peek(keyId: string, period: string): Entry | undefined {
+  peek(keyId: string, period: string): LedgerEntry | undefined {
     return this.entries.get(`${keyId}|${period}`);
   }
 
-  async load(keyId: string, period: string): Promise<Entry> {
+  async load(keyId: string, period: string): Promise<LedgerEntry> {
     const id = `${keyId}|${period}`;
     const hit = this.entries.get(id);
     if (hit) return hit;
     let pending = this.loading.get(id);
     if (!pending) {
       pending = this.repo.get(keyId, period).then((base) => {
-        const entry: Entry = { keyId, period, base, local: 0, pending: 0 };
+        const entry: LedgerEntry = { keyId, period, base, local: 0, pending: 0 };
         this.entries.set(id, entry);
         this.loading.delete(id);
         return entry;
@@ -41,7 +41,7 @@ export class UsageLedger {
     return pending;
   }
 
-  count(entry: Entry): number {
+  count(entry: LedgerEntry): number {
     entry.local += 1;
     entry.pending += 1;
     return entry.base + entry.local;
