@@ -20,7 +20,7 @@ import { MemoryAdmission } from './tenancy/admission/memory-admission.js';
 import { RedisAdmission } from './tenancy/admission/redis-admission.js';
 import { ApiKeyService } from './tenancy/api-keys.js';
 import { UsageFlushJob } from './tenancy/usage-flush-job.js';
-import { REDACT_PATHS, REDACTED } from './vault/redaction.js';
+import { REDACT_PATHS, REDACTED, redactUrl } from './vault/redaction.js';
 import type { VenueAdapter } from './venues/port.js';
 import { VenueRegistry } from './venues/registry.js';
 
@@ -56,6 +56,15 @@ export function createLogger(level: Config['logLevel'], destination?: Destinatio
       level,
       base: { service: 'omnibook' },
       redact: { paths: REDACT_PATHS, censor: REDACTED },
+      // Only what an operator needs from a request; never headers or bodies, and no secret-looking query values.
+      serializers: {
+        req: (req: { method?: string; url?: string; id?: string }) => ({
+          method: req.method,
+          url: req.url === undefined ? undefined : redactUrl(req.url),
+        }),
+        res: (res: { statusCode?: number }) => ({ status: res.statusCode }),
+        err: pino.stdSerializers.err,
+      },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     destination ?? pino.destination({ fd: 2, sync: false }),

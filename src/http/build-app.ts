@@ -11,6 +11,7 @@ import type { AdmissionControl } from '../tenancy/admission/admission.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
 import { installAuthentication } from './plugins/authenticate.js';
 import { installErrorHandling } from './plugins/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler } from './plugins/framework-errors.js';
 import { lazyChildLoggerFactory } from './plugins/lazy-child-logger.js';
 import type { HttpMetrics } from './plugins/metrics.js';
 import { installDocsUi, installOpenApi } from './plugins/openapi.js';
@@ -58,6 +59,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     requestTimeout: deps.requestTimeoutMs,
     trustProxy: deps.trustProxy,
     requestIdHeader: 'x-request-id',
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     // Our shutdown gate answers 503 in the contract's error shape instead.
     return503OnClosing: false,
     ajv: {

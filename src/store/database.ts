@@ -6,6 +6,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
+import { RejectNulPlugin } from './reject-nul-plugin.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -40,7 +41,10 @@ function openSqlite(dataDir: string): Store {
   handle.pragma('synchronous = NORMAL');
   handle.pragma('busy_timeout = 5000');
   handle.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: handle }),
+    plugins: [new RejectNulPlugin()],
+  });
   return finish(db, 'sqlite', file);
 }
 
@@ -55,7 +59,10 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
     } as pg.CustomTypesConfig,
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [new RejectNulPlugin()],
+  });
   return finish(db, 'postgres', describePgUrl(url, options.pgSchema));
 }
 

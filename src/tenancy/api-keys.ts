@@ -39,6 +39,8 @@ interface CacheEntry {
 }
 
 const MAX_CACHE_ENTRIES = 50_000;
+const MIN_QPS = 0.001;
+const MAX_RATE = 1e9;
 
 export class ApiKeyService {
   private readonly cache = new Map<string, CacheEntry>();
@@ -113,11 +115,12 @@ export class ApiKeyService {
   }
 
   private async insert(key: string, input: CreateKeyInput): Promise<ApiKeyInfo> {
-    if (input.qpsLimit !== undefined && !(input.qpsLimit > 0)) {
-      throw new AppError('validation_error', 'qps limit must be a positive number');
+    // Bounds keep the limiter's arithmetic finite (Retry-After, Redis key lifetimes) for any accepted key.
+    if (input.qpsLimit !== undefined && !(input.qpsLimit >= MIN_QPS && input.qpsLimit <= MAX_RATE)) {
+      throw new AppError('validation_error', `qps limit must be between ${MIN_QPS} and ${MAX_RATE}`);
     }
-    if (input.burst !== undefined && !(input.burst >= 1)) {
-      throw new AppError('validation_error', 'burst must be at least 1');
+    if (input.burst !== undefined && !(input.burst >= 1 && input.burst <= MAX_RATE)) {
+      throw new AppError('validation_error', `burst must be between 1 and ${MAX_RATE}`);
     }
     const row: ApiKeyRow = {
       id: randomId('key'),

@@ -29,3 +29,28 @@ export const REDACT_PATHS: string[] = [
   ...SECRET_FIELDS.map((f) => `*.${f}`),
   ...SECRET_FIELDS.map((f) => `*.*.${f}`),
 ];
+
+const SECRET_PARAM = /key|secret|token|sig|pass|cred|auth|session/i;
+
+/** A URL fit for logs: the values of query parameters whose names suggest a secret are replaced. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return eq >= 0 && SECRET_PARAM.test(decodeSafely(name)) ? `${name}=${REDACTED}` : pair;
+    });
+  return `${url.slice(0, q)}?${params.join('&')}`;
+}
+
+function decodeSafely(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

@@ -104,7 +104,7 @@ function applyVerdict(
   reply.header('x-ratelimit-remaining', '0');
   if (verdict.reason === 'rate') {
     return new AppError('rate_limit_exceeded', `rate limit of ${restQps} requests/s exceeded`, {
-      headers: { 'retry-after': String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))) },
+      headers: { 'retry-after': String(retryAfterSeconds(verdict.retryAfterMs)) },
       extra: { tier: principal.tier, limit_qps: restQps },
     });
   }
@@ -112,6 +112,11 @@ function applyVerdict(
     headers: { 'retry-after': String(Math.max(1, resetS - Math.floor(Date.now() / 1000))) },
     extra: { tier: principal.tier },
   });
+}
+
+/** Whole seconds, at least 1 and at most a day, whatever the limiter computed. */
+function retryAfterSeconds(ms: number): number {
+  return Number.isFinite(ms) ? Math.min(86_400, Math.max(1, Math.ceil(ms / 1000))) : 86_400;
 }
 
 /** The principal of an authenticated route; the guard guarantees it is set. */

@@ -24,7 +24,7 @@ const CreateKeyBody = Type.Object(
     tier: Type.Enum(TIER_NAMES),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     builder: Type.Optional(Type.Boolean({ default: false })),
-    qps_limit: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e9 })),
+    qps_limit: Type.Optional(Type.Number({ minimum: 0.001, maximum: 1e9 })),
     burst: Type.Optional(Type.Number({ minimum: 1, maximum: 1e9 })),
   },
   { additionalProperties: false },
@@ -82,7 +82,9 @@ export function keysRoutes(app: FastifyInstance, admin: KeysAdminService): void 
       schema: {
         summary: 'Revoke an API key (admin tier)',
         tags: ['admin'],
-        params: Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        params: Type.Object({
+          key_id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' }),
+        }),
         querystring: Type.Object({}, { additionalProperties: false }),
         response: {
           200: Type.Object({ id: Type.String(), revoked: Type.Boolean() }),

@@ -27,7 +27,7 @@ if tokens == nil or ts == nil then tokens = burst; ts = now end
 local elapsed = now - ts
 if elapsed < 0 then elapsed = 0 end
 tokens = math.min(burst, tokens + elapsed * rate / 1000)
-local ttl = math.ceil(burst * 1000 / rate) + 1000
+local ttl = math.min(math.ceil(burst * 1000 / rate) + 1000, 3456000000)
 if tokens < 1 then
   redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
   redis.call('PEXPIRE', KEYS[1], ttl)

@@ -121,3 +121,25 @@ test('/healthz reports the database, workers and venues; /metrics counts request
     /omnibook_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/v1\/exchanges"\}/,
   );
 });
+
+test('limits outside the bounds the limiter can honour, and NUL characters in text, are 400 before any write', async () => {
+  const tiny = await server.request('/api/v1/keys', {
+    method: 'POST',
+    body: { tier: 'free', qps_limit: 1e-9 },
+  });
+  assertError(tiny, 400, 'validation_error');
+  const nul = await server.request('/api/v1/keys', {
+    method: 'POST',
+    body: { tier: 'free', name: 'a\u0000b' },
+  });
+  assertError(nul, 400, 'bad_request');
+  const before = (await server.request('/api/v1/keys')).body as unknown[];
+  assert.ok(!JSON.stringify(before).includes('\\u0000'));
+});
+
+test('a malformed URL and an over-long path parameter answer in the error shape', async () => {
+  assertError(await server.request('/api/v1/%'), 400, 'bad_request');
+  const long = await server.request(`/api/v1/keys/${'k'.repeat(200)}`, { method: 'DELETE' });
+  assert.ok(long.status >= 400 && long.status < 500, long.text);
+  assert.equal((long.body as { code: string }).code, 'bad_request');
+});

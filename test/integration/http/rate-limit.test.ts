@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { billingPeriodOf } from '../../../src/tenancy/billing-period.js';
+import { billingPeriodOf } from '../../../src/domain/billing-period.js';
 import { assertError } from '../../support/error-shape.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
