@@ -25,7 +25,7 @@ export function readBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     durationS: positiveInt(env, 'BENCH_DURATION', 10, 3600),
     warmupS: positiveInt(env, 'BENCH_WARMUP', 2, 600),
     connections: positiveInt(env, 'BENCH_CONNECTIONS', 50, 10_000),
-    rounds: positiveInt(env, 'BENCH_ROUNDS', 1, 100),
+    rounds: positiveInt(env, 'BENCH_ROUNDS', 3, 100),
     profileDir: profile ? resolve(profile) : undefined,
   };
 }

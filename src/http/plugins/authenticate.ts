@@ -96,12 +96,7 @@ function applyVerdict(
     String(monthlyRequests === 0 ? 0 : Math.max(0, monthlyRequests - verdict.monthlyUsed)),
   );
   reply.header('x-ratelimit-monthly-reset', String(resetS));
-  reply.header('x-ratelimit-limit', String(restQps));
-  if (verdict.allowed) {
-    reply.header('x-ratelimit-remaining', String(Math.floor(verdict.tokensLeft)));
-    return null;
-  }
-  reply.header('x-ratelimit-remaining', '0');
+  if (verdict.allowed) return null;
   if (verdict.reason === 'rate') {
     return new AppError('rate_limit_exceeded', `rate limit of ${restQps} requests/s exceeded`, {
       headers: { 'retry-after': String(retryAfterSeconds(verdict.retryAfterMs)) },

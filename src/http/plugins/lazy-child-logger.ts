@@ -1,9 +1,11 @@
 // Fastify builds a child logger for every request; with redaction configured, pino's child() is a measurable
-// share of a cheap request's CPU. This defers the child until something is actually logged at an enabled level.
+// share of a cheap request's CPU. This defers the child until something is logged at an enabled level.
+// Methods live on the prototype: per-request construction must cost one small object, nothing more.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Bindings, ChildLoggerOptions, Level, LogFn } from 'pino';
+import type { Bindings, ChildLoggerOptions } from 'pino';
 
-type LevelMethod = Exclude<Level, never> | 'silent';
+type Method = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+type Callable = Record<Method, (...args: unknown[]) => void> & { isLevelEnabled(level: string): boolean };
 
 export function lazyChildLoggerFactory(
   logger: FastifyBaseLogger,
@@ -30,27 +32,38 @@ class LazyChildLogger {
     this.resolve().level = value;
   }
 
-  readonly fatal: LogFn = (...args: Parameters<LogFn>) => this.log('fatal', args);
-  readonly error: LogFn = (...args: Parameters<LogFn>) => this.log('error', args);
-  readonly warn: LogFn = (...args: Parameters<LogFn>) => this.log('warn', args);
-  readonly info: LogFn = (...args: Parameters<LogFn>) => this.log('info', args);
-  readonly debug: LogFn = (...args: Parameters<LogFn>) => this.log('debug', args);
-  readonly trace: LogFn = (...args: Parameters<LogFn>) => this.log('trace', args);
-  readonly silent: LogFn = () => undefined;
+  fatal(...args: unknown[]): void {
+    this.log('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.log('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.log('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.log('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.log('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.log('trace', args);
+  }
+  silent(): void {}
 
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
     return this.resolve().child(bindings, options);
   }
 
   isLevelEnabled(level: string): boolean {
-    const resolved = this.resolved ?? this.parent;
-    return (resolved as unknown as { isLevelEnabled(l: string): boolean }).isLevelEnabled(level);
+    return ((this.resolved ?? this.parent) as unknown as Callable).isLevelEnabled(level);
   }
 
-  private log(level: LevelMethod, args: Parameters<LogFn>): void {
+  private log(level: Method, args: unknown[]): void {
+    // A per-route log level (options.level) can differ from the parent's: then always resolve and let pino decide.
     if (this.resolved === null && this.options.level === undefined && !this.isLevelEnabled(level)) return;
-    const target = this.resolve() as unknown as Record<LevelMethod, (...a: unknown[]) => void>;
-    target[level](...(args as unknown[]));
+    (this.resolve() as unknown as Callable)[level](...args);
   }
 
   private resolve(): FastifyBaseLogger {
