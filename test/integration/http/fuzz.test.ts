@@ -5,12 +5,11 @@
 //
 // Reproduce a failure with the seed and path fast-check prints:  FUZZ_SEED=<seed> FUZZ_PATH=<path> node
 // scripts/run-tests.mjs fuzz.  Fuzz longer with FUZZ_SCALE=<factor> (default 1, sized for well under 60 s on 2 cores).
+
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { CAPABILITIES } from '../../../src/domain/capabilities.js';
-import type { ExchangeId } from '../../../src/domain/exchanges.js';
-import type { CredentialField, Support, VenueAdapter, VenueDescriptor } from '../../../src/venues/port.js';
+import { instantVenue } from '../../support/loopback-venue.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import {
   connectRedis,
@@ -787,44 +786,7 @@ const keyLimits: fc.Arbitrary<KeyLimits> = fc.record(
 // venue enabled, every ?exchange= stops at 404 before the header is read.
 // ---------------------------------------------------------------------------------------------------------------
 
-function fakeVenue(id: ExchangeId, credentials: Array<[string, boolean]>): VenueAdapter {
-  return {
-    descriptor: {
-      id,
-      name: `fake ${id}`,
-      has: Object.fromEntries(CAPABILITIES.map((c) => [c, 'unsupported'])) as Record<
-        (typeof CAPABILITIES)[number],
-        Support
-      >,
-      features: { orderTypes: [], gtdMinLeadSeconds: null, maxBookDepth: 0, candleIntervals: [] },
-      credentials: credentials.map(
-        ([name, required]): CredentialField => ({ name, required, secret: true, description: name }),
-      ),
-      onboarding: ['self'],
-      balanceUnit: 'cents',
-      rateLimit: { requestsPerSecond: 1000, burst: 1000 },
-    } satisfies VenueDescriptor,
-    catalog: {},
-    marketData: {},
-    trading: {},
-    async ping(_ctx, session) {
-      return { reachable: true, authenticated: session !== null, message: 'ok' };
-    },
-  };
-}
-
-const VENUES = [
-  fakeVenue('kalshi', [
-    ['api_key_id', true],
-    ['private_key', true],
-  ]),
-  fakeVenue('polymarket', [
-    ['private_key', true],
-    ['clob_api_key', false],
-    ['clob_api_secret', false],
-    ['clob_api_passphrase', false],
-  ]),
-];
+const VENUES = [instantVenue('kalshi'), instantVenue('polymarket')];
 
 // ---------------------------------------------------------------------------------------------------------------
 // The tests, once per storage backend.

@@ -1,61 +1,20 @@
 // Logs as verbose as the service can make them (trace level, access log on) while requests carry every kind of
 // secret the API handles: the admin key, a key created over HTTP, an unknown key, exchange credentials in
 // X-Exchange-Credentials, secrets inside a malformed JSON body. None of those values may appear in any log line.
+
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { CAPABILITIES } from '../../../src/domain/capabilities.js';
-import type { ExchangeId } from '../../../src/domain/exchanges.js';
-import type { CredentialField, Support, VenueAdapter, VenueDescriptor } from '../../../src/venues/port.js';
 import { assertError } from '../../support/error-shape.js';
+import { instantVenue } from '../../support/loopback-venue.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
-/**
- * A stand-in venue at the adapter port, so X-Exchange-Credentials is really decoded and handed to a venue (with
- * no venue enabled, `?exchange=kalshi` stops at 404 before the header is read). Like a careless adapter, it logs
- * the session it receives through the request logger: redaction must cover that shape too.
- */
-function fakeVenue(id: ExchangeId, credentials: CredentialField[]): VenueAdapter {
-  return {
-    descriptor: {
-      id,
-      name: `fake ${id}`,
-      has: Object.fromEntries(CAPABILITIES.map((c) => [c, 'unsupported'])) as Record<
-        (typeof CAPABILITIES)[number],
-        Support
-      >,
-      features: { orderTypes: [], gtdMinLeadSeconds: null, maxBookDepth: 0, candleIntervals: [] },
-      credentials,
-      onboarding: ['self'],
-      balanceUnit: 'cents',
-      rateLimit: { requestsPerSecond: 1000, burst: 1000 },
-    } satisfies VenueDescriptor,
-    catalog: {},
-    marketData: {},
-    trading: {},
-    async ping(ctx, session) {
-      ctx.logger.debug({ exchange: id, session }, 'fake venue ping');
-      return { reachable: true, authenticated: session !== null, message: 'ok' };
-    },
-  };
-}
-
-const field = (name: string, required: boolean, secret: boolean): CredentialField => ({
-  name,
-  required,
-  secret,
-  description: name,
-});
-
-const VENUES = [
-  fakeVenue('kalshi', [field('api_key_id', true, false), field('private_key', true, true)]),
-  fakeVenue('polymarket', [
-    field('private_key', true, true),
-    field('clob_api_key', false, true),
-    field('clob_api_secret', false, true),
-    field('clob_api_passphrase', false, true),
-  ]),
-];
+// Stand-in venues at the adapter port, so X-Exchange-Credentials is really decoded and handed to a venue (with
+// no venue enabled, `?exchange=kalshi` stops at 404 before the header is read). Like a careless adapter, they log
+// the session they receive through the request logger: redaction must cover that shape too.
+const logSession = (session: unknown, ctx: { logger: { debug(o: object, m?: string): void } }) =>
+  ctx.logger.debug({ session }, 'fake venue ping');
+const VENUES = [instantVenue('kalshi', logSession), instantVenue('polymarket', logSession)];
 
 /** A distinctive value: alphanumeric so that it reads the same raw, JSON-escaped or URL-encoded. */
 const secret = (label: string): string => `${label}${randomBytes(12).toString('hex')}`;
