@@ -30,6 +30,23 @@ export const ConfigSchema = Type.Object({
     /** How often monthly request counters are written to the database. */
     flushIntervalMs: Type.Integer({ minimum: 50 }),
   }),
+  /** Where each exchange lives. `serve` uses these; `sandbox` replaces them with its simulators' loopback URLs. */
+  venues: Type.Object({
+    polymarket: Type.Object({
+      gammaUrl: Type.String(),
+      clobUrl: Type.String(),
+      dataUrl: Type.String(),
+      wsMarketUrl: Type.String(),
+      wsUserUrl: Type.String(),
+      relayerUrl: Type.String(),
+    }),
+    kalshi: Type.Object({ restUrl: Type.String(), wsUrl: Type.String() }),
+    limitless: Type.Object({ restUrl: Type.String(), wsUrl: Type.String() }),
+    opinion: Type.Object({ restUrl: Type.String(), wsUrl: Type.String() }),
+    predictfun: Type.Object({ restUrl: Type.String(), wsUrl: Type.String() }),
+    /** Per-call deadline for venue requests. */
+    timeoutMs: Type.Integer({ minimum: 100 }),
+  }),
   /** After SIGTERM, how long new requests get 503 before the listener closes. */
   shutdownDrainMs: Type.Integer({ minimum: 0 }),
   shutdownGraceMs: Type.Integer({ minimum: 0 }),
@@ -47,6 +64,24 @@ export const DEFAULT_CONFIG: Config = {
   http: { bodyLimitBytes: 1_048_576, requestTimeoutMs: 30_000, trustProxy: false },
   auth: { keyCacheTtlMs: 1_000 },
   usage: { flushIntervalMs: 5_000 },
+  venues: {
+    polymarket: {
+      gammaUrl: 'https://gamma-api.polymarket.com',
+      clobUrl: 'https://clob.polymarket.com',
+      dataUrl: 'https://data-api.polymarket.com',
+      wsMarketUrl: 'wss://ws-subscriptions-clob.polymarket.com/ws/market',
+      wsUserUrl: 'wss://ws-subscriptions-clob.polymarket.com/ws/user',
+      relayerUrl: 'https://relayer-v2.polymarket.com',
+    },
+    kalshi: {
+      restUrl: 'https://api.elections.kalshi.com/trade-api/v2',
+      wsUrl: 'wss://api.elections.kalshi.com/trade-api/ws/v2',
+    },
+    limitless: { restUrl: 'https://api.limitless.exchange', wsUrl: 'wss://ws.limitless.exchange' },
+    opinion: { restUrl: 'https://openapi.opinion.trade/openapi', wsUrl: 'wss://ws.opinion.trade' },
+    predictfun: { restUrl: 'https://api.predict.fun', wsUrl: 'wss://ws.predict.fun/ws' },
+    timeoutMs: 10_000,
+  },
   shutdownDrainMs: 200,
   shutdownGraceMs: 10_000,
 };
