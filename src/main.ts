@@ -127,7 +127,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       keys,
       admission,
       exchanges,
-      ping: new PingService(registry, exchanges, 5_000),
+      ping: new PingService(registry, exchanges, config.venues.timeoutMs),
       health,
       keysAdmin: new KeysAdminService(keys),
       usage: new UsageService(admission),
