@@ -32,6 +32,8 @@ export interface RuntimeOptions {
   pgSchema?: string;
   /** Redis key namespace (tests isolate themselves in one). */
   redisNamespace?: string;
+  /** Runs after the server and jobs stopped, before the database closes (the sandbox stops its simulators). */
+  onStop?: () => Promise<void>;
 }
 
 export interface Runtime {
@@ -162,6 +164,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
             clearInterval(sweeper);
           }
           for (const job of jobs) await job.stop();
+          await options.onStop?.().catch((err) => logger.warn({ err }, 'stop hook failed'));
           await admission.close().catch((err) => logger.error({ err }, 'final usage flush failed'));
           for (const close of closers) await close().catch((err) => logger.warn({ err }, 'close failed'));
           logger.flush();

@@ -1,9 +1,11 @@
 // `omnibook serve` (live venues) and `omnibook sandbox` (simulated venues, paper money): start, print the
 // `listening on` line, and shut down cleanly on SIGTERM/SIGINT.
+import { mkdirSync } from 'node:fs';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { createRuntime, type Runtime } from '../main.js';
 import { parse, SERVER_FLAGS, serverOverrides } from './args.js';
+import { startSandboxVenues } from './sandbox-venues.js';
 
 export async function serveCommand(mode: Config['mode'], argv: string[]): Promise<number> {
   const { values } = parse(argv, SERVER_FLAGS);
@@ -17,7 +19,18 @@ export async function serveCommand(mode: Config['mode'], argv: string[]): Promis
     ...(values.config ? { file: values.config } : {}),
     overrides: { ...serverOverrides(values), mode },
   });
-  const runtime = await createRuntime(config);
+  mkdirSync(config.dataDir, { recursive: true });
+  const sandbox = mode === 'sandbox' ? await startSandboxVenues(config) : null;
+  let runtime: Runtime;
+  try {
+    runtime = await createRuntime(config, {
+      venues: sandbox?.venues ?? [],
+      ...(sandbox ? { onStop: () => sandbox.close() } : {}),
+    });
+  } catch (error) {
+    await sandbox?.close();
+    throw error;
+  }
   let url: string;
   try {
     url = await runtime.listen();
@@ -27,12 +40,12 @@ export async function serveCommand(mode: Config['mode'], argv: string[]): Promis
     throw error;
   }
   installShutdown(runtime);
-  if (mode === 'sandbox') await printSandboxBanner(runtime, url);
+  if (sandbox) await printSandboxBanner(runtime, url, sandbox.accountsFile);
   process.stdout.write(`listening on ${url}\n`);
   return new Promise<number>(() => undefined);
 }
 
-async function printSandboxBanner(runtime: Runtime, url: string): Promise<void> {
+async function printSandboxBanner(runtime: Runtime, url: string, accountsFile: string): Promise<void> {
   const lines = ['Omnibook sandbox: simulated exchanges and paper money, nothing leaves this machine.'];
   if (runtime.config.adminKey) {
     lines.push('API key: the value of OMNIBOOK_ADMIN_KEY (admin tier)');
@@ -41,6 +54,7 @@ async function printSandboxBanner(runtime: Runtime, url: string): Promise<void> 
     lines.push(`API key (admin tier, shown once; set OMNIBOOK_ADMIN_KEY to choose your own): ${key}`);
     lines.push(`try:  curl -H 'X-API-Key: ${key}' ${url}/api/v1/exchanges`);
   }
+  lines.push(`paper accounts (X-Exchange-Credentials per exchange): ${accountsFile}`);
   lines.push(`docs: ${url}/docs`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -1,0 +1,51 @@
+// `omnibook sandbox`: starts each exchange simulator on loopback, points that venue's adapter at it, opens one
+// funded paper account per venue and writes them to <data-dir>/sandbox-accounts.json — the documented way
+// for a new user or a script to trade in the sandbox.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../config/schema.js';
+import type { ExchangeId } from '../domain/exchanges.js';
+import type { VenueAdapter } from '../venues/port.js';
+
+export interface SandboxAccount {
+  /** Exactly the JSON a client puts (base64) in X-Exchange-Credentials. */
+  credentials: Record<string, string>;
+  address?: string;
+}
+
+export interface RunningSimVenue {
+  adapter: VenueAdapter;
+  account: SandboxAccount;
+  close(): Promise<void>;
+}
+
+/** One entry per venue whose simulator and adapter exist; the venue issues add theirs here. */
+export type SimVenueLauncher = (config: Config) => Promise<RunningSimVenue>;
+
+export const SIM_VENUE_LAUNCHERS: Partial<Record<ExchangeId, SimVenueLauncher>> = {};
+
+export interface SandboxVenues {
+  venues: VenueAdapter[];
+  accountsFile: string;
+  close(): Promise<void>;
+}
+
+export async function startSandboxVenues(config: Config): Promise<SandboxVenues> {
+  const running: Array<[ExchangeId, RunningSimVenue]> = [];
+  const close = async () => {
+    await Promise.allSettled(running.map(([, r]) => r.close()));
+  };
+  try {
+    for (const [id, launch] of Object.entries(SIM_VENUE_LAUNCHERS) as Array<[ExchangeId, SimVenueLauncher]>) {
+      running.push([id, await launch(config)]);
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const accounts = Object.fromEntries(running.map(([id, r]) => [id, r.account]));
+  const accountsFile = join(config.dataDir, 'sandbox-accounts.json');
+  // Paper credentials for local simulators: kept readable by the owner only.
+  writeFileSync(accountsFile, `${JSON.stringify(accounts, null, 2)}\n`, { mode: 0o600 });
+  return { venues: running.map(([, r]) => r.adapter), accountsFile, close };
+}
