@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { createRuntime, type Runtime } from '../main.js';
 import { parse, SERVER_FLAGS, serverOverrides } from './args.js';
+import { liveVenues } from './live-venues.js';
 import { startSandboxVenues } from './sandbox-venues.js';
 
 export async function serveCommand(mode: Config['mode'], argv: string[]): Promise<number> {
@@ -24,7 +25,7 @@ export async function serveCommand(mode: Config['mode'], argv: string[]): Promis
   let runtime: Runtime;
   try {
     runtime = await createRuntime(config, {
-      venues: sandbox?.venues ?? [],
+      venues: sandbox ? sandbox.venues : liveVenues(config),
       ...(sandbox ? { onStop: () => sandbox.close() } : {}),
     });
   } catch (error) {
