@@ -27,7 +27,8 @@ export interface Candle {
   high: number;
   low: number;
   close: number;
-  volume: number;
+  /** Null when the venue publishes prices without traded size. */
+  volume: number | null;
 }
 
 export interface Trade {
