@@ -23,10 +23,7 @@ export const INTERVAL_SECONDS: Readonly<Record<Exclude<CandleInterval, 'max'>, n
  * Rolls ticks up into candles of `periodSeconds`. Volume is the sum of tick sizes when every tick in a period
  * has one, and null when the venue gave none (a price series without trades has no volume to report).
  */
-export function rollUpTicks(
-  ticks: readonly PriceTick[],
-  periodSeconds: number,
-): Array<Omit<Candle, 'volume'> & { volume: number | null }> {
+export function rollUpTicks(ticks: readonly PriceTick[], periodSeconds: number): Candle[] {
   if (!(periodSeconds > 0)) throw new RangeError('period must be positive');
   const sorted = [...ticks].sort((a, b) => a.t - b.t);
   const candles: Candle[] = [];
