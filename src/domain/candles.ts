@@ -27,26 +27,16 @@ export function rollUpTicks(ticks: readonly PriceTick[], periodSeconds: number):
   if (!(periodSeconds > 0)) throw new RangeError('period must be positive');
   const sorted = [...ticks].sort((a, b) => a.t - b.t);
   const candles: Candle[] = [];
-  let current: {
-    start: number;
-    open: number;
-    high: number;
-    low: number;
-    close: number;
-    volume: number | null;
-  } | null = null;
+  let start: number | null = null;
+  let current: Candle | null = null;
   for (const tick of sorted) {
-    const start = Math.floor(tick.t / periodSeconds) * periodSeconds;
-    if (!current || current.start !== start) {
-      if (current) candles.push(toCandle(current));
-      current = {
-        start,
-        open: tick.price,
-        high: tick.price,
-        low: tick.price,
-        close: tick.price,
-        volume: tick.size ?? null,
-      };
+    const periodStart = Math.floor(tick.t / periodSeconds) * periodSeconds;
+    if (current === null || periodStart !== start) {
+      if (current) candles.push(current);
+      start = periodStart;
+      const p = tick.price;
+      const timestamp = new Date(periodStart * 1000).toISOString();
+      current = { timestamp, open: p, high: p, low: p, close: p, volume: tick.size ?? null };
       continue;
     }
     current.high = Math.max(current.high, tick.price);
@@ -54,24 +44,6 @@ export function rollUpTicks(ticks: readonly PriceTick[], periodSeconds: number):
     current.close = tick.price;
     current.volume = current.volume !== null && tick.size !== undefined ? current.volume + tick.size : null;
   }
-  if (current) candles.push(toCandle(current));
+  if (current) candles.push(current);
   return candles;
-}
-
-function toCandle(c: {
-  start: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number | null;
-}) {
-  return {
-    timestamp: new Date(c.start * 1000).toISOString(),
-    open: c.open,
-    high: c.high,
-    low: c.low,
-    close: c.close,
-    volume: c.volume,
-  };
 }
