@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { type LimitlessSim, startLimitlessSim } from '../../../sim/limitless/index.js';
+import { loadFixture } from '../../support/fixtures.js';
 
 let sim: LimitlessSim;
 before(async () => {
@@ -9,12 +9,9 @@ before(async () => {
 });
 after(() => sim.close());
 
-const fixture = JSON.parse(
-  readFileSync(
-    new URL('../../fixtures/limitless/http_get_markets_slug_historical_price.json', import.meta.url),
-    'utf8',
-  ),
-) as { prices: Array<Record<string, unknown>> } & Record<string, unknown>;
+const fixture = loadFixture('limitless', 'http_get_markets_slug_historical_price.json') as {
+  prices: Array<Record<string, unknown>>;
+} & Record<string, unknown>;
 
 test('historical-price matches the recorded keys, newest first, prices within 0–1', async () => {
   const manifest = (await (await fetch(`${sim.url}/__sim/manifest`)).json()) as Record<string, string[]>;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { type LimitlessSim, startLimitlessSim } from '../../../sim/limitless/index.js';
+import { loadFixture } from '../../support/fixtures.js';
 
 let sim: LimitlessSim;
 before(async () => {
@@ -9,12 +9,10 @@ before(async () => {
 });
 after(() => sim.close());
 
-const fixture = JSON.parse(
-  readFileSync(
-    new URL('../../fixtures/limitless/http_get_markets_slug_detail_from_merged.json', import.meta.url),
-    'utf8',
-  ),
-) as Record<string, unknown>;
+const fixture = loadFixture('limitless', 'http_get_markets_slug_detail_from_merged.json') as Record<
+  string,
+  unknown
+>;
 
 test('/markets/active walks page by page to the end without duplicates; detail keys cover the fixture', async () => {
   const seen = new Set<string>();

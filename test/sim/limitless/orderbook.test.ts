@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { type LimitlessSim, startLimitlessSim } from '../../../sim/limitless/index.js';
 import { createWorld } from '../../../sim/shared/world.js';
+import { loadFixture } from '../../support/fixtures.js';
 
 let sim: LimitlessSim;
 before(async () => {
@@ -10,12 +10,7 @@ before(async () => {
 });
 after(() => sim.close());
 
-const fixture = JSON.parse(
-  readFileSync(
-    new URL('../../fixtures/limitless/http_get_markets_slug_orderbook.json', import.meta.url),
-    'utf8',
-  ),
-) as Record<string, unknown>;
+const fixture = loadFixture('limitless', 'http_get_markets_slug_orderbook.json') as Record<string, unknown>;
 
 async function manifest(): Promise<Record<string, string[]>> {
   return (await (await fetch(`${sim.url}/__sim/manifest`)).json()) as Record<string, string[]>;

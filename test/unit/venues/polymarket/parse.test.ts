@@ -1,7 +1,6 @@
 // Polymarket parsers on real recorded payloads (test/fixtures/polymarket, provenance in its README), plus
 // invariants that hold for any input so a golden value cannot freeze a bug.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { TSchema } from 'typebox';
@@ -19,9 +18,9 @@ import {
   PolymarketGammaEvent,
   PolymarketGammaMarket,
 } from '../../../../src/venues/polymarket/payloads.js';
+import { loadFixture } from '../../../support/fixtures.js';
 
-const fixture = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../../fixtures/polymarket/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string): unknown => loadFixture('polymarket', name);
 
 function decode<T>(schema: TSchema, value: unknown): T {
   const errors = [...Value.Errors(schema, value)].map((e) => `${e.instancePath}: ${e.message}`);
