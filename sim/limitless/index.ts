@@ -1,5 +1,7 @@
 // Public entry of the Limitless simulator: builds the world and listens on loopback. Imports nothing from src/.
 import type { AddressInfo } from 'node:net';
+import { SimClock } from '../shared/control.js';
+import { SimFaults } from '../shared/faults.js';
 import { createWorld } from '../shared/world.js';
 import { LimitlessAccounts } from './auth.js';
 import { createLimitlessServer } from './server.js';
@@ -14,7 +16,8 @@ export async function startLimitlessSim(
   opts: { port?: number; seed?: number; size?: number } = {},
 ): Promise<LimitlessSim> {
   const accounts = new LimitlessAccounts();
-  const server = createLimitlessServer(createWorld({ seed: opts.seed, size: opts.size }), accounts);
+  const world = createWorld({ seed: opts.seed, size: opts.size });
+  const server = createLimitlessServer(world, accounts, new SimFaults(), new SimClock());
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

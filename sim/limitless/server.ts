@@ -1,16 +1,14 @@
 // Loopback HTTP server speaking Limitless's public REST wire format (orderbook so far) plus the /__sim/ controls.
 // Markets come from the shared world; slugs are indexed in a Map so lookups stay O(1) at 100k+ markets.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { handleControl, type SimClock } from '../shared/control.js';
+import type { SimFaults } from '../shared/faults.js';
+import { sendJson as send } from '../shared/http.js';
 import type { Proposition, World } from '../shared/world.js';
 import type { LimitlessAccounts } from './auth.js';
 import { buildBook } from './book.js';
 import { limitlessMarket, limitlessSlug, limitlessTokenId } from './market.js';
 
-interface Faults {
-  latencyMs: number;
-  errorRate: number;
-  retryAfter: number | null;
-}
 interface Listing {
   prop: Proposition;
   slug: string;
@@ -20,23 +18,12 @@ interface Listing {
   market: Record<string, unknown>;
 }
 
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  let raw = '';
-  for await (const chunk of req) raw += String(chunk);
-  return raw === '' ? {} : JSON.parse(raw);
-}
-
-export function createLimitlessServer(world: World, accounts: LimitlessAccounts): Server {
+export function createLimitlessServer(
+  world: World,
+  accounts: LimitlessAccounts,
+  faults: SimFaults,
+  clock: SimClock,
+): Server {
   const bySlug = new Map<string, Listing>();
   const manifest: Record<string, string[]> = {};
   for (const prop of world.listedOn('limitless')) {
@@ -54,45 +41,41 @@ export function createLimitlessServer(world: World, accounts: LimitlessAccounts)
     manifest[prop.id] = [listing.slug];
   }
   const active = [...bySlug.values()].filter((l) => l.prop.status === 'active');
-  const faults: Faults = { latencyMs: 0, errorRate: 0, retryAfter: null };
   let step = 0;
-  let faultCounter = 0;
+  const control = {
+    faults,
+    clock,
+    hooks: {
+      manifest: () => manifest,
+      advance: (steps: number) => {
+        step += steps;
+        return step;
+      },
+      createAccount: () => {
+        const a = accounts.register();
+        return {
+          credentials: { api_key: a.apiKey, token_id: a.tokenId, secret: a.secret },
+          address: a.address,
+        };
+      },
+    },
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sim');
     const path = url.pathname;
-    if (path === '/__sim/manifest' && req.method === 'GET') return send(res, 200, manifest);
-    if (path === '/__sim/advance' && req.method === 'POST') {
-      step += 1;
-      return send(res, 200, { step });
-    }
-    if (path === '/__sim/faults' && req.method === 'POST') {
-      const body = (await readJson(req)) as {
-        latency_ms?: number;
-        error_rate?: number;
-        rate_limit?: { retry_after?: number } | null;
-      };
-      faults.latencyMs = body.latency_ms ?? 0;
-      faults.errorRate = body.error_rate ?? 0;
-      faults.retryAfter = body.rate_limit?.retry_after ?? null;
-      return send(res, 200, { ok: true });
-    }
-    if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
-    if (faults.retryAfter !== null) {
+    if (await handleControl(req, res, path, control)) return;
+    const fault = await faults.gate();
+    if (fault?.kind === 'rate_limited') {
       return send(
         res,
         429,
         { message: 'ThrottlerException: Too Many Requests', statusCode: 429 },
-        { 'retry-after': String(faults.retryAfter) },
+        { 'retry-after': String(fault.retryAfterSeconds) },
       );
     }
-    // Deterministic error injection: every request whose running fraction crosses error_rate fails.
-    faultCounter += 1;
-    if (
-      faults.errorRate > 0 &&
-      Math.floor(faultCounter * faults.errorRate) > Math.floor((faultCounter - 1) * faults.errorRate)
-    ) {
-      return send(res, 500, { message: 'Internal server error', statusCode: 500 });
+    if (fault?.kind === 'error') {
+      return send(res, fault.status, { message: 'Internal server error', statusCode: fault.status });
     }
     if (path === '/portfolio/positions' && req.method === 'GET') {
       const account = accounts.verify(req.headers, 'GET', `${path}${url.search}`, '');

@@ -196,3 +196,13 @@ function chooseVenues(rng: Rng): VenueName[] {
 function clampProb(x: number): number {
   return Math.round((0.03 + x * 0.94) * 1000) / 1000;
 }
+
+/**
+ * The ground-truth key of one tradable question, used in every simulator's /__sim/manifest: the proposition id
+ * for a binary proposition, `${id}/${option}` for each option of a multi-option one (a venue may list those as
+ * several binary markets, as Polymarket's neg-risk events and Kalshi's multi-market events do, or as one
+ * categorical market, in which case it maps the bare id).
+ */
+export function propositionKey(p: Proposition, option?: string): string {
+  return option === undefined ? p.id : `${p.id}/${option}`;
+}

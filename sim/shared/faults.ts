@@ -1,0 +1,116 @@
+// Fault injection shared by every simulator, switched at runtime through POST /__sim/faults (not part of any
+// real API): added latency, a deterministic error rate, 429s with Retry-After (for the next N requests or until
+// cleared) and a stalled feed. Each simulator renders the decision in its own exchange's error style.
+
+export interface FaultSettings {
+  /** Added to every venue request before it is answered. */
+  latency_ms: number;
+  /** Fraction 0..1 of requests answered with `error_status`; deterministic (every 1/rate-th request). */
+  error_rate: number;
+  error_status: number;
+  /** 429 with `Retry-After: retry_after` (seconds); `remaining` null = until cleared, else for that many requests. */
+  rate_limit: { retry_after: number; remaining: number | null } | null;
+  /** Streams stay connected but send nothing (books, trades and heartbeats freeze). */
+  stall_feed: boolean;
+}
+
+export type FaultDecision =
+  | { kind: 'rate_limited'; retryAfterSeconds: number }
+  | { kind: 'error'; status: number }
+  | null;
+
+export class FaultSettingsError extends Error {
+  override readonly name = 'FaultSettingsError';
+}
+
+const DEFAULTS: FaultSettings = {
+  latency_ms: 0,
+  error_rate: 0,
+  error_status: 500,
+  rate_limit: null,
+  stall_feed: false,
+};
+
+export class SimFaults {
+  private current: FaultSettings = { ...DEFAULTS };
+  private counter = 0;
+
+  get settings(): Readonly<FaultSettings> {
+    return this.current;
+  }
+
+  /** Replaces the settings; fields left out go back to their defaults. */
+  set(body: unknown): FaultSettings {
+    const b = (body ?? {}) as Record<string, unknown>;
+    const num = (key: string, min: number, max: number, fallback: number): number => {
+      const v = b[key];
+      if (v === undefined) return fallback;
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
+        throw new FaultSettingsError(`${key} must be a number in [${min}, ${max}]`);
+      }
+      return v;
+    };
+    let rateLimit: FaultSettings['rate_limit'] = null;
+    if (b.rate_limit !== undefined && b.rate_limit !== null) {
+      const r = b.rate_limit as Record<string, unknown>;
+      const retryAfter = r.retry_after ?? 1;
+      const count = r.count ?? null;
+      if (typeof retryAfter !== 'number' || retryAfter < 0) {
+        throw new FaultSettingsError('rate_limit.retry_after must be seconds >= 0');
+      }
+      if (count !== null && (typeof count !== 'number' || !Number.isInteger(count) || count < 1)) {
+        throw new FaultSettingsError('rate_limit.count must be a positive integer');
+      }
+      rateLimit = { retry_after: retryAfter, remaining: count };
+    }
+    if (b.stall_feed !== undefined && typeof b.stall_feed !== 'boolean') {
+      throw new FaultSettingsError('stall_feed must be a boolean');
+    }
+    this.current = {
+      latency_ms: num('latency_ms', 0, 120_000, 0),
+      error_rate: num('error_rate', 0, 1, 0),
+      error_status: num('error_status', 400, 599, 500),
+      rate_limit: rateLimit,
+      stall_feed: b.stall_feed === true,
+    };
+    this.counter = 0;
+    return this.current;
+  }
+
+  reset(): void {
+    this.current = { ...DEFAULTS };
+    this.counter = 0;
+  }
+
+  /** Waits the configured latency, then says whether this request is answered with a fault instead. */
+  async gate(signal?: AbortSignal): Promise<FaultDecision> {
+    const { latency_ms: latency, rate_limit: rateLimit, error_rate: rate } = this.current;
+    if (latency > 0) await sleep(latency, signal);
+    if (rateLimit) {
+      if (rateLimit.remaining !== null) {
+        rateLimit.remaining -= 1;
+        if (rateLimit.remaining <= 0) this.current.rate_limit = null;
+      }
+      return { kind: 'rate_limited', retryAfterSeconds: rateLimit.retry_after };
+    }
+    this.counter += 1;
+    if (rate > 0 && Math.floor(this.counter * rate) > Math.floor((this.counter - 1) * rate)) {
+      return { kind: 'error', status: this.current.error_status };
+    }
+    return null;
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { handleControl, SimClock } from '../../../sim/shared/control.js';
+import { SimFaults } from '../../../sim/shared/faults.js';
+import { sendJson } from '../../../sim/shared/http.js';
+
+// A bare simulator: the shared control surface in front of one venue route.
+let server: Server;
+let url: string;
+const faults = new SimFaults();
+const clock = new SimClock();
+let step = 0;
+let expiredAt: number | null = null;
+const funded: Array<[string, string]> = [];
+
+before(async () => {
+  const control = {
+    faults,
+    clock,
+    hooks: {
+      manifest: () => ({ p000001: ['m1'] }),
+      advance: (n: number) => (step += n),
+      onClockAdvanced: (now: number) => {
+        expiredAt = now;
+      },
+      fund: (address: string, amount: string) => funded.push([address, amount]),
+    },
+  };
+  server = createServer(async (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (await handleControl(req, res, path, control)) return;
+    const fault = await faults.gate();
+    if (fault?.kind === 'rate_limited') {
+      return sendJson(res, 429, { error: 'slow down' }, { 'retry-after': String(fault.retryAfterSeconds) });
+    }
+    if (fault) return sendJson(res, fault.status, { error: 'boom' });
+    sendJson(res, 200, { ok: true });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(() => new Promise<void>((r) => server.close(() => r())));
+
+const post = (path: string, body: unknown) =>
+  fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body) });
+
+test('rate limit for a counted number of requests, then clear', async () => {
+  assert.equal((await post('/__sim/faults', { rate_limit: { retry_after: 2, count: 2 } })).status, 200);
+  const first = await fetch(`${url}/x`);
+  assert.equal(first.status, 429);
+  assert.equal(first.headers.get('retry-after'), '2');
+  assert.equal((await fetch(`${url}/x`)).status, 429);
+  assert.equal((await fetch(`${url}/x`)).status, 200);
+});
+
+test('error rate is deterministic: 0.5 fails every second request with the chosen status', async () => {
+  await post('/__sim/faults', { error_rate: 0.5, error_status: 503 });
+  const statuses = [];
+  for (let i = 0; i < 6; i++) statuses.push((await fetch(`${url}/x`)).status);
+  assert.deepEqual(statuses, [200, 503, 200, 503, 200, 503]);
+  assert.equal((await fetch(`${url}/__sim/faults`, { method: 'DELETE' })).status, 200);
+  assert.equal((await fetch(`${url}/x`)).status, 200);
+});
+
+test('bad control input is 400 and changes nothing', async () => {
+  await post('/__sim/faults', { latency_ms: 0 });
+  for (const body of [{ error_rate: 2 }, { rate_limit: { count: 0 } }, { stall_feed: 'yes' }]) {
+    assert.equal((await post('/__sim/faults', body)).status, 400, JSON.stringify(body));
+  }
+  assert.equal((await fetch(`${url}/__sim/faults`, { method: 'POST', body: '{nope' })).status, 400);
+  assert.equal((await post('/__sim/advance', { steps: 0 })).status, 400);
+  assert.equal((await post('/__sim/clock', { advance_seconds: -1 })).status, 400);
+  assert.equal((await post('/__sim/fund', { address: '0x1', amount: '1.5' })).status, 400);
+  assert.deepEqual(await (await fetch(`${url}/__sim/faults`)).json(), faults.settings);
+  assert.equal(faults.settings.error_rate, 0);
+  assert.equal((await fetch(`${url}/__sim/nope`)).status, 404);
+});
+
+test('clock, advance, manifest and fund reach the simulator hooks', async () => {
+  const before = clock.now();
+  const moved = (await (await post('/__sim/clock', { advance_seconds: 120 })).json()) as { now_ms: number };
+  assert.ok(moved.now_ms >= before + 120_000);
+  assert.equal(expiredAt, moved.now_ms);
+  assert.deepEqual(await (await post('/__sim/advance', { steps: 3 })).json(), { step: 3 });
+  assert.deepEqual(await (await fetch(`${url}/__sim/manifest`)).json(), { p000001: ['m1'] });
+  assert.equal((await post('/__sim/fund', { address: '0xabc', amount: '1000000' })).status, 200);
+  assert.deepEqual(funded, [['0xabc', '1000000']]);
+  assert.equal((await post('/__sim/accounts', {})).status, 404, 'no account hook on this simulator');
+});
