@@ -15,12 +15,26 @@ export interface SandboxAccount {
 
 export interface RunningSimVenue {
   adapter: VenueAdapter;
+  /** The funded paper account written to sandbox-accounts.json. */
   account: SandboxAccount;
+  /** Base URL of the simulator's /__sim/* control surface (faults, clock, accounts), for tests and demos. */
+  control: string;
+  /** Opens another funded paper account. */
+  createAccount(): Promise<SandboxAccount>;
   close(): Promise<void>;
 }
 
-/** One entry per venue whose simulator and adapter exist; the venue issues add theirs here. */
-export type SimVenueLauncher = (config: Config) => Promise<RunningSimVenue>;
+/**
+ * Starts one venue's simulator and builds its adapter against it. `config` carries the venue timeouts; the world
+ * options let tests and benchmarks choose the catalogue size and seed.
+ */
+export type SimVenueLauncher = (config: Config, world?: SimWorldOptions) => Promise<RunningSimVenue>;
+
+export interface SimWorldOptions {
+  seed?: number;
+  /** Number of propositions in the shared world (the sandbox default is small). */
+  size?: number;
+}
 
 export const SIM_VENUE_LAUNCHERS: Partial<Record<ExchangeId, SimVenueLauncher>> = {};
 

@@ -5,6 +5,7 @@ import type { Candle, CandleInterval, OrderBook, Trade } from '../domain/book.js
 import type { Capability } from '../domain/capabilities.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { Market, MarketEvent, Page } from '../domain/market.js';
+import type { MarketStreamEvent, UserStreamEvent } from '../domain/stream.js';
 import type { Balance, Fill, Order, OrderRequest, OrderType, Position } from '../domain/trading.js';
 
 export { CAPABILITIES, type Capability } from '../domain/capabilities.js';
@@ -77,6 +78,34 @@ export interface HistoryQuery {
   endTs: number;
 }
 
+/** A long-lived stream's context: no request id or per-request deadline; the signal ends the stream. */
+export interface StreamContext {
+  signal: AbortSignal;
+  logger: LoggerLike;
+}
+
+export interface StreamTarget {
+  market: Market;
+  outcome: string;
+}
+
+/**
+ * One upstream connection carrying book and trade updates for a changing set of instruments. The adapter restores
+ * its subscriptions after a reconnect and sends a fresh snapshot for each (preceded by `resync` when a gap was
+ * seen), so a consumer never needs to know a reconnect happened.
+ */
+export interface MarketStream extends AsyncIterable<MarketStreamEvent> {
+  /** Throws AppError (400) synchronously for an outcome the market does not have. */
+  subscribe(targets: readonly StreamTarget[]): void;
+  unsubscribe(targets: readonly StreamTarget[]): void;
+  close(): Promise<void>;
+}
+
+/** The session owner's order and fill updates. */
+export interface UserStream extends AsyncIterable<UserStreamEvent> {
+  close(): Promise<void>;
+}
+
 export interface MarketDataFacet {
   fetchOrderBook?(ctx: VenueContext, market: Market, outcome: string): Promise<OrderBook>;
   fetchPriceHistory?(
@@ -87,6 +116,8 @@ export interface MarketDataFacet {
   ): Promise<Candle[]>;
   fetchTrades?(ctx: VenueContext, market: Market, outcome: string, limit: number): Promise<Trade[]>;
   fetchUserActivity?(ctx: VenueContext, address: string, limit: number): Promise<Record<string, unknown>>;
+  /** Native stream, or polling with change detection when the descriptor says `websocket: 'polling'`. */
+  openMarketStream?(ctx: StreamContext): MarketStream;
 }
 
 export interface TradingFacet {
@@ -102,7 +133,9 @@ export interface TradingFacet {
     limit: number,
   ): Promise<Fill[]>;
   fetchPositions?(ctx: VenueContext, session: VenueSession, marketId: string | null): Promise<Position[]>;
-  fetchBalance?(ctx: VenueContext, session: VenueSession): Promise<Balance>;
+  /** `refresh` asks the venue to recompute first, where it can (declared as refresh_balance). */
+  fetchBalance?(ctx: VenueContext, session: VenueSession, options?: { refresh: boolean }): Promise<Balance>;
+  openUserStream?(ctx: StreamContext, session: VenueSession): UserStream;
 }
 
 export interface VenueAdapter {

@@ -19,6 +19,7 @@ const CAPABILITY_METHODS: Partial<Record<Capability, [FacetName, string]>> = {
   fetch_fills: ['trading', 'fetchFills'],
   fetch_positions: ['trading', 'fetchPositions'],
   fetch_balance: ['trading', 'fetchBalance'],
+  websocket: ['marketData', 'openMarketStream'],
 };
 
 export class RegistryError extends Error {

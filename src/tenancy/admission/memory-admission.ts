@@ -1,8 +1,9 @@
 // Single-node admission: buckets in a Map, monthly counts in the usage ledger.
+
+import { type Bucket, takeToken } from '../../domain/token-bucket.js';
 import type { UsageRepo } from '../../store/usage-repo.js';
 import type { Principal } from '../principal.js';
 import type { AdmissionControl, AdmitResult } from './admission.js';
-import { type Bucket, takeToken } from './token-bucket.js';
 import { type LedgerEntry, UsageLedger } from './usage-ledger.js';
 
 export class MemoryAdmission implements AdmissionControl {

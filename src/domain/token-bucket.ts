@@ -1,4 +1,5 @@
-// In-process token buckets: continuous refill at `rate` tokens/s up to `burst`.
+// Token-bucket math (continuous refill at `rate` tokens/s up to `burst`), shared by API-key admission and venue
+// transports that pace themselves to an exchange's published limits.
 export interface Bucket {
   tokens: number;
   updatedAt: number;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { takeToken } from '../../../src/tenancy/admission/token-bucket.js';
+import { takeToken } from '../../../src/domain/token-bucket.js';
 
 test('a full bucket admits exactly burst requests at one instant, then asks to wait 1/rate', () => {
   const bucket = { tokens: 10, updatedAt: 0 };

@@ -1,0 +1,41 @@
+// What venue streams deliver, venue-neutral: book snapshots and deltas, trades, feed health, and the user's order
+// and fill updates. The realtime gateway turns these into the wire contract's WebSocket messages.
+import type { OrderBook, Trade } from './book.js';
+import type { Fill, Order } from './trading.js';
+
+export type FeedState = 'healthy' | 'degraded' | 'disconnected';
+
+/** One outcome's book on one market: what a market subscription names. */
+export interface Instrument {
+  market_id: string;
+  outcome: string;
+  token_id: string;
+}
+
+export interface BookChange {
+  side: 'bid' | 'ask';
+  price: number;
+  /** New absolute size at that price; 0 removes the level. */
+  size: number;
+}
+
+export type MarketStreamEvent =
+  /** A full book; replaces whatever the subscriber held for that instrument. */
+  | { type: 'book_snapshot'; book: OrderBook; exchange_ts_ms: number | null; received_ts_ms: number }
+  | {
+      type: 'book_delta';
+      instrument: Instrument;
+      changes: BookChange[];
+      exchange_ts_ms: number | null;
+      received_ts_ms: number;
+    }
+  | { type: 'trade'; instrument: Instrument; trade: Trade; received_ts_ms: number }
+  | { type: 'tick_size'; instrument: Instrument; tick_size: number }
+  /** The adapter found its view of a book broken (sequence gap, reconnect); a fresh snapshot follows. */
+  | { type: 'resync'; instrument: Instrument; reason: string }
+  | { type: 'feed_state'; state: FeedState; reason: string };
+
+export type UserStreamEvent =
+  | { type: 'order'; order: Order }
+  | { type: 'fill'; fill: Fill }
+  | { type: 'feed_state'; state: FeedState; reason: string };

@@ -1,0 +1,178 @@
+// Starts a venue the way `omnibook sandbox` does (its simulator on loopback, its adapter pointed at it) and gives
+// the contract suites what they need: the adapter, fresh funded sessions, a request context and the simulator's
+// /__sim controls. Every venue registered in SIM_VENUE_LAUNCHERS runs through the same suites.
+import assert from 'node:assert/strict';
+import {
+  type RunningSimVenue,
+  SIM_VENUE_LAUNCHERS,
+  type SimWorldOptions,
+} from '../../../src/cli/sandbox-venues.js';
+import { loadConfig } from '../../../src/config/load.js';
+import type { ExchangeId } from '../../../src/domain/exchanges.js';
+import type { Market, Page } from '../../../src/domain/market.js';
+import { AppError } from '../../../src/errors/app-error.js';
+import type { ErrorCode } from '../../../src/errors/codes.js';
+import { sessionFrom } from '../../../src/vault/per-request-credentials.js';
+import type { LoggerLike, VenueAdapter, VenueContext, VenueSession } from '../../../src/venues/port.js';
+
+export const silentLogger: LoggerLike = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+export interface VenueUnderTest {
+  id: ExchangeId;
+  adapter: VenueAdapter;
+  /** The paper account the launcher wrote to sandbox-accounts.json. */
+  sandboxSession: VenueSession;
+  sandboxAddress: string | undefined;
+  /** A fresh funded paper account. */
+  newSession(): Promise<{ session: VenueSession; address: string | undefined }>;
+  /** A request context with its own deadline. */
+  ctx(timeoutMs?: number): VenueContext;
+  sim: SimControls;
+  close(): Promise<void>;
+}
+
+export interface SimControls {
+  manifest(): Promise<Record<string, string[]>>;
+  faults(settings: Record<string, unknown>): Promise<void>;
+  clearFaults(): Promise<void>;
+  advance(steps?: number): Promise<void>;
+  advanceClock(seconds: number): Promise<void>;
+  dropStreams(): Promise<number>;
+}
+
+/** Venues whose simulator and adapter are registered for the sandbox, in the spec's order. */
+export function registeredVenues(): ExchangeId[] {
+  return Object.keys(SIM_VENUE_LAUNCHERS) as ExchangeId[];
+}
+
+export async function startVenue(
+  id: ExchangeId,
+  world: SimWorldOptions = { size: 40 },
+  timeoutMs = 3_000,
+): Promise<VenueUnderTest> {
+  const launch = SIM_VENUE_LAUNCHERS[id];
+  if (!launch) throw new Error(`no simulator launcher registered for ${id}`);
+  const config = loadConfig({ env: {}, overrides: { mode: 'sandbox', venues: { timeoutMs } } });
+  const running: RunningSimVenue = await launch(config, world);
+  const fields = running.adapter.descriptor.credentials;
+  const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const res = await fetch(`${running.control}/__sim/${path}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    const text = await res.text();
+    assert.ok(res.ok, `simulator control ${method} ${path} answered ${res.status}: ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  return {
+    id,
+    adapter: running.adapter,
+    sandboxSession: sessionFrom(running.account.credentials, id, fields, 'per_request'),
+    sandboxAddress: running.account.address,
+    async newSession() {
+      const account = await running.createAccount();
+      return {
+        session: sessionFrom(account.credentials, id, fields, 'per_request'),
+        address: account.address,
+      };
+    },
+    ctx: (ms = 10_000) => ({
+      signal: AbortSignal.timeout(ms),
+      requestId: 'contract-test',
+      logger: silentLogger,
+      tenant: null,
+    }),
+    sim: {
+      manifest: async () => (await control('GET', 'manifest')) as Record<string, string[]>,
+      faults: async (settings) => void (await control('POST', 'faults', settings)),
+      clearFaults: async () => void (await control('DELETE', 'faults')),
+      advance: async (steps = 1) => void (await control('POST', 'advance', { steps })),
+      advanceClock: async (seconds) => void (await control('POST', 'clock', { advance_seconds: seconds })),
+      dropStreams: async () => ((await control('POST', 'ws/drop', {})) as { dropped: number }).dropped,
+    },
+    close: () => running.close(),
+  };
+}
+
+/** Asserts that a promise rejects with an AppError of the given code, and returns it. */
+export async function rejectsWith(promise: Promise<unknown>, code: ErrorCode): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof AppError, `expected AppError ${code}, got ${String(error)}`);
+    assert.equal(error.code, code, error.message);
+    return error;
+  }
+  assert.fail(`expected a rejection with ${code}`);
+}
+
+/** Walks the adapter's catalogue to the end (bounded), for venues small enough to list in a test. */
+export async function allMarkets(venue: VenueUnderTest, maxPages = 2_000): Promise<Market[]> {
+  const { catalog } = venue.adapter;
+  assert.ok(catalog.fetchMarketsPage, 'fetch_markets is not declared');
+  const markets: Market[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < maxPages; i++) {
+    const result: Page<Market> = await catalog.fetchMarketsPage(venue.ctx(), cursor);
+    markets.push(...result.items);
+    cursor = result.cursor;
+    if (cursor === null) return markets;
+  }
+  assert.fail(`catalogue did not end within ${maxPages} pages`);
+}
+
+/** Active markets whose books have both sides, best first by the number of levels, for trading tests. */
+export async function liquidMarkets(venue: VenueUnderTest, count = 3): Promise<Market[]> {
+  const { marketData } = venue.adapter;
+  assert.ok(marketData.fetchOrderBook, 'fetch_orderbook is not declared');
+  const found: Market[] = [];
+  for (const market of (await allMarkets(venue)).filter((m) => m.status === 'active')) {
+    const outcome = market.outcomes[0]?.name;
+    if (!outcome) continue;
+    const book = await marketData.fetchOrderBook(venue.ctx(), market, outcome);
+    if (book.bids.length > 0 && book.asks.length > 0) found.push(market);
+    if (found.length >= count) break;
+  }
+  assert.ok(found.length > 0, `${venue.id}: no active market with a two-sided book`);
+  return found;
+}
+
+/** Asserts that a promise rejects with an AppError of the given HTTP status, and returns it. */
+export async function rejectsWithStatus(promise: Promise<unknown>, status: number): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof AppError, `expected AppError ${status}, got ${String(error)}`);
+    assert.equal(error.status, status, `${error.code}: ${error.message}`);
+    return error;
+  }
+  assert.fail(`expected a rejection with status ${status}`);
+}
+
+/** What the generic suites cannot know about a venue; each venue issue adds its entry. */
+export interface VenueTestHints {
+  /** Well-formed credentials of an account the venue never registered: it must refuse them. */
+  strangerCredentials(): Promise<Record<string, string>>;
+  /** A well-formed order id no order has. */
+  unknownOrderId: string;
+}
+
+export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {};
+
+export function hintsFor(id: ExchangeId): VenueTestHints {
+  const hints = VENUE_TEST_HINTS[id];
+  assert.ok(hints, `${id}: add its VENUE_TEST_HINTS entry to test/contract/venues/harness.ts`);
+  return hints;
+}
+
+export async function strangerSession(venue: VenueUnderTest): Promise<VenueSession> {
+  const credentials = await hintsFor(venue.id).strangerCredentials();
+  return sessionFrom(credentials, venue.id, venue.adapter.descriptor.credentials, 'per_request');
+}
