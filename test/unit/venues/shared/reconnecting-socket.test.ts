@@ -56,13 +56,16 @@ test('restores its subscriptions after the server drops it, reporting the feed s
   const states: FeedState[] = [];
   const received: string[] = [];
   const socket = open((s) => states.push(s), received);
-  await waitFor(async () => received.includes('echo:subscribe-1') || undefined, 5_000, 'first subscribe');
-  assert.equal(socket.state, 'healthy');
-  for (const ws of clients) ws.terminate();
-  await waitFor(async () => received.includes('echo:subscribe-2') || undefined, 5_000, 'resubscribe');
-  assert.deepEqual(states, ['healthy', 'disconnected', 'healthy']);
-  await waitFor(async () => received.includes('PONG') || undefined, 5_000, 'heartbeat answered');
-  await socket.close();
+  try {
+    await waitFor(async () => received.includes('echo:subscribe-1') || undefined, 5_000, 'first subscribe');
+    assert.equal(socket.state, 'healthy');
+    for (const ws of clients) ws.terminate();
+    await waitFor(async () => received.includes('echo:subscribe-2') || undefined, 10_000, 'resubscribe');
+    assert.deepEqual(states, ['healthy', 'disconnected', 'healthy']);
+    await waitFor(async () => received.includes('PONG') || undefined, 5_000, 'heartbeat answered');
+  } finally {
+    await socket.close();
+  }
   assert.equal(socket.state, 'disconnected');
   assert.equal(socket.send('x'), false);
 });

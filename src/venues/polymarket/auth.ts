@@ -1,0 +1,100 @@
+// Polymarket's two authentication levels. L1: an EIP-712 `ClobAuth` signature by the wallet, used only to create or
+// derive CLOB API credentials (signed by the official SDK's header builder). L2: every private call carries an
+// HMAC-SHA256 over `timestamp + METHOD + path + body` keyed by the base64url API secret. Secrets never leave here
+// except inside the signed headers.
+import { createHmac } from 'node:crypto';
+import { createL1Headers } from '@polymarket/clob-client-v2';
+import { createWalletClient, custom, type Hex, type LocalAccount, type WalletClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { AppError } from '../../errors/app-error.js';
+import type { VenueSession } from '../port.js';
+
+export interface PolymarketApiCreds {
+  key: string;
+  secret: string;
+  passphrase: string;
+}
+
+export interface PolymarketSigner {
+  /** The EOA that signs orders and owns the API key (signature type 0: it is also the maker). */
+  address: Hex;
+  account: LocalAccount;
+  /** A viem wallet client around the local key, the signer shape the official SDK accepts; it has no RPC. */
+  wallet: WalletClient;
+}
+
+const PRIVATE_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
+
+export function signerFromSession(session: VenueSession): PolymarketSigner {
+  const raw = session.credentials.private_key ?? '';
+  if (!PRIVATE_KEY.test(raw)) {
+    throw new AppError('validation_error', 'credentials.private_key must be a 32-byte hex key', {
+      validationErrors: ['credentials.private_key must be 64 hex characters, optionally 0x-prefixed'],
+    });
+  }
+  const account = privateKeyToAccount((raw.startsWith('0x') ? raw : `0x${raw}`) as Hex);
+  const wallet = createWalletClient({
+    account,
+    // Signing is local; a wallet client still needs a transport, which must never be used.
+    transport: custom({
+      request: async () => {
+        throw new Error('no chain RPC is configured for CLOB signing');
+      },
+    }),
+  });
+  return { address: account.address, account, wallet };
+}
+
+/** The CLOB API credentials sent with the session, or null when the caller sent only the private key. */
+export function apiCredsFromSession(session: VenueSession): PolymarketApiCreds | null {
+  const { clob_api_key: key, clob_api_secret: secret, clob_api_passphrase: passphrase } = session.credentials;
+  const given = [key, secret, passphrase].filter((v) => v !== undefined && v !== '');
+  if (given.length === 0) return null;
+  if (given.length !== 3 || !key || !secret || !passphrase) {
+    throw new AppError(
+      'validation_error',
+      'clob_api_key, clob_api_secret and clob_api_passphrase go together',
+      {
+        validationErrors: [
+          'credentials: send all three CLOB API fields, or none to derive them from private_key',
+        ],
+      },
+    );
+  }
+  return { key, secret, passphrase };
+}
+
+/** L2 headers for one request; `path` is the bare path the venue signs (no query string). */
+export function l2Headers(
+  address: string,
+  creds: PolymarketApiCreds,
+  method: string,
+  path: string,
+  body: string | undefined,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Record<string, string> {
+  const timestamp = String(nowSeconds);
+  return {
+    POLY_ADDRESS: address,
+    POLY_SIGNATURE: hmacSignature(creds.secret, `${timestamp}${method}${path}${body ?? ''}`),
+    POLY_TIMESTAMP: timestamp,
+    POLY_API_KEY: creds.key,
+    POLY_PASSPHRASE: creds.passphrase,
+  };
+}
+
+/** base64url(HMAC-SHA256(base64decode(secret), message)), padding kept, as the official clients compute it. */
+export function hmacSignature(secret: string, message: string): string {
+  // Node's base64 decoder accepts the url-safe alphabet too, which is how Polymarket issues secrets.
+  const digest = createHmac('sha256', Buffer.from(secret, 'base64')).update(message).digest('base64');
+  return digest.replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+export async function l1Headers(
+  signer: PolymarketSigner,
+  chainId: number,
+  nonce = 0,
+): Promise<Record<string, string>> {
+  const headers = await createL1Headers(signer.wallet as never, chainId, nonce);
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)]));
+}

@@ -1,0 +1,153 @@
+// Polymarket's three REST hosts over VenueHttp — Gamma (catalogue), CLOB (books, prices, trading) and the Data API
+// (positions, activity, the public tape) — each paced to its own published limit, plus the authenticated CLOB call
+// (L2 headers rebuilt per attempt) and the API-credential resolution (given, or derived with L1).
+import type { Static, TSchema } from 'typebox';
+import type { VenueContext, VenueSession } from '../port.js';
+import { decodeResponse, type PayloadDecoder, payloadDecoder } from '../shared/payload.js';
+import { VenueStatusError } from '../shared/venue-errors.js';
+import { type HttpMethod, type QueryValue, VenueHttp } from '../shared/venue-http.js';
+import {
+  apiCredsFromSession,
+  l1Headers,
+  l2Headers,
+  type PolymarketApiCreds,
+  type PolymarketSigner,
+  signerFromSession,
+} from './auth.js';
+import { PolymarketApiCreds as ApiCredsSchema } from './payloads.js';
+
+export interface PolymarketUrls {
+  gammaUrl: string;
+  clobUrl: string;
+  dataUrl: string;
+  wsMarketUrl: string;
+  wsUserUrl: string;
+}
+
+export interface PolymarketClientOptions extends PolymarketUrls {
+  timeoutMs: number;
+  /** 137 (Polygon) in production and in the sandbox; the EIP-712 domains depend on it. */
+  chainId?: number;
+}
+
+/** An authenticated caller: the wallet that signs and the CLOB API credentials. */
+export interface PolymarketAuth {
+  signer: PolymarketSigner;
+  creds: PolymarketApiCreds;
+}
+
+interface Call {
+  method?: HttpMethod;
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: string;
+  idempotent?: boolean;
+  operation: string;
+}
+
+const decodeCreds = payloadDecoder(ApiCredsSchema);
+
+export class PolymarketClient {
+  readonly gamma: VenueHttp;
+  readonly clob: VenueHttp;
+  readonly data: VenueHttp;
+  readonly chainId: number;
+
+  constructor(readonly options: PolymarketClientOptions) {
+    const base = { venue: 'polymarket' as const, timeoutMs: options.timeoutMs };
+    // Published limits per 10 s: Gamma listings 300, CLOB /book 1,500, Data API /positions 150.
+    this.gamma = new VenueHttp({
+      ...base,
+      baseUrl: options.gammaUrl,
+      rateLimit: { requestsPerSecond: 30, burst: 30 },
+    });
+    this.clob = new VenueHttp({
+      ...base,
+      baseUrl: options.clobUrl,
+      rateLimit: { requestsPerSecond: 150, burst: 150 },
+    });
+    this.data = new VenueHttp({
+      ...base,
+      baseUrl: options.dataUrl,
+      rateLimit: { requestsPerSecond: 15, burst: 15 },
+    });
+    this.chainId = options.chainId ?? 137;
+  }
+
+  async get<T extends TSchema>(
+    http: VenueHttp,
+    ctx: VenueContext,
+    decoder: PayloadDecoder<T>,
+    call: Call,
+  ): Promise<Static<T>> {
+    const res = await http.send(ctx, {
+      method: call.method ?? 'GET',
+      path: call.path,
+      query: call.query,
+      body: call.body,
+      idempotent: call.idempotent ?? true,
+      operation: call.operation,
+    });
+    return decodeResponse(decoder, res, 'polymarket', call.operation);
+  }
+
+  /** An L2-authenticated CLOB call; the signature covers the bare path and the exact body. */
+  async private<T extends TSchema>(
+    ctx: VenueContext,
+    auth: PolymarketAuth,
+    decoder: PayloadDecoder<T>,
+    call: Call,
+  ): Promise<Static<T>> {
+    const method = call.method ?? 'GET';
+    const res = await this.clob.send(ctx, {
+      method,
+      path: call.path,
+      query: call.query,
+      body: call.body,
+      idempotent: call.idempotent ?? method !== 'POST',
+      operation: call.operation,
+      headers: () => l2Headers(auth.signer.address, auth.creds, method, call.path, call.body),
+    });
+    return decodeResponse(decoder, res, 'polymarket', call.operation);
+  }
+
+  /** The session's signer and API credentials; credentials left out are derived from the wallet (L1). */
+  async authenticate(ctx: VenueContext, session: VenueSession): Promise<PolymarketAuth> {
+    const signer = signerFromSession(session);
+    const given = apiCredsFromSession(session);
+    if (given) return { signer, creds: given };
+    return { signer, creds: await this.createOrDeriveCreds(ctx, signer) };
+  }
+
+  /** Derives the wallet's API key for nonce 0, creating it first when the wallet has none yet. */
+  async createOrDeriveCreds(ctx: VenueContext, signer: PolymarketSigner): Promise<PolymarketApiCreds> {
+    const l1 = async () => l1Headers(signer, this.chainId);
+    let raw: Static<typeof ApiCredsSchema>;
+    try {
+      const res = await this.clob.send(ctx, {
+        method: 'GET',
+        path: '/auth/derive-api-key',
+        headers: l1,
+        idempotent: true,
+        operation: 'derive_api_key',
+      });
+      raw = decodeResponse(decodeCreds, res, 'polymarket', 'derive_api_key');
+    } catch (error) {
+      // No key for this wallet yet (a 4xx other than auth): create one. Anything else is the answer.
+      if (!(error instanceof VenueStatusError) || error.status >= 500 || error.status === 401) throw error;
+      const res = await this.clob.send(ctx, {
+        method: 'POST',
+        path: '/auth/api-key',
+        headers: l1,
+        idempotent: false,
+        operation: 'create_api_key',
+      });
+      raw = decodeResponse(decodeCreds, res, 'polymarket', 'create_api_key');
+    }
+    return { key: raw.apiKey, secret: raw.secret, passphrase: raw.passphrase };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.gamma.close(), this.clob.close(), this.data.close()]);
+  }
+}

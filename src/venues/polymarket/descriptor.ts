@@ -1,0 +1,56 @@
+// What the Polymarket adapter can do, as data: GET /exchanges serves these flags and the registry checks them
+// against the facet methods at start.
+import type { VenueDescriptor } from '../port.js';
+
+export const POLYMARKET_DESCRIPTOR: VenueDescriptor = Object.freeze({
+  id: 'polymarket',
+  name: 'Polymarket',
+  has: Object.freeze({
+    fetch_markets: 'supported',
+    fetch_events: 'supported',
+    fetch_orderbook: 'supported',
+    // Served from our own recorder once it lands, not by the venue.
+    fetch_orderbook_history: 'unsupported',
+    fetch_price_history: 'supported',
+    fetch_trades: 'supported',
+    fetch_user_activity: 'supported',
+    create_order: 'supported',
+    cancel_order: 'supported',
+    fetch_order_history: 'supported',
+    fetch_fills: 'supported',
+    fetch_positions: 'supported',
+    fetch_balance: 'supported',
+    refresh_balance: 'supported',
+    // Wallet-address subscriptions are the realtime gateway's (it polls fetch_user_activity).
+    watch_address: 'unsupported',
+    websocket: 'supported',
+  }),
+  features: Object.freeze({
+    orderTypes: Object.freeze(['gtc', 'ioc', 'fok', 'gtd'] as const),
+    // The exchange's one-minute security threshold for GTD expirations.
+    gtdMinLeadSeconds: 60,
+    maxBookDepth: 100,
+    candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w'] as const),
+  }),
+  credentials: Object.freeze([
+    {
+      name: 'private_key',
+      required: true,
+      secret: true,
+      description: 'Hex private key of the wallet that signs orders (EOA, signature type 0)',
+    },
+    {
+      name: 'clob_api_key',
+      required: false,
+      secret: true,
+      description: 'CLOB API key; derived from private_key (L1) when the three CLOB fields are omitted',
+    },
+    { name: 'clob_api_secret', required: false, secret: true, description: 'CLOB API secret (base64url)' },
+    { name: 'clob_api_passphrase', required: false, secret: true, description: 'CLOB API passphrase' },
+  ]),
+  onboarding: Object.freeze(['managed', 'self'] as const),
+  balanceUnit: 'pUSD base units (micro-USDC) as a decimal string, with allowances per spender',
+  // CLOB limits per 10 s window (docs: /book 1,500, POST /order 3,500 burst); Gamma and the Data API are paced
+  // separately by the client.
+  rateLimit: Object.freeze({ requestsPerSecond: 150, burst: 150 }),
+}) as VenueDescriptor;

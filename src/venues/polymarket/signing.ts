@@ -1,0 +1,142 @@
+// Builds and signs CLOB V2 orders with the official SDK's order builder (its amount rounding per tick is the
+// exchange's own), and computes the order hash, which is the order id the exchange assigns: knowing it before
+// sending is what lets an order whose answer was lost be reconciled instead of re-sent.
+import {
+  getContractConfig,
+  OrderBuilder,
+  type OrderType,
+  orderToJsonV2,
+  Side,
+  SignatureTypeV2,
+} from '@polymarket/clob-client-v2';
+import { type Hex, hashTypedData } from 'viem';
+import { AppError } from '../../errors/app-error.js';
+import type { PolymarketSigner } from './auth.js';
+
+/** Tick sizes the V2 order builder has rounding rules for. */
+const TICK_SIZES = ['0.1', '0.01', '0.005', '0.0025', '0.001', '0.0001'] as const;
+type TickSize = (typeof TICK_SIZES)[number];
+
+export type PolymarketOrderType = 'GTC' | 'GTD' | 'FOK' | 'FAK';
+
+export interface OrderToSign {
+  tokenId: string;
+  price: number;
+  size: number;
+  side: 'buy' | 'sell';
+  tickSize: number;
+  negRisk: boolean;
+  orderType: PolymarketOrderType;
+  /** Unix seconds; GTD only. */
+  expiration?: number;
+  /** The caller's CLOB API key: the order's `owner`. */
+  owner: string;
+}
+
+export interface SignedOrder {
+  /** The exact JSON body of `POST /order`. */
+  body: string;
+  orderHash: Hex;
+}
+
+/** The V2 `Order` struct, field order as the exchange contract hashes it. */
+const ORDER_V2_TYPES = {
+  Order: [
+    { name: 'salt', type: 'uint256' },
+    { name: 'maker', type: 'address' },
+    { name: 'signer', type: 'address' },
+    { name: 'tokenId', type: 'uint256' },
+    { name: 'makerAmount', type: 'uint256' },
+    { name: 'takerAmount', type: 'uint256' },
+    { name: 'side', type: 'uint8' },
+    { name: 'signatureType', type: 'uint8' },
+    { name: 'timestamp', type: 'uint256' },
+    { name: 'metadata', type: 'bytes32' },
+    { name: 'builder', type: 'bytes32' },
+  ],
+} as const;
+
+export function exchangeAddress(chainId: number, negRisk: boolean): Hex {
+  const contracts = getContractConfig(chainId);
+  return (negRisk ? contracts.negRiskExchangeV2 : contracts.exchangeV2) as Hex;
+}
+
+export function tickSizeKey(tick: number): TickSize {
+  const key = TICK_SIZES.find((t) => Math.abs(Number(t) - tick) < 1e-12);
+  if (!key)
+    throw new AppError('bad_request', `polymarket market has tick size ${tick}, which orders cannot use`);
+  return key;
+}
+
+/** The exchange's own price and size rules, checked here so a client gets a precise 400 before any signing. */
+export function checkOrderTerms(price: number, size: number, tick: number): void {
+  const problems: string[] = [];
+  const steps = price / tick;
+  if (Math.abs(steps - Math.round(steps)) > 1e-9)
+    problems.push(`price ${price} is not a multiple of the tick ${tick}`);
+  if (price < tick - 1e-12 || price > 1 - tick + 1e-12) {
+    problems.push(`price ${price} must be between ${tick} and ${Number((1 - tick).toFixed(6))}`);
+  }
+  if (Math.abs(size * 100 - Math.round(size * 100)) > 1e-6)
+    problems.push(`size ${size} has more than 2 decimals`);
+  if (problems.length > 0)
+    throw new AppError('validation_error', problems[0] as string, { validationErrors: problems });
+}
+
+export async function signOrder(
+  signer: PolymarketSigner,
+  chainId: number,
+  order: OrderToSign,
+): Promise<SignedOrder> {
+  checkOrderTerms(order.price, order.size, order.tickSize);
+  const builder = new OrderBuilder(signer.wallet as never, chainId, SignatureTypeV2.EOA);
+  const signed = await builder.buildOrder(
+    {
+      tokenID: order.tokenId,
+      price: order.price,
+      size: order.size,
+      side: order.side === 'buy' ? Side.BUY : Side.SELL,
+      ...(order.expiration !== undefined ? { expiration: order.expiration } : {}),
+    },
+    { tickSize: tickSizeKey(order.tickSize), negRisk: order.negRisk },
+    2,
+  );
+  const s = signed as unknown as {
+    salt: string;
+    maker: Hex;
+    signer: Hex;
+    tokenId: string;
+    makerAmount: string;
+    takerAmount: string;
+    side: string;
+    signatureType: number;
+    timestamp: string;
+    metadata: Hex;
+    builder: Hex;
+  };
+  const orderHash = hashTypedData({
+    domain: {
+      name: 'Polymarket CTF Exchange',
+      version: '2',
+      chainId,
+      verifyingContract: exchangeAddress(chainId, order.negRisk),
+    },
+    types: ORDER_V2_TYPES,
+    primaryType: 'Order',
+    message: {
+      salt: BigInt(s.salt),
+      maker: s.maker,
+      signer: s.signer,
+      tokenId: BigInt(s.tokenId),
+      makerAmount: BigInt(s.makerAmount),
+      takerAmount: BigInt(s.takerAmount),
+      side: s.side === 'BUY' ? 0 : 1,
+      signatureType: s.signatureType,
+      timestamp: BigInt(s.timestamp),
+      metadata: s.metadata,
+      builder: s.builder,
+    },
+  });
+  const payload = orderToJsonV2(signed as never, order.owner, order.orderType as OrderType, false, false);
+  return { body: JSON.stringify(payload), orderHash };
+}

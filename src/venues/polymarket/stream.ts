@@ -1,0 +1,271 @@
+// Polymarket's WebSocket channels as MarketStream / UserStream. Market channel: first frame names the assets,
+// later ones add or remove them; the server answers each new asset with a `book` snapshot, then `price_change`
+// (absolute level sizes), `last_trade_price` and `tick_size_change`. Text `PING` every 10 s keeps it open. After a
+// reconnect every asset is resubscribed, so consumers get `resync` and then fresh snapshots. User channel: the
+// caller's own order and trade events, authenticated with the CLOB API credentials in the first frame.
+import type { Instrument, MarketStreamEvent, UserStreamEvent } from '../../domain/stream.js';
+import type { MarketStream, StreamContext, UserStream, VenueSession } from '../port.js';
+import { EventChannel } from '../shared/event-channel.js';
+import { findOutcome } from '../shared/outcomes.js';
+import { payloadDecoder } from '../shared/payload.js';
+import { ReconnectingSocket } from '../shared/reconnecting-socket.js';
+import type { PolymarketClient } from './client.js';
+import { mapPolymarketError } from './errors.js';
+import { clobBookToOrderBook, toNumber } from './parse.js';
+import { isoFromSeconds, openOrderToOrder, userTradeFills } from './parse-trading.js';
+import {
+  PolymarketBook,
+  PolymarketUserTrade,
+  PolymarketWsLastTrade,
+  PolymarketWsOrder,
+  PolymarketWsPriceChange,
+  PolymarketWsPriceChangeFlat,
+  PolymarketWsTickSizeChange,
+} from './payloads.js';
+
+const decodeBook = payloadDecoder(PolymarketBook);
+const decodePriceChange = payloadDecoder(PolymarketWsPriceChange);
+const decodeFlatChange = payloadDecoder(PolymarketWsPriceChangeFlat);
+const decodeLastTrade = payloadDecoder(PolymarketWsLastTrade);
+const decodeTick = payloadDecoder(PolymarketWsTickSizeChange);
+const decodeOrder = payloadDecoder(PolymarketWsOrder);
+const decodeTrade = payloadDecoder(PolymarketUserTrade);
+
+/** Documented heartbeat: a text PING every 10 s; three missed answers mean the connection is dead. */
+const HEARTBEAT = { intervalMs: 10_000, frame: () => 'PING' };
+const STALE_AFTER_MS = 30_000;
+
+/** Inbound frames are one event or an array of events. */
+function events(text: string): Array<Record<string, unknown>> {
+  if (text === 'PONG' || text === '') return [];
+  const parsed = JSON.parse(text) as unknown;
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  return list.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null);
+}
+
+export function openPolymarketMarketStream(ctx: StreamContext, url: string): MarketStream {
+  const channel = new EventChannel<MarketStreamEvent>();
+  const byToken = new Map<string, Instrument>();
+  let socket: ReconnectingSocket | null = null;
+  let opened = false;
+
+  const handle = (text: string) => {
+    const received = Date.now();
+    for (const e of events(text)) {
+      switch (e.event_type) {
+        case 'book': {
+          const book = decodeBook(e, 'polymarket', 'ws_book');
+          const instrument = byToken.get(book.asset_id);
+          if (!instrument) break;
+          channel.push({
+            type: 'book_snapshot',
+            book: clobBookToOrderBook(book, instrument.outcome, new Date(received)),
+            exchange_ts_ms: toNumber(book.timestamp),
+            received_ts_ms: received,
+          });
+          break;
+        }
+        case 'price_change':
+          for (const [token, changes] of priceChanges(e)) {
+            const instrument = byToken.get(token);
+            if (!instrument) continue;
+            channel.push({
+              type: 'book_delta',
+              instrument,
+              changes,
+              exchange_ts_ms: toNumber(e.timestamp as string | undefined),
+              received_ts_ms: received,
+            });
+          }
+          break;
+        case 'last_trade_price': {
+          const t = decodeLastTrade(e, 'polymarket', 'ws_last_trade_price');
+          const instrument = byToken.get(t.asset_id);
+          if (!instrument) break;
+          const side = t.side.toLowerCase() === 'sell' ? 'sell' : 'buy';
+          channel.push({
+            type: 'trade',
+            instrument,
+            trade: {
+              id: t.transaction_hash ?? `${t.asset_id}:${t.timestamp}:${t.price}:${t.size}`,
+              price: Number(t.price),
+              size: Number(t.size),
+              side,
+              aggressor_side: side,
+              timestamp: isoFromSeconds(t.timestamp),
+              outcome: instrument.outcome,
+              tx_hash: t.transaction_hash ?? null,
+            },
+            received_ts_ms: received,
+          });
+          break;
+        }
+        case 'tick_size_change': {
+          const t = decodeTick(e, 'polymarket', 'ws_tick_size_change');
+          const instrument = byToken.get(t.asset_id);
+          if (instrument) channel.push({ type: 'tick_size', instrument, tick_size: Number(t.new_tick_size) });
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  };
+
+  const start = () => {
+    socket = new ReconnectingSocket({
+      venue: 'polymarket',
+      url: () => url,
+      logger: ctx.logger,
+      onOpen: (send) => {
+        if (opened) {
+          for (const instrument of byToken.values())
+            channel.push({ type: 'resync', instrument, reason: 'reconnected' });
+        }
+        opened = true;
+        send(
+          JSON.stringify({ type: 'market', assets_ids: [...byToken.keys()], custom_feature_enabled: false }),
+        );
+      },
+      onMessage: handle,
+      onState: (state, reason) => channel.push({ type: 'feed_state', state, reason }),
+      heartbeat: HEARTBEAT,
+      staleAfterMs: STALE_AFTER_MS,
+    });
+    socket.start();
+  };
+
+  const close = async () => {
+    await socket?.close();
+    channel.end();
+  };
+  ctx.signal.addEventListener('abort', () => void close(), { once: true });
+
+  return {
+    subscribe(targets) {
+      const added: string[] = [];
+      for (const { market, outcome } of targets) {
+        const o = findOutcome(market, outcome);
+        if (byToken.has(o.token_id)) continue;
+        byToken.set(o.token_id, {
+          market_id: market.exchange_market_id,
+          outcome: o.name,
+          token_id: o.token_id,
+        });
+        added.push(o.token_id);
+      }
+      if (added.length === 0) return;
+      // Before the first open, onOpen names every asset; afterwards new ones are added on the live connection
+      // (and onOpen names them all again after any reconnect).
+      if (!socket) start();
+      else
+        socket.send(
+          JSON.stringify({ operation: 'subscribe', assets_ids: added, custom_feature_enabled: false }),
+        );
+    },
+    unsubscribe(targets) {
+      const removed: string[] = [];
+      for (const { market, outcome } of targets) {
+        const o = findOutcome(market, outcome);
+        if (byToken.delete(o.token_id)) removed.push(o.token_id);
+      }
+      if (removed.length > 0) socket?.send(JSON.stringify({ operation: 'unsubscribe', assets_ids: removed }));
+    },
+    close,
+    [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator](),
+  };
+}
+
+/** Level changes per token from either `price_change` schema; BUY levels are bids. */
+function priceChanges(
+  e: Record<string, unknown>,
+): Map<string, Array<{ side: 'bid' | 'ask'; price: number; size: number }>> {
+  const rows = Array.isArray(e.price_changes)
+    ? decodePriceChange(e, 'polymarket', 'ws_price_change').price_changes
+    : [decodeFlatChange(e, 'polymarket', 'ws_price_change')];
+  const byToken = new Map<string, Array<{ side: 'bid' | 'ask'; price: number; size: number }>>();
+  for (const r of rows) {
+    const list = byToken.get(r.asset_id) ?? [];
+    list.push({
+      side: r.side.toUpperCase() === 'BUY' ? 'bid' : 'ask',
+      price: Number(r.price),
+      size: Number(r.size),
+    });
+    byToken.set(r.asset_id, list);
+  }
+  return byToken;
+}
+
+/** The session owner's orders and fills. Authentication (deriving API credentials if needed) runs first. */
+export function openPolymarketUserStream(
+  ctx: StreamContext,
+  client: PolymarketClient,
+  session: VenueSession,
+): UserStream {
+  const channel = new EventChannel<UserStreamEvent>();
+  const seenFills = new Set<string>();
+  let socket: ReconnectingSocket | null = null;
+  let closed = false;
+
+  const close = async () => {
+    closed = true;
+    await socket?.close();
+    channel.end();
+  };
+  ctx.signal.addEventListener('abort', () => void close(), { once: true });
+
+  const authCtx = {
+    signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(30_000)]),
+    requestId: 'user-stream',
+    logger: ctx.logger,
+    tenant: null,
+  };
+  client.authenticate(authCtx, session).then(
+    (auth) => {
+      if (closed) return;
+      const me = { apiKey: auth.creds.key, address: auth.signer.address };
+      socket = new ReconnectingSocket({
+        venue: 'polymarket',
+        url: () => client.options.wsUserUrl,
+        logger: ctx.logger,
+        onOpen: (send) =>
+          send(
+            JSON.stringify({
+              type: 'user',
+              auth: { apiKey: auth.creds.key, secret: auth.creds.secret, passphrase: auth.creds.passphrase },
+            }),
+          ),
+        onMessage: (text) => {
+          for (const e of events(text)) {
+            if (e.event_type === 'order') {
+              const o = decodeOrder(e, 'polymarket', 'ws_user_order');
+              const status = String(o.type).toUpperCase() === 'CANCELLATION' ? 'CANCELED' : o.status;
+              const changedAt = o.timestamp === undefined ? null : isoFromSeconds(o.timestamp);
+              channel.push({
+                type: 'order',
+                order: openOrderToOrder({ ...o, status }, Date.now() / 1000, changedAt),
+              });
+            } else if (e.event_type === 'trade') {
+              // A trade is reported again as it moves MATCHED → MINED → CONFIRMED; each fill is sent once.
+              for (const fill of userTradeFills(decodeTrade(e, 'polymarket', 'ws_user_trade'), me)) {
+                if (seenFills.has(fill.fill_id)) continue;
+                if (seenFills.size > 50_000) seenFills.clear();
+                seenFills.add(fill.fill_id);
+                channel.push({ type: 'fill', fill });
+              }
+            }
+          }
+        },
+        onState: (state, reason) => channel.push({ type: 'feed_state', state, reason }),
+        heartbeat: HEARTBEAT,
+        staleAfterMs: STALE_AFTER_MS,
+      });
+      socket.start();
+    },
+    (error: unknown) => {
+      channel.end(mapPolymarketError(error));
+    },
+  );
+
+  return { close, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+}
