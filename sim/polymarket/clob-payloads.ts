@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { type Depth, mirror } from './book.js';
 import { type Catalogue, MIN_ORDER_SIZE, type PmMarket } from './catalogue.js';
+import { CONTRACTS } from './contracts.js';
 import type { BookView, Exchange } from './exchange.js';
 import { marketStats } from './stats.js';
 import { fmtUnits, ONE } from './units.js';
@@ -97,7 +98,14 @@ export function clobMarketJson(cat: Catalogue, exchange: Exchange, m: PmMarket):
     neg_risk_request_id: cat.negRiskRequestId(m),
     icon: m.event.phrase.image,
     image: m.event.phrase.image,
-    rewards: { rates: null, min_size: 0, max_spread: 0 },
+    // Live markets pay liquidity rewards in the collateral token (as rewardsMinSize/MaxSpread say on Gamma).
+    rewards: active
+      ? {
+          rates: [{ asset_address: CONTRACTS.collateral, rewards_daily_rate: 5 + (m.h % 20) * 5 }],
+          min_size: 50,
+          max_spread: 4.5,
+        }
+      : { rates: null, min_size: 0, max_spread: 0 },
     is_50_50_outcome: false,
     tokens: [
       { token_id: yes, outcome: 'Yes', price: stats.price, winner: m.yesWon === true },

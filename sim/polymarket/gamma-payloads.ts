@@ -71,7 +71,8 @@ export function gammaMarketJson(
     archived: m.archived,
     resolvedBy: '0x65070BE91477460D8A7AeEb94ef92fe056C2f2A7',
     restricted: true,
-    ...(m.option === null ? {} : { groupItemTitle: m.option, groupItemThreshold: String(m.optionIndex) }),
+    groupItemTitle: m.option ?? m.event.phrase.label,
+    groupItemThreshold: String(m.optionIndex),
     questionID: cat.questionId(m),
     enableOrderBook: true,
     orderPriceMinTickSize: stats.tick,
@@ -81,6 +82,10 @@ export function gammaMarketJson(
     endDateIso: day(prop.closeTime),
     startDateIso: day(m.event.opened),
     hasReviewedDates: true,
+    secondsDelay: 0,
+    automaticallyResolved: true,
+    comboStatus: 'disabled',
+    ...sportsMarketFields(cat, m.event),
     volume24hr: round(volume * 0.08),
     volume1wk: round(volume * 0.35),
     volume1mo: round(volume * 0.8),
@@ -140,6 +145,95 @@ export function gammaMarketJson(
   };
   if (withEvents) out.events = [eventHead(cat, exchange, m.event)];
   return out;
+}
+
+/** Sports games carry a game id and start time on each market. */
+function sportsMarketFields(cat: Catalogue, e: PmEvent): Record<string, unknown> {
+  if (e.prop.topic !== 'sports') return {};
+  const start = gameStart(e);
+  return {
+    gameId: String(gameId(cat, e)),
+    gameStartTime: `${isoS(start).replace('T', ' ').replace('Z', '')}+00`,
+    eventStartTime: isoS(start),
+    sportsMarketType: 'moneyline',
+  };
+}
+
+function gameStart(e: PmEvent): Date {
+  return new Date(e.prop.closeTime.getTime() - 5 * 3_600_000);
+}
+
+function gameId(cat: Catalogue, e: PmEvent): number {
+  return 1_400_000 + e.index * 7 + (cat.seed % 7);
+}
+
+/** The game block a sports event carries: date, period, score, the two teams and the league. */
+function sportsEventFields(cat: Catalogue, e: PmEvent): Record<string, unknown> {
+  if (e.prop.topic !== 'sports') return {};
+  const [home = 'Home', away = 'Away'] = e.prop.subject.split(' vs ');
+  const start = gameStart(e);
+  const ended = e.prop.status !== 'active';
+  const team = (name: string, ordering: string, i: number) => ({
+    id: 3_270_000 + (name.length * 97 + i),
+    name,
+    league: 'nba',
+    record: '0-0',
+    logo: `https://polymarket-upload.s3.us-east-2.amazonaws.com/nba-${name.toLowerCase()}.png`,
+    abbreviation: name.slice(0, 3).toLowerCase(),
+    createdAt: TAG_CREATED,
+    updatedAt: TAG_CREATED,
+    providerId: 1_000 + i,
+    color: '#1d428a',
+    ordering,
+  });
+  return {
+    eventDate: day(start),
+    startTime: isoS(start),
+    period: ended ? 'VFT' : 'NS',
+    gameId: gameId(cat, e),
+    live: false,
+    ended,
+    score: ended ? (e.prop.winner === 'Yes' ? '112-104' : '98-107') : '',
+    eventWeek: 1,
+    eventMetadata: { league: 'NBA' },
+    teams: [team(home, 'home', 0), team(away, 'away', 1)],
+    sport: {
+      id: 4,
+      sport: 'nba',
+      name: 'Basketball',
+      image: 'https://polymarket-upload.s3.us-east-2.amazonaws.com/league-icons/nba.png',
+      resolution: 'https://www.nba.com/',
+      ordering: 'home',
+      tags: '1,745',
+      primaryTagId: 745,
+      series: '10345',
+      createdAt: TAG_CREATED,
+    },
+  };
+}
+
+function seriesJson(e: PmEvent, figures: EventFigures): Record<string, unknown> {
+  const slug = e.phrase.seriesSlug;
+  return {
+    id: String(10_000 + ((slug.length * 131) % 9_000)),
+    ticker: slug,
+    slug,
+    title: slug.replace(/-/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()),
+    seriesType: 'single',
+    recurrence: 'daily',
+    image: e.phrase.image,
+    icon: e.phrase.image,
+    active: true,
+    closed: false,
+    archived: false,
+    createdAt: TAG_CREATED,
+    updatedAt: TAG_CREATED,
+    volume24hr: round(figures.volume * 0.08),
+    volume: figures.volume,
+    liquidity: figures.liquidity,
+    commentCount: 0,
+    requiresTranslation: false,
+  };
 }
 
 function tagJson(t: { id: string; label: string; slug: string }): Record<string, unknown> {
@@ -208,6 +302,9 @@ function eventHead(cat: Catalogue, exchange: Exchange, e: PmEvent): Record<strin
     negRisk: e.negRisk,
     ...(e.negRisk ? { negRiskMarketID: cat.negRiskMarketId(e) } : {}),
     commentCount: 0,
+    automaticallyResolved: true,
+    series: [seriesJson(e, figures)],
+    ...sportsEventFields(cat, e),
     ...(active ? {} : { closedTime: isoS(prop.closeTime) }),
     cyom: false,
     showAllOutcomes: true,

@@ -16,6 +16,8 @@ export interface Phrase {
 }
 
 export interface EventPhrase extends Phrase {
+  /** Short label a binary market shows as its groupItemTitle (neg-risk markets use the option). */
+  label: string;
   resolutionSource: string;
   image: string;
   tags: PmTag[];
@@ -94,6 +96,7 @@ export function phraseEvent(p: Proposition): EventPhrase {
       const price = usd(p.threshold ?? 0);
       return {
         question: `Will the price of ${coin} be above ${price} on ${when.text}?`,
+        label: (p.threshold ?? 0).toLocaleString('en-US'),
         slug: `${kebab(coin)}-above-${shortUsd(p.threshold ?? 0)}-on-${when.slug}`,
         description: YES_NO(
           `the Binance 1 minute candle for ${coin} at 23:59 UTC on ${when.text} has a final close price above ${price}`,
@@ -110,6 +113,7 @@ export function phraseEvent(p: Proposition): EventPhrase {
       const what = cut ? `cut rates by ${p.threshold} bps` : 'hold rates unchanged';
       return {
         question: `Will the Fed ${what} at the meeting before ${when.text}?`,
+        label: cut ? `${p.threshold} bps cut` : 'No change',
         slug: cut ? `fed-cuts-${p.threshold}-bps-before-${when.slug}` : `fed-holds-rates-before-${when.slug}`,
         description: YES_NO(
           `the Federal Reserve's upper bound target rate is ${cut ? `lowered by ${p.threshold} bps` : 'unchanged'} after its meeting before ${when.text}`,
@@ -125,6 +129,7 @@ export function phraseEvent(p: Proposition): EventPhrase {
       const office = p.subject;
       return {
         question: `Who will win the election for ${office}?`,
+        label: office,
         slug: `${kebab(office)}-election-winner-${when.slug}`,
         description: `This market will resolve to the candidate who wins the election for ${office} held by ${when.text}.\n\n${deadline}`,
         resolutionSource: 'https://apnews.com/hub/election-results',
@@ -137,6 +142,7 @@ export function phraseEvent(p: Proposition): EventPhrase {
       const [home = 'Home', away = 'Away'] = p.subject.split(' vs ');
       return {
         question: `Will the ${home} beat the ${away} on ${when.text}?`,
+        label: home,
         slug: `nba-${kebab(home).slice(0, 3)}-${kebab(away).slice(0, 3)}-${when.iso}`,
         description: YES_NO(
           `the ${home} win their game against the ${away} scheduled for ${when.text}`,
@@ -152,6 +158,7 @@ export function phraseEvent(p: Proposition): EventPhrase {
       const city = p.subject.replace(/^the high temperature in /, '');
       return {
         question: `Will the highest temperature in ${city} be above ${p.threshold}°F on ${when.text}?`,
+        label: `${p.threshold}°F or higher`,
         slug: `highest-temperature-in-${kebab(city)}-above-${p.threshold}f-on-${when.slug}`,
         description: YES_NO(
           `the highest temperature recorded in ${city} on ${when.text} is above ${p.threshold}°F`,

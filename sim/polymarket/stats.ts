@@ -21,13 +21,16 @@ export interface MarketStats {
 export function marketStats(m: PmMarket, exchange: Exchange): MarketStats {
   const view = exchange.view(m);
   if (!view) {
-    const settled = m.yesWon === null ? Math.round(m.f0 * 1000) / 1000 : m.yesWon ? 1 : 0;
+    // A finished market keeps the book it closed with: pinned at 0.999/1 (or 0/0.001) once resolved.
+    const settled = m.yesWon === null ? Math.round(m.f0 * 100) / 100 : m.yesWon ? 1 : 0;
+    const [bid, ask] =
+      m.yesWon === null ? [settled - 0.01, settled + 0.01] : m.yesWon ? [0.999, 1] : [0, 0.001];
     return {
-      bestBid: null,
-      bestAsk: null,
-      lastTrade: settled,
+      bestBid: Math.round(bid * 1000) / 1000,
+      bestAsk: Math.round(ask * 1000) / 1000,
+      lastTrade: m.yesWon === null ? settled : m.yesWon ? 0.999 : 0.001,
       price: settled,
-      spread: null,
+      spread: Math.round((ask - bid) * 1000) / 1000,
       liquidity: 0,
       tick: m.baseTick / ONE,
       hasBook: false,

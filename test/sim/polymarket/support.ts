@@ -300,3 +300,24 @@ export async function connect(url: string): Promise<Recorder> {
   });
   return rec;
 }
+
+/**
+ * Every key of a recorded payload is present with the same JSON type (null in the recording accepts anything;
+ * `except` lists documented gaps). Extra keys are allowed: real payloads grow.
+ */
+export function assertCovers(label: string, fixture: unknown, got: unknown, except: string[] = []): void {
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  if (kind(fixture) !== 'object' || kind(got) !== 'object') {
+    throw new Error(`${label}: expected objects, got ${kind(fixture)} / ${kind(got)}`);
+  }
+  const f = fixture as Record<string, unknown>;
+  const g = got as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const key of Object.keys(f)) {
+    if (except.includes(key)) continue;
+    if (!(key in g)) problems.push(`missing ${key}`);
+    else if (f[key] !== null && kind(f[key]) !== kind(g[key]))
+      problems.push(`${key}: ${kind(f[key])} vs ${kind(g[key])}`);
+  }
+  if (problems.length > 0) throw new Error(`${label}: ${problems.join('; ')}`);
+}
