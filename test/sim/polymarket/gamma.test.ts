@@ -112,13 +112,13 @@ test('public search covers the recorded search response', async () => {
   const res = (await gamma('/public-search?q=bitcoin&limit_per_type=2')).json as Json;
   assertCovers('search', fixture, res);
   assertCovers('search.pagination', fixture.pagination, res.pagination);
-  const e = (res.events as Json[])[0];
-  assertCovers('search.events[0]', (fixture.events as Json[])[0], e);
-  const fm = ((fixture.events as Json[])[0]?.markets as Json[])[0];
-  assertCovers('search.events[0].markets[0]', fm, (e?.markets as Json[])[0]);
+  const e = (res.events as Json[])[0] as Json;
+  const fe = (fixture.events as Json[])[0] as Json;
+  assertCovers('search.events[0]', fe, e);
+  assertCovers('search.events[0].markets[0]', (fe.markets as Json[])[0], (e.markets as Json[])[0]);
   assert.equal((res.events as Json[]).length, 2);
   assert.equal((res.pagination as Json).hasMore, true);
-  assert.match(String(e?.title), /Bitcoin/);
+  assert.match(String(e.title), /Bitcoin/);
 });
 
 test('filters, ordering and offset pages; /markets carries the deprecation headers', async () => {
