@@ -162,6 +162,8 @@ export interface OrderSpec {
   /** Decimal price and share size, converted the way the SDK does for a limit order. */
   price: number;
   size: number;
+  /** A market BUY as the SDK builds it: spend this many dollars (2 dp), shares = dollars ÷ price at 4 dp. */
+  amount?: number;
   negRisk?: boolean;
   orderType?: 'GTC' | 'GTD' | 'FOK' | 'FAK';
   expiration?: number;
@@ -180,8 +182,10 @@ export async function signedOrder(
   spec: OrderSpec,
 ): Promise<{ body: Record<string, unknown>; id: string }> {
   const account = privateKeyToAccount(t.privateKey);
-  const shares = units(spec.size);
-  const collateral = units(Math.round(spec.size * spec.price * 1e6) / 1e6);
+  const shares =
+    spec.amount === undefined ? units(spec.size) : units(Math.floor((spec.amount / spec.price) * 1e4) / 1e4);
+  const collateral =
+    spec.amount === undefined ? units(Math.round(spec.size * spec.price * 1e6) / 1e6) : units(spec.amount);
   const [makerAmount, takerAmount] = spec.side === 'BUY' ? [collateral, shares] : [shares, collateral];
   const salt = spec.salt ?? Math.floor(Math.random() * 1e12);
   const message = {
