@@ -111,15 +111,11 @@ test('market channel: snapshots then deltas rebuild /book exactly, for YES and N
   await flush(rec);
   assert.ok(byType(rec, 'price_change').length >= 8);
   await sameAsRest(rec, [m.yes, m.no]);
-  const change = byType(rec, 'price_change')[0];
+  const change = byType(rec, 'price_change')[0] as Json;
   const fixture = loadFixture('polymarket', 'ws_market_price_change_v2.json') as Json;
   assertCovers('price_change', fixture, change);
-  assertCovers(
-    'price_changes[0]',
-    (fixture.price_changes as Json[])[0],
-    (change?.price_changes as Json[])[0],
-  );
-  const assets = new Set((change?.price_changes as Json[]).map((c) => c.asset_id));
+  assertCovers('price_changes[0]', (fixture.price_changes as Json[])[0], (change.price_changes as Json[])[0]);
+  const assets = new Set((change.price_changes as Json[]).map((c) => c.asset_id));
   assert.deepEqual(assets, new Set([m.yes, m.no]), 'each change carries the NO mirror');
   const last = byType(rec, 'last_trade_price');
   assert.ok(last.length >= 2);
