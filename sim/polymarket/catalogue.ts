@@ -11,7 +11,15 @@ import {
   hash32,
   tokenIdFor,
 } from './ids.js';
-import { type EventPhrase, type PmTag, phraseEvent, phraseOption } from './phrasing.js';
+import {
+  type EventPhrase,
+  eventSlug,
+  optionSlug,
+  type Phrase,
+  type PmTag,
+  phraseEvent,
+  phraseOption,
+} from './phrasing.js';
 
 export const GAMMA_MARKET_ID_BASE = 1_000_001;
 export const GAMMA_EVENT_ID_BASE = 300_001;
@@ -19,27 +27,27 @@ export const MIN_ORDER_SIZE = 5;
 
 export type MarketStatus = 'active' | 'closed' | 'resolved';
 
-export interface PmEvent {
-  index: number;
-  prop: Proposition;
-  phrase: EventPhrase;
-  slug: string;
-  negRisk: boolean;
-  markets: PmMarket[];
-  /** When trading opened: the proposition's open time, but never after the world's now for a live market. */
-  opened: Date;
+/** An event; its wording is built the first time a payload needs it (start-up only needs the slug). */
+export class PmEvent {
+  readonly markets: PmMarket[] = [];
+  private worded?: EventPhrase;
+
+  constructor(
+    readonly index: number,
+    readonly prop: Proposition,
+    readonly slug: string,
+    readonly negRisk: boolean,
+    /** When trading opened: the proposition's open time, but never after the world's now for a live market. */
+    readonly opened: Date,
+  ) {}
+
+  get phrase(): EventPhrase {
+    this.worded ??= phraseEvent(this.prop);
+    return this.worded;
+  }
 }
 
-export interface PmMarket {
-  index: number;
-  event: PmEvent;
-  prop: Proposition;
-  /** Option name of a neg-risk market (its groupItemTitle), null for a binary market. */
-  option: string | null;
-  optionIndex: number;
-  question: string;
-  slug: string;
-  description: string;
+export interface MarketTraits {
   /** YES probability the house centres on at step 0. */
   f0: number;
   /** Tick in micro units away from the extremes (10000 = 0.01, 1000 = 0.001). */
@@ -54,8 +62,59 @@ export interface PmMarket {
   baseVolume: number;
   /** Deterministic per-market variation bits. */
   h: number;
+}
+
+/** One Yes/No market: a binary event's only market or one option of a neg-risk event. */
+export class PmMarket implements MarketTraits {
+  readonly f0: number;
+  readonly baseTick: number;
+  readonly feeRate: number;
+  readonly feeExp: number;
+  readonly status: MarketStatus;
+  readonly yesWon: boolean | null;
+  readonly archived: boolean;
+  readonly baseVolume: number;
+  readonly h: number;
   cid?: string;
   tokens?: [string, string];
+  private worded?: Phrase;
+
+  constructor(
+    readonly index: number,
+    readonly event: PmEvent,
+    /** Option name of a neg-risk market (its groupItemTitle), null for a binary market. */
+    readonly option: string | null,
+    readonly optionIndex: number,
+    readonly slug: string,
+    traits: MarketTraits,
+  ) {
+    this.f0 = traits.f0;
+    this.baseTick = traits.baseTick;
+    this.feeRate = traits.feeRate;
+    this.feeExp = traits.feeExp;
+    this.status = traits.status;
+    this.yesWon = traits.yesWon;
+    this.archived = traits.archived;
+    this.baseVolume = traits.baseVolume;
+    this.h = traits.h;
+  }
+
+  get prop(): Proposition {
+    return this.event.prop;
+  }
+
+  private get phrase(): Phrase {
+    this.worded ??= this.option === null ? this.event.phrase : phraseOption(this.prop, this.option);
+    return this.worded;
+  }
+
+  get question(): string {
+    return this.phrase.question;
+  }
+
+  get description(): string {
+    return this.phrase.description;
+  }
 }
 
 const FEE_RATES = [0.02, 0.03, 0.05, 0.07];
@@ -65,6 +124,8 @@ export class Catalogue {
   readonly events: PmEvent[] = [];
   private readonly marketSlugs = new Map<string, PmMarket>();
   private readonly eventSlugs = new Map<string, PmEvent>();
+  /** Next numeric suffix per slug stem, so colliding stems do not rescan from -2. */
+  private readonly counters = new Map<string, number>();
 
   constructor(
     readonly world: World,
@@ -74,27 +135,25 @@ export class Catalogue {
   }
 
   private addEvent(prop: Proposition): void {
-    const phrase = phraseEvent(prop);
     const negRisk = prop.shape.kind === 'multi';
-    const event: PmEvent = {
-      index: this.events.length,
+    const opened = new Date(Math.min(prop.openTime.getTime(), this.world.now.getTime() - 30 * 86_400_000));
+    const event = new PmEvent(
+      this.events.length,
       prop,
-      phrase,
-      slug: unique(this.eventSlugs, phrase.slug),
+      unique(this.eventSlugs, eventSlug(prop), this.counters),
       negRisk,
-      markets: [],
-      opened: new Date(Math.min(prop.openTime.getTime(), this.world.now.getTime() - 30 * 86_400_000)),
-    };
+      opened,
+    );
     this.events.push(event);
     this.eventSlugs.set(event.slug, event);
     if (prop.shape.kind === 'binary') {
       const winner = prop.status === 'resolved' ? prop.winner === 'Yes' : null;
-      this.addMarket(event, null, 0, phrase, prop.shape.fairYes, winner, prop.baseVolumeUsd);
+      this.addMarket(event, null, 0, event.slug, prop.shape.fairYes, winner, prop.baseVolumeUsd);
     } else {
       prop.shape.options.forEach((option, i) => {
         const winner = prop.status === 'resolved' ? prop.winner === option.name : null;
         const volume = prop.baseVolumeUsd * option.fair;
-        this.addMarket(event, option.name, i, phraseOption(prop, option.name), option.fair, winner, volume);
+        this.addMarket(event, option.name, i, optionSlug(prop, option.name), option.fair, winner, volume);
       });
     }
   }
@@ -103,23 +162,16 @@ export class Catalogue {
     event: PmEvent,
     option: string | null,
     optionIndex: number,
-    phrase: { question: string; slug: string; description: string },
+    stem: string,
     fair: number,
     yesWon: boolean | null,
     volume: number,
   ): void {
     const h = hash32(`${this.seed}|${event.prop.id}|${option ?? ''}`);
     const fee = (h >>> 4) % 10 < 2;
-    const market: PmMarket = {
-      index: this.markets.length,
-      event,
-      prop: event.prop,
-      option,
-      optionIndex,
-      question: phrase.question,
-      // A binary event's only market shares the event's slug, as on polymarket.com.
-      slug: unique(this.marketSlugs, option === null ? event.slug : phrase.slug),
-      description: phrase.description,
+    // A binary event's only market shares the event's slug, as on polymarket.com.
+    const slug = unique(this.marketSlugs, stem, this.counters);
+    const market = new PmMarket(this.markets.length, event, option, optionIndex, slug, {
       f0: Math.min(0.97, Math.max(0.03, fair)),
       baseTick: h % 10 < 2 ? 1000 : 10_000,
       feeRate: fee ? (FEE_RATES[(h >>> 8) % FEE_RATES.length] ?? 0.02) : 0,
@@ -130,7 +182,7 @@ export class Catalogue {
       archived: event.prop.status !== 'active' && hash32(`${this.seed}|${event.prop.id}|archived`) % 5 === 0,
       baseVolume: Math.round(volume * (0.5 + ((h >>> 20) % 100) / 100) * 100) / 100,
       h,
-    };
+    });
     this.markets.push(market);
     this.marketSlugs.set(market.slug, market);
     event.markets.push(market);
@@ -214,11 +266,15 @@ export class Catalogue {
   }
 }
 
-function unique<T>(taken: Map<string, T>, stem: string): string {
+/** The stem, or the stem with the next free `-n` suffix (as Polymarket disambiguates repeated slugs). */
+function unique<T>(taken: Map<string, T>, stem: string, counters: Map<string, number>): string {
   if (!taken.has(stem)) return stem;
-  for (let n = 2; ; n++) {
+  for (let n = counters.get(stem) ?? 2; ; n++) {
     const slug = `${stem}-${n}`;
-    if (!taken.has(slug)) return slug;
+    if (!taken.has(slug)) {
+      counters.set(stem, n + 1);
+      return slug;
+    }
   }
 }
 

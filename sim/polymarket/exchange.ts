@@ -69,6 +69,8 @@ export type SubmitResult = { ok: true; trade: TradeRecord | null } | { ok: false
 
 export class Exchange {
   step = 0;
+  /** Bumped on every book change, so caches of derived figures know when to recompute. */
+  version = 0;
   feed: FeedSink = SILENT;
   private readonly stepMs: number[];
   private readonly live = new Map<number, LiveBook>();
@@ -192,6 +194,7 @@ export class Exchange {
     }
     if (rest && remaining(o) > 0) lb.book.add(o);
     lb.ms = nowMs;
+    this.version += 1;
     return trade;
   }
 
@@ -247,6 +250,7 @@ export class Exchange {
     this.accounts.wallet(o.account).open.delete(o);
     this.gtd.delete(o);
     if (lb) lb.ms = nowMs;
+    this.version += 1;
     if (lb && before) this.feed.bookChanged(o.market, before, depthOf(lb.book), nowMs);
     this.feed.orderEvent(o, 'CANCELLATION', nowMs);
     return true;

@@ -157,31 +157,51 @@ export function gammaRoutes(pm: PmContext): Route[] {
     return [...found].sort((a, b) => a.index - b.index);
   };
 
-  const listMarkets = (ctx: Ctx): PmMarket[] | null => {
-    const keep = parseFilters(ctx, 'market');
-    if (!keep) return null;
-    const sort = sorter<PmMarket>(
-      ctx,
-      figures,
-      (m) => m.event,
-      (m) => m.index,
-    );
-    if (!sort) return null;
-    return sort(marketCandidates(ctx).filter((m) => keep({ kind: 'market', m })));
+  /**
+   * Filtered and sorted lists are cached by query (without the paging parameters) and book state, so walking
+   * keyset pages of a 75k-market catalogue filters and sorts once, not once per page.
+   */
+  const lists = new Map<string, unknown[]>();
+  const cached = <T>(ctx: Ctx, kind: string, build: () => T[] | null): T[] | null => {
+    const params = [...ctx.query.entries()].filter(([k]) => !['limit', 'offset', 'after_cursor'].includes(k));
+    const key = `${kind}|${exchange.step}|${exchange.version}|${new URLSearchParams(params).toString()}`;
+    const hit = lists.get(key);
+    if (hit) return hit as T[];
+    const built = build();
+    if (built) {
+      if (lists.size >= 16) lists.delete(lists.keys().next().value as string);
+      lists.set(key, built);
+    }
+    return built;
   };
 
-  const listEvents = (ctx: Ctx): PmEvent[] | null => {
-    const keep = parseFilters(ctx, 'event');
-    if (!keep) return null;
-    const sort = sorter<PmEvent>(
-      ctx,
-      eventFigs,
-      (e) => e,
-      (e) => e.index,
-    );
-    if (!sort) return null;
-    return sort(eventCandidates(ctx).filter((e) => keep({ kind: 'event', e })));
-  };
+  const listMarkets = (ctx: Ctx): PmMarket[] | null =>
+    cached(ctx, 'markets', () => {
+      const keep = parseFilters(ctx, 'market');
+      if (!keep) return null;
+      const sort = sorter<PmMarket>(
+        ctx,
+        figures,
+        (m) => m.event,
+        (m) => m.index,
+      );
+      if (!sort) return null;
+      return sort(marketCandidates(ctx).filter((m) => keep({ kind: 'market', m })));
+    });
+
+  const listEvents = (ctx: Ctx): PmEvent[] | null =>
+    cached(ctx, 'events', () => {
+      const keep = parseFilters(ctx, 'event');
+      if (!keep) return null;
+      const sort = sorter<PmEvent>(
+        ctx,
+        eventFigs,
+        (e) => e,
+        (e) => e.index,
+      );
+      if (!sort) return null;
+      return sort(eventCandidates(ctx).filter((e) => keep({ kind: 'event', e })));
+    });
 
   const window = (ctx: Ctx, max: number): { limit: number; offset: number } | null => {
     const limit = intParam(ctx.query, 'limit');

@@ -2,7 +2,6 @@
 // implies, the ladder the house quotes around it and the small self-trade it prints each step. Because nothing here
 // is stateful, a book nobody has touched is rendered straight from these functions without being materialized.
 import type { PmMarket } from './catalogue.js';
-import { hash32 } from './ids.js';
 import { ONE } from './units.js';
 
 export const HOUSE_LEVELS = 6;
@@ -10,6 +9,18 @@ const FINE_TICK = 1000;
 
 function logit(p: number): number {
   return Math.log(p / (1 - p));
+}
+
+/** 32-bit integer mix of (market bits, step, salt): deterministic and allocation-free, called per book level. */
+function mix(a: number, b: number, c: number): number {
+  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul((b + 0x7f4a7c15) | 0, 0xc2b2ae35);
+  h ^= Math.imul((c + 0x165667b1) | 0, 0x27d4eb2f);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 function unit(h: number): number {
@@ -44,8 +55,8 @@ export interface HouseLadder {
   asks: Array<[number, number]>;
 }
 
-function levelSize(m: PmMarket, step: number, side: string, level: number): number {
-  const h = hash32(`${m.h}|${step}|${side}|${level}`);
+function levelSize(m: PmMarket, step: number, side: number, level: number): number {
+  const h = mix(m.h, step, side * 16 + level);
   // Whole shares with an occasional 2-decimal tail, like real resting liquidity.
   const shares = 20 + (h % 480) * (1 + level);
   const cents = (h >>> 12) % 4 === 0 ? (h >>> 16) % 100 : 0;
@@ -66,21 +77,21 @@ export function houseLadder(m: PmMarket, step: number): HouseLadder {
   for (let k = 0; k < HOUSE_LEVELS; k++) {
     const bid = bestBid - k * tick;
     const ask = bestAsk + k * tick;
-    if (bid >= tick) bids.push([bid, levelSize(m, step, 'b', k)]);
-    if (ask <= ONE - tick) asks.push([ask, levelSize(m, step, 'a', k)]);
+    if (bid >= tick) bids.push([bid, levelSize(m, step, 1, k)]);
+    if (ask <= ONE - tick) asks.push([ask, levelSize(m, step, 2, k)]);
   }
   return { tick, bids, asks };
 }
 
 /** The house's own print each step: it lifts its best ask or hits its best bid for a few shares. */
 export function houseTrade(m: PmMarket, step: number): { takerSide: 'BUY' | 'SELL'; size: number } {
-  const h = hash32(`${m.h}|${step}|trade`);
+  const h = mix(m.h, step, 99);
   // Always smaller than the smallest house level (20 shares), so it never sweeps a level on an untouched book.
   return { takerSide: h % 2 === 0 ? 'BUY' : 'SELL', size: (5 + ((h >>> 3) % 10)) * ONE };
 }
 
 /** Approximate house notional printed up to a step, closed-form so volume sorts stay O(1) per market. */
 export function houseVolume(m: PmMarket, step: number): number {
-  const sizeShares = 5 + (hash32(`${m.h}|volume`) % 10);
+  const sizeShares = 5 + (mix(m.h, 0, 98) % 10);
   return (step + 1) * sizeShares * m.f0;
 }

@@ -85,8 +85,34 @@ function shortUsd(n: number): string {
 const YES_NO = (yes: string, deadline: string) =>
   `This market will resolve to "Yes" if ${yes}. Otherwise, this market will resolve to "No".\n\n${deadline}`;
 
+/** Slug stem of the event (and of a binary proposition's only market); cheap, computed for every event at start. */
+export function eventSlug(p: Proposition): string {
+  const when = day(p);
+  switch (p.topic) {
+    case 'crypto':
+      return `${kebab(p.subject)}-above-${shortUsd(p.threshold ?? 0)}-on-${when.slug}`;
+    case 'economics':
+      return p.threshold !== null && p.threshold > 0
+        ? `fed-cuts-${p.threshold}-bps-before-${when.slug}`
+        : `fed-holds-rates-before-${when.slug}`;
+    case 'politics':
+      return `${kebab(p.subject)}-election-winner-${when.slug}`;
+    case 'sports': {
+      const [home = 'Home', away = 'Away'] = p.subject.split(' vs ');
+      return `nba-${kebab(home).slice(0, 3)}-${kebab(away).slice(0, 3)}-${when.iso}`;
+    }
+    default:
+      return `highest-temperature-in-${kebab(p.subject.replace(/^the high temperature in /, ''))}-above-${p.threshold}f-on-${when.slug}`;
+  }
+}
+
+export function optionSlug(p: Proposition, option: string): string {
+  return `will-${kebab(option)}-win-the-election-for-${kebab(p.subject)}-${day(p).slug}`;
+}
+
 /** The event (and, for a binary proposition, its only market). */
 export function phraseEvent(p: Proposition): EventPhrase {
+  const slug = eventSlug(p);
   const when = day(p);
   const deadline = `The resolution source is listed below. This market closes at 11:59 PM UTC on ${when.text}.`;
   switch (p.topic) {
@@ -97,7 +123,7 @@ export function phraseEvent(p: Proposition): EventPhrase {
       return {
         question: `Will the price of ${coin} be above ${price} on ${when.text}?`,
         label: (p.threshold ?? 0).toLocaleString('en-US'),
-        slug: `${kebab(coin)}-above-${shortUsd(p.threshold ?? 0)}-on-${when.slug}`,
+        slug,
         description: YES_NO(
           `the Binance 1 minute candle for ${coin} at 23:59 UTC on ${when.text} has a final close price above ${price}`,
           deadline,
@@ -114,7 +140,7 @@ export function phraseEvent(p: Proposition): EventPhrase {
       return {
         question: `Will the Fed ${what} at the meeting before ${when.text}?`,
         label: cut ? `${p.threshold} bps cut` : 'No change',
-        slug: cut ? `fed-cuts-${p.threshold}-bps-before-${when.slug}` : `fed-holds-rates-before-${when.slug}`,
+        slug,
         description: YES_NO(
           `the Federal Reserve's upper bound target rate is ${cut ? `lowered by ${p.threshold} bps` : 'unchanged'} after its meeting before ${when.text}`,
           deadline,
@@ -130,7 +156,7 @@ export function phraseEvent(p: Proposition): EventPhrase {
       return {
         question: `Who will win the election for ${office}?`,
         label: office,
-        slug: `${kebab(office)}-election-winner-${when.slug}`,
+        slug,
         description: `This market will resolve to the candidate who wins the election for ${office} held by ${when.text}.\n\n${deadline}`,
         resolutionSource: 'https://apnews.com/hub/election-results',
         image: `${UPLOADS}/${kebab(office)}.png`,
@@ -143,7 +169,7 @@ export function phraseEvent(p: Proposition): EventPhrase {
       return {
         question: `Will the ${home} beat the ${away} on ${when.text}?`,
         label: home,
-        slug: `nba-${kebab(home).slice(0, 3)}-${kebab(away).slice(0, 3)}-${when.iso}`,
+        slug,
         description: YES_NO(
           `the ${home} win their game against the ${away} scheduled for ${when.text}`,
           deadline,
@@ -159,7 +185,7 @@ export function phraseEvent(p: Proposition): EventPhrase {
       return {
         question: `Will the highest temperature in ${city} be above ${p.threshold}°F on ${when.text}?`,
         label: `${p.threshold}°F or higher`,
-        slug: `highest-temperature-in-${kebab(city)}-above-${p.threshold}f-on-${when.slug}`,
+        slug,
         description: YES_NO(
           `the highest temperature recorded in ${city} on ${when.text} is above ${p.threshold}°F`,
           deadline,
@@ -178,7 +204,7 @@ export function phraseOption(p: Proposition, option: string): Phrase {
   const when = day(p);
   return {
     question: `Will ${option} win the election for ${p.subject}?`,
-    slug: `will-${kebab(option)}-win-the-election-for-${kebab(p.subject)}-${when.slug}`,
+    slug: optionSlug(p, option),
     description: YES_NO(
       `${option} wins the election for ${p.subject} held by ${when.text}`,
       `This market is part of a group; only one of its markets can resolve to "Yes".`,

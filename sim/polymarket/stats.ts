@@ -18,7 +18,24 @@ export interface MarketStats {
   hasBook: boolean;
 }
 
+const caches = new WeakMap<Exchange, Map<number, { step: number; stats: MarketStats }>>();
+
+/** Stats of a book nobody materialized only change with the step, so they are computed once per step. */
 export function marketStats(m: PmMarket, exchange: Exchange): MarketStats {
+  if (exchange.isLive(m)) return computeStats(m, exchange);
+  let cache = caches.get(exchange);
+  if (!cache) {
+    cache = new Map();
+    caches.set(exchange, cache);
+  }
+  const hit = cache.get(m.index);
+  if (hit && hit.step === exchange.step) return hit.stats;
+  const stats = computeStats(m, exchange);
+  cache.set(m.index, { step: exchange.step, stats });
+  return stats;
+}
+
+function computeStats(m: PmMarket, exchange: Exchange): MarketStats {
   const view = exchange.view(m);
   if (!view) {
     // A finished market keeps the book it closed with: pinned at 0.999/1 (or 0/0.001) once resolved.
