@@ -1,7 +1,7 @@
 // Authenticated CLOB REST: API keys (L1), orders, cancels, open orders, fills and balance-allowance (L2). Every
 // L2 failure is the same 401 the exchange sends; order refusals are 400 {"error"} with the exchange's own text.
 
-import { type ApiKey, reservedCollateral } from './accounts.js';
+import type { ApiKey } from './accounts.js';
 import { verifyL1, verifyL2 } from './auth.js';
 import type { PmContext } from './context.js';
 import { MAX_UINT256, V2_SPENDERS } from './contracts.js';
@@ -392,5 +392,3 @@ export function privateClobRoutes(pm: PmContext): Route[] {
     { method: 'GET', path: '/balance-allowance/update', handler: balance },
   ];
 }
-
-export { reservedCollateral };

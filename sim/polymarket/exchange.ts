@@ -2,7 +2,7 @@
 // GTD expiry and advancing the house. Untouched books are rendered from house.ts at the current step; a book is
 // materialized (house ladder + the step's house print) the first time an order or a stream needs it, and from then
 // on every change goes through the same matching, so both renderings agree.
-import { type Accounts, reservedCollateral } from './accounts.js';
+import type { Accounts } from './accounts.js';
 import { type Depth, OrderBook } from './book.js';
 import { type Catalogue, HOUSE_ADDRESS, type PmMarket } from './catalogue.js';
 import { CLOB_ERRORS } from './errors.js';
@@ -15,6 +15,9 @@ import type { TradeRecord } from './trade.js';
 import { ONE } from './units.js';
 
 export const HOUSE_KEY = '00000000-0000-4000-8000-00000000c10b';
+
+/** Trades kept per live book for the public tape; long benchmark runs must not grow memory without bound. */
+const TAPE_LIMIT = 2000;
 
 export interface LastTrade {
   /** YES price, micro. */
@@ -186,6 +189,7 @@ export class Exchange {
       const lastFill = fills[fills.length - 1];
       if (lastFill) lb.last = { price: lastFill.yesPrice, takerSide: isBid ? 'BUY' : 'SELL' };
       lb.tape.push(trade);
+      if (lb.tape.length > TAPE_LIMIT) lb.tape.splice(0, lb.tape.length - TAPE_LIMIT);
       if (!o.house || trade.makers.some((f) => !f.order.house)) this.trades.set(trade.id, trade);
       if (!o.house) {
         const volume = this.userVolume.get(o.market.index) ?? 0;
@@ -328,11 +332,6 @@ export class Exchange {
   /** USD volume: pre-simulation volume, the house's prints and user matches. */
   volume(m: PmMarket): number {
     return m.baseVolume + houseVolume(m, this.step) + (this.userVolume.get(m.index) ?? 0) / ONE;
-  }
-
-  freeCollateral(address: string): number {
-    const w = this.accounts.wallet(address);
-    return w.collateral - reservedCollateral(w);
   }
 }
 
