@@ -100,6 +100,39 @@ test('SDK crossing BUY fills at the resting price, shows up in trades and moves 
   assert.ok(Object.keys(held.allowances).length > 0);
 });
 
+test('SDK market orders (FOK BUY by dollars, FOK SELL by shares) pass the precision and tick rules', async () => {
+  const info = await client.getClobMarketInfo(market.conditionId);
+  assert.equal(info.c, market.conditionId);
+  const buy = await client.createAndPostMarketOrder(
+    { tokenID: market.yes, amount: 6, side: Side.BUY },
+    { tickSize: '0.01', negRisk: false },
+    OrderType.FOK,
+  );
+  assert.equal(buy.status, 'matched', JSON.stringify(buy));
+  const shares = Number(buy.takingAmount);
+  assert.ok(shares > 6, 'a dollar amount buys more than that many shares below 1');
+  const sell = await client.createAndPostMarketOrder(
+    { tokenID: market.yes, amount: 5, side: Side.SELL },
+    { tickSize: '0.01', negRisk: false },
+    OrderType.FOK,
+  );
+  assert.equal(sell.status, 'matched', JSON.stringify(sell));
+  assert.equal(sell.makingAmount, '5');
+});
+
+test('SDK signs neg-risk orders for the neg-risk exchange and the sim accepts them', async () => {
+  const negRisk = (await activeMarkets(sim, true))[0];
+  assert.ok(negRisk);
+  assert.equal(await client.getNegRisk(negRisk.yes), true);
+  const res = await client.createAndPostOrder(
+    { tokenID: negRisk.yes, price: negRisk.tick === 0.01 ? 0.01 : 0.001, size: 10, side: Side.BUY },
+    { tickSize: String(negRisk.tick) as '0.01', negRisk: true },
+    OrderType.GTC,
+  );
+  assert.equal(res.status, 'live');
+  assert.deepEqual((await client.cancelAll()).canceled, [res.orderID]);
+});
+
 test('SDK price history and market paging to the end cursor', async () => {
   const history = await client.getPricesHistory({
     market: market.yes,
