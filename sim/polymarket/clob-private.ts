@@ -7,7 +7,7 @@ import type { PmContext } from './context.js';
 import { MAX_UINT256, V2_SPENDERS } from './contracts.js';
 import { CLOB_ERRORS, tooManyOrdersError } from './errors.js';
 import { type Ctx, cursorPage, decodeCursor, fail, parseBody, type Route, send } from './http-util.js';
-import { intakeOrder } from './intake.js';
+import { admit, intakeOrder } from './intake.js';
 import { openOrderJson, type PmOrder } from './order.js';
 import { type TradeRecord, tradeJson } from './trade.js';
 import { fmtUnits } from './units.js';
@@ -49,8 +49,11 @@ export function privateClobRoutes(pm: PmContext): Route[] {
     key: ApiKey,
     body: unknown,
   ): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const intake = await intakeOrder(body, key, { cat, exchange, accounts, nowMs: pm.clock.now() });
+    const intake = await intakeOrder(body, key, { cat, exchange, nowMs: pm.clock.now() });
     if (!intake.ok) return { status: intake.status, body: { error: intake.error } };
+    // No await between admission and submission: concurrent posts see each other's reservations.
+    const refused = admit(intake.order, { cat, exchange, accounts });
+    if (refused) return { status: 400, body: { error: refused } };
     const result = exchange.submit(intake.order, intake.postOnly);
     if (!result.ok) return { status: 400, body: { error: result.error } };
     const o = intake.order;

@@ -1,7 +1,7 @@
 // Turns a POST /order body into a placed order the way the CLOB validates it: payload shape, owner and signer
 // against the API key, the V2 EIP-712 signature (domain by neg-risk), market state, duplicates, expiration,
-// amount precision and tick by the SDK's rounding config, minimum size, allowance and free balance. The order id is
-// the EIP-712 order hash, so a client can compute it before sending.
+// amount precision and tick by the SDK's rounding config and minimum size; then (admit) duplicate, allowance and
+// free balance. The order id is the EIP-712 order hash, so a client can compute it before sending.
 import { type Hex, hashTypedData, recoverAddress } from 'viem';
 import { type Accounts, type ApiKey, reservedCollateral, reservedTokens } from './accounts.js';
 import { type Catalogue, MIN_ORDER_SIZE } from './catalogue.js';
@@ -140,9 +140,9 @@ function limitPrice(collateral: number, shares: number, marketDecimals: number |
 export async function intakeOrder(
   body: unknown,
   key: ApiKey,
-  deps: { cat: Catalogue; exchange: Exchange; accounts: Accounts; nowMs: number },
+  deps: { cat: Catalogue; exchange: Exchange; nowMs: number },
 ): Promise<Intake> {
-  const { cat, exchange, accounts } = deps;
+  const { cat, exchange } = deps;
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return fail(400, CLOB_ERRORS.invalidOrderPayload);
   const b = body as Record<string, unknown>;
@@ -212,18 +212,6 @@ export async function intakeOrder(
     return fail(400, minSizeError(id, fmtUnits(shares), String(MIN_ORDER_SIZE)));
   }
 
-  const wallet = accounts.wallet(key.address);
-  if (!wallet.approved) return fail(400, allowanceError(makerAmount));
-  if (side === 'BUY') {
-    const reserved = reservedCollateral(wallet);
-    const need = makerAmount + takerFee(market.feeRate, market.feeExp, price, shares);
-    if (wallet.collateral - reserved < need)
-      return fail(400, balanceError(wallet.collateral, reserved, need));
-  } else {
-    const held = wallet.positions.get(signed.tokenId)?.size ?? 0;
-    const reserved = reservedTokens(wallet, market, outcome);
-    if (held - reserved < makerAmount) return fail(400, balanceError(held, reserved, makerAmount));
-  }
   const order: PmOrder = {
     id: id.toLowerCase(),
     seq: exchange.nextSeq(),
@@ -246,4 +234,27 @@ export async function intakeOrder(
     tradeIds: [],
   };
   return { ok: true, order, postOnly };
+}
+
+/**
+ * The checks that read mutable state — duplicate, allowance, free balance — run again here, synchronously right
+ * before the order is submitted, so two concurrent posts (or a retried one) cannot both pass them.
+ */
+export function admit(
+  order: PmOrder,
+  deps: { cat: Catalogue; exchange: Exchange; accounts: Accounts },
+): string | null {
+  const { cat, exchange, accounts } = deps;
+  if (exchange.order(order.id)) return duplicatedError(order.id);
+  const wallet = accounts.wallet(order.account);
+  if (!wallet.approved) return allowanceError(order.makerAmount);
+  const m = order.market;
+  if (order.side === 'BUY') {
+    const reserved = reservedCollateral(wallet);
+    const need = order.makerAmount + takerFee(m.feeRate, m.feeExp, order.price, order.size);
+    return wallet.collateral - reserved < need ? balanceError(wallet.collateral, reserved, need) : null;
+  }
+  const held = wallet.positions.get(cat.tokenId(m, order.outcome))?.size ?? 0;
+  const reserved = reservedTokens(wallet, m, order.outcome);
+  return held - reserved < order.makerAmount ? balanceError(held, reserved, order.makerAmount) : null;
 }

@@ -292,6 +292,25 @@ test('posting the same signed order twice books it once', async () => {
   assert.equal((await openOrders(t)).length, 1);
 });
 
+test('concurrent posts: the same order books once, and two orders cannot spend one balance', async () => {
+  const m = await take();
+  const t = await trader(sim);
+  const { body, id } = await signedOrder(t, { tokenId: m.yes, side: 'BUY', price: m.bid, size: 10 });
+  const answers = await Promise.all([1, 2, 3].map(() => clob(sim, t, 'POST', '/order', body)));
+  assert.deepEqual(answers.map((a) => a.status).sort(), [200, 400, 400]);
+  assert.equal((await openOrders(t)).length, 1);
+  assert.deepEqual(
+    answers.filter((a) => a.status === 400).map((a) => a.json),
+    [{ error: `order ${id} is invalid. Duplicated.` }, { error: `order ${id} is invalid. Duplicated.` }],
+  );
+  const tight = await trader(sim, { collateral: String(micro(6 * m.bid)) });
+  const both = await Promise.all([
+    post(sim, tight, { tokenId: m.yes, side: 'BUY', price: m.bid, size: 5 }),
+    post(sim, tight, { tokenId: m.yes, side: 'BUY', price: m.bid, size: 5 }),
+  ]);
+  assert.deepEqual(both.map((r) => r.status).sort(), [200, 400]);
+});
+
 test('validation refusals use the exchange texts', async () => {
   const m = await take();
   const t = await trader(sim);
