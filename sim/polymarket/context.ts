@@ -1,0 +1,17 @@
+// The state one simulator instance shares across its listeners: catalogue, exchange, accounts and clock, plus the
+// options that shape authentication and onboarding.
+import type { SimClock } from '../shared/control.js';
+import type { Accounts } from './accounts.js';
+import type { Catalogue } from './catalogue.js';
+import type { Exchange } from './exchange.js';
+
+export interface PmContext {
+  cat: Catalogue;
+  exchange: Exchange;
+  accounts: Accounts;
+  clock: SimClock;
+  /** L1/L2 timestamp tolerance against the wall clock, seconds. */
+  authWindowSeconds: number;
+  /** Collateral (base units) a wallet receives the first time it authenticates with L1. */
+  newWalletBalance: number;
+}

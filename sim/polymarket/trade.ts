@@ -1,0 +1,112 @@
+// One match on the simulated CLOB (a taker order against one or more resting orders) and how Polymarket renders it:
+// the REST Trade of GET /data/trades and the user-channel `trade` event. Top-level fields describe the taker's side;
+// `owner`, `maker_address` and `trader_side` describe the participant the row is shown to.
+import type { Catalogue, PmMarket } from './catalogue.js';
+import { outcomeName, type PmOrder } from './order.js';
+import { fmtUnits } from './units.js';
+
+export interface MakerFill {
+  order: PmOrder;
+  /** Shares, base units. */
+  size: number;
+  /** The maker's own-token price, micro. */
+  price: number;
+}
+
+export interface TradeRecord {
+  id: string;
+  market: PmMarket;
+  taker: PmOrder;
+  makers: MakerFill[];
+  /** Taker shares, base units. */
+  size: number;
+  /** Taker's own-token average price, micro. */
+  price: number;
+  /** Collateral the taker paid or received, base units (fees excluded). */
+  usdc: number;
+  /** Taker fee charged, collateral base units. */
+  fee: number;
+  feeRateBps: number;
+  ms: number;
+  txHash: string;
+}
+
+export interface Viewer {
+  apiKey: string;
+  makerAddress: string;
+  side: 'TAKER' | 'MAKER';
+}
+
+function makerOrdersJson(t: TradeRecord, cat: Catalogue): Array<Record<string, unknown>> {
+  return t.makers.map((m) => ({
+    order_id: m.order.id,
+    owner: m.order.ownerKey,
+    maker_address: m.order.makerAddress,
+    matched_amount: fmtUnits(m.size),
+    price: fmtUnits(m.price),
+    fee_rate_bps: '0',
+    asset_id: cat.tokenId(m.order.market, m.order.outcome),
+    outcome: outcomeName(m.order.outcome),
+    side: m.order.side,
+  }));
+}
+
+/** REST Trade (GET /data/trades); REST prefixes the status. */
+export function tradeJson(t: TradeRecord, cat: Catalogue, viewer: Viewer): Record<string, unknown> {
+  const seconds = String(Math.floor(t.ms / 1000));
+  return {
+    id: t.id,
+    taker_order_id: t.taker.id,
+    market: cat.conditionId(t.market),
+    asset_id: cat.tokenId(t.market, t.taker.outcome),
+    side: t.taker.side,
+    size: fmtUnits(t.size),
+    fee_rate_bps: String(t.feeRateBps),
+    price: fmtUnits(t.price),
+    status: 'TRADE_STATUS_CONFIRMED',
+    match_time: seconds,
+    last_update: seconds,
+    outcome: outcomeName(t.taker.outcome),
+    bucket_index: 0,
+    owner: viewer.apiKey,
+    maker_address: viewer.makerAddress,
+    maker_orders: makerOrdersJson(t, cat),
+    transaction_hash: t.txHash,
+    trader_side: viewer.side,
+  };
+}
+
+/** User-channel `trade` event; the WebSocket sends the status without the TRADE_STATUS_ prefix. */
+export function tradeEventJson(
+  t: TradeRecord,
+  cat: Catalogue,
+  viewer: Viewer,
+  status: 'MATCHED' | 'CONFIRMED',
+  nowMs: number,
+): Record<string, unknown> {
+  const seconds = String(Math.floor(t.ms / 1000));
+  return {
+    asset_id: cat.tokenId(t.market, t.taker.outcome),
+    bucket_index: 0,
+    event_type: 'trade',
+    fee_rate_bps: String(t.feeRateBps),
+    id: t.id,
+    last_update: String(Math.floor(nowMs / 1000)),
+    maker_address: viewer.makerAddress,
+    maker_orders: makerOrdersJson(t, cat),
+    market: cat.conditionId(t.market),
+    match_time: seconds,
+    outcome: outcomeName(t.taker.outcome),
+    owner: viewer.apiKey,
+    price: fmtUnits(t.price),
+    side: t.taker.side,
+    size: fmtUnits(t.size),
+    status,
+    taker_order_id: t.taker.id,
+    timestamp: String(nowMs),
+    trade_owner: viewer.apiKey,
+    trader_side: viewer.side,
+    transaction_hash: t.txHash,
+    type: 'TRADE',
+  };
+}
