@@ -2,6 +2,7 @@
 // the CLOB's base64 offset cursors and how an injected fault is rendered in each service's own style.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { handleControl, type SimControl } from '../shared/control.js';
+import { holdResponse } from '../shared/faults.js';
 import { BodyTooLargeError, readBody, sendJson } from '../shared/http.js';
 import { CLOB_ERRORS, GAMMA_ERRORS } from './errors.js';
 
@@ -65,7 +66,9 @@ async function dispatch(
       throw error;
     }
   }
-  const fault = await control.faults.gate();
+  const target = { method, path };
+  const fault = await control.faults.gate(target);
+  if (control.faults.applies(target)) holdResponse(res, control.faults.settings.hold_response_ms);
   if (fault?.kind === 'rate_limited') return rateLimited(res, fault.retryAfterSeconds);
   if (fault?.kind === 'error') return injected(service, res, fault.status);
   for (const route of routes) {

@@ -62,7 +62,7 @@ export class Streams implements FeedSink {
       socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
       return;
     }
-    const fault = await this.control.faults.gate();
+    const fault = await this.control.faults.gate({ method: 'GET', path });
     if (fault) {
       const status = fault.kind === 'rate_limited' ? 429 : fault.status;
       const extra = fault.kind === 'rate_limited' ? `retry-after: ${fault.retryAfterSeconds}\r\n` : '';

@@ -12,6 +12,13 @@ export interface FaultSettings {
   rate_limit: { retry_after: number; remaining: number | null } | null;
   /** Streams stay connected but send nothing (books, trades and heartbeats freeze). */
   stall_feed: boolean;
+  /** The request is processed, then its answer is held back this long: to the client, an answer lost in transit. */
+  hold_response_ms: number;
+  /**
+   * Routes the request faults apply to, as `METHOD /path` (a trailing `*` matches a prefix); empty = every route.
+   * Stream faults (`stall_feed`) are not limited by it.
+   */
+  only: string[];
 }
 
 export type FaultDecision =
@@ -29,7 +36,14 @@ const DEFAULTS: FaultSettings = {
   error_status: 500,
   rate_limit: null,
   stall_feed: false,
+  hold_response_ms: 0,
+  only: [],
 };
+
+export interface FaultTarget {
+  method: string;
+  path: string;
+}
 
 export class SimFaults {
   private current: FaultSettings = { ...DEFAULTS };
@@ -66,12 +80,18 @@ export class SimFaults {
     if (b.stall_feed !== undefined && typeof b.stall_feed !== 'boolean') {
       throw new FaultSettingsError('stall_feed must be a boolean');
     }
+    const only = b.only ?? [];
+    if (!Array.isArray(only) || !only.every((r) => typeof r === 'string' && /^[A-Z]+ \/\S*$/.test(r))) {
+      throw new FaultSettingsError('only must be a list of "METHOD /path" strings');
+    }
     this.current = {
       latency_ms: num('latency_ms', 0, 120_000, 0),
       error_rate: num('error_rate', 0, 1, 0),
       error_status: num('error_status', 400, 599, 500),
       rate_limit: rateLimit,
       stall_feed: b.stall_feed === true,
+      hold_response_ms: num('hold_response_ms', 0, 120_000, 0),
+      only: only as string[],
     };
     this.counter = 0;
     return this.current;
@@ -82,8 +102,21 @@ export class SimFaults {
     this.counter = 0;
   }
 
-  /** Waits the configured latency, then says whether this request is answered with a fault instead. */
-  async gate(signal?: AbortSignal): Promise<FaultDecision> {
+  /** Whether request faults apply to this request (all do unless `only` names routes). */
+  applies(target?: FaultTarget): boolean {
+    const { only } = this.current;
+    if (only.length === 0) return true;
+    if (!target) return false;
+    const route = `${target.method} ${target.path}`;
+    return only.some((r) => (r.endsWith('*') ? route.startsWith(r.slice(0, -1)) : route === r));
+  }
+
+  /**
+   * Waits the configured latency, then says whether this request is answered with a fault instead. Simulators
+   * pass the request's method and path so `only` can aim faults at one route.
+   */
+  async gate(target?: FaultTarget, signal?: AbortSignal): Promise<FaultDecision> {
+    if (!this.applies(target)) return null;
     const { latency_ms: latency, rate_limit: rateLimit, error_rate: rate } = this.current;
     if (latency > 0) await sleep(latency, signal);
     if (rateLimit) {
@@ -113,4 +146,14 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       { once: true },
     );
   });
+}
+
+/** Holds back whatever the handler writes to `res` for `ms` (the request itself is processed at once). */
+export function holdResponse(res: { end: (...args: never[]) => unknown }, ms: number): void {
+  if (ms <= 0) return;
+  const end = res.end.bind(res) as (...args: unknown[]) => unknown;
+  (res as { end: (...args: unknown[]) => unknown }).end = (...args: unknown[]) => {
+    setTimeout(() => end(...args), ms);
+    return res;
+  };
 }

@@ -29,6 +29,12 @@ function amount(raw: string, field: string): number {
   return n;
 }
 
+/**
+ * The exchange takes a GTD order off the book one minute before its `expiration` (its documented security
+ * threshold), so from then on a cancelled GTD order is an expired one.
+ */
+export const GTD_SECURITY_SECONDS = 60;
+
 /** CLOB order status (`LIVE`, `ORDER_STATUS_LIVE`, …) with the fill and expiry context it needs. */
 export function orderStatus(
   raw: string,
@@ -46,7 +52,7 @@ export function orderStatus(
     case 'CANCELED':
     case 'CANCELLED':
     case 'CANCELED_MARKET_RESOLVED':
-      return expiration > 0 && expiration <= nowSeconds ? 'expired' : 'cancelled';
+      return expiration > 0 && expiration - GTD_SECURITY_SECONDS <= nowSeconds ? 'expired' : 'cancelled';
     case 'DELAYED':
       return 'pending';
     case 'UNMATCHED':

@@ -2,6 +2,8 @@
 // the contract suites what they need: the adapter, fresh funded sessions, a request context and the simulator's
 // /__sim controls. Every venue registered in SIM_VENUE_LAUNCHERS runs through the same suites.
 import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { generatePrivateKey } from 'viem/accounts';
 import {
   type RunningSimVenue,
   SIM_VENUE_LAUNCHERS,
@@ -33,6 +35,8 @@ export interface VenueUnderTest {
   /** A request context with its own deadline. */
   ctx(timeoutMs?: number): VenueContext;
   sim: SimControls;
+  /** Base URL of the simulator's /__sim controls (for Polymarket, also its CLOB host). */
+  controlUrl: string;
   close(): Promise<void>;
 }
 
@@ -97,6 +101,7 @@ export async function startVenue(
       advanceClock: async (seconds) => void (await control('POST', 'clock', { advance_seconds: seconds })),
       dropStreams: async () => ((await control('POST', 'ws/drop', {})) as { dropped: number }).dropped,
     },
+    controlUrl: running.control,
     close: () => running.close(),
   };
 }
@@ -164,7 +169,18 @@ export interface VenueTestHints {
   unknownOrderId: string;
 }
 
-export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {};
+export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
+  polymarket: {
+    // A wallet with CLOB credentials the exchange never issued.
+    strangerCredentials: async () => ({
+      private_key: generatePrivateKey(),
+      clob_api_key: randomUUID(),
+      clob_api_secret: randomBytes(32).toString('base64url'),
+      clob_api_passphrase: randomBytes(16).toString('hex'),
+    }),
+    unknownOrderId: `0x${'ab'.repeat(32)}`,
+  },
+};
 
 export function hintsFor(id: ExchangeId): VenueTestHints {
   const hints = VENUE_TEST_HINTS[id];

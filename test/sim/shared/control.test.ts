@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { handleControl, SimClock } from '../../../sim/shared/control.js';
-import { SimFaults } from '../../../sim/shared/faults.js';
+import { holdResponse, SimFaults } from '../../../sim/shared/faults.js';
 import { sendJson } from '../../../sim/shared/http.js';
 
 // A bare simulator: the shared control surface in front of one venue route.
@@ -31,7 +31,9 @@ before(async () => {
   server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (await handleControl(req, res, path, control)) return;
-    const fault = await faults.gate();
+    const target = { method: req.method ?? 'GET', path };
+    const fault = await faults.gate(target);
+    if (faults.applies(target)) holdResponse(res, faults.settings.hold_response_ms);
     if (fault?.kind === 'rate_limited') {
       return sendJson(res, 429, { error: 'slow down' }, { 'retry-after': String(fault.retryAfterSeconds) });
     }
@@ -88,4 +90,22 @@ test('clock, advance, manifest and fund reach the simulator hooks', async () => 
   assert.equal((await post('/__sim/fund', { address: '0xabc', amount: '1000000' })).status, 200);
   assert.deepEqual(funded, [['0xabc', '1000000']]);
   assert.equal((await post('/__sim/accounts', {})).status, 404, 'no account hook on this simulator');
+});
+
+test('faults can be aimed at one route; a held answer arrives late but the request was handled', async () => {
+  await post('/__sim/faults', { error_rate: 1, only: ['GET /orders*'] });
+  assert.equal((await fetch(`${url}/orders/1`)).status, 500);
+  assert.equal((await fetch(`${url}/book`)).status, 200, 'other routes are untouched');
+  assert.equal((await post('/__sim/faults', { only: ['not a route'] })).status, 400);
+  await post('/__sim/faults', { hold_response_ms: 300, only: ['POST /order'] });
+  const late = await fetch(`${url}/order`, {
+    method: 'POST',
+    body: '{}',
+    signal: AbortSignal.timeout(100),
+  }).catch((e: unknown) => e);
+  assert.ok(late instanceof Error, 'the answer was held past the client deadline');
+  const started = Date.now();
+  assert.equal((await fetch(`${url}/order`, { method: 'POST', body: '{}' })).status, 200);
+  assert.ok(Date.now() - started >= 250, 'held');
+  await fetch(`${url}/__sim/faults`, { method: 'DELETE' });
 });

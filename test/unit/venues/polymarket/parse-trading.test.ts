@@ -53,6 +53,8 @@ test('order status: strict, prefixed or not, with expiry telling expired from ca
   assert.equal(orderStatus('live', 3, 10, 0, 0), 'partially_filled');
   assert.equal(orderStatus('MATCHED', 10, 10, 0, 0), 'filled');
   assert.equal(orderStatus('CANCELED', 0, 10, 100, 200), 'expired');
+  // Off the book a minute before the expiration it names: that is already the expiry.
+  assert.equal(orderStatus('CANCELED', 0, 10, 250, 200), 'expired');
   assert.equal(orderStatus('CANCELED', 0, 10, 300, 200), 'cancelled');
   assert.equal(orderStatus('CANCELED', 0, 10, 0, 200), 'cancelled');
   assert.equal(orderStatus('DELAYED', 0, 10, 0, 0), 'pending');

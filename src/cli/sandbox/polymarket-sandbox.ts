@@ -1,0 +1,41 @@
+// Sandbox wiring for Polymarket: starts the simulator on loopback, points the real adapter at its four hosts and
+// opens the paper account written to sandbox-accounts.json. Wallets first seen later (managed onboarding) are
+// given a paper balance by the simulator itself.
+import { startPolymarketSim } from '../../../sim/polymarket/index.js';
+import type { Config } from '../../config/schema.js';
+import { createPolymarketAdapter } from '../../venues/polymarket/index.js';
+import type { RunningSimVenue, SimWorldOptions } from '../sandbox-venues.js';
+
+/** 1,000 pUSD for every wallet the simulator has not seen before. */
+const NEW_WALLET_PAPER_BALANCE = '1000000000';
+
+export async function launchPolymarketSandbox(
+  config: Config,
+  world: SimWorldOptions = {},
+): Promise<RunningSimVenue> {
+  const sim = await startPolymarketSim({ ...world, newWalletBalance: NEW_WALLET_PAPER_BALANCE });
+  try {
+    const adapter = createPolymarketAdapter({
+      gammaUrl: sim.urls.gamma,
+      clobUrl: sim.urls.clob,
+      dataUrl: sim.urls.data,
+      wsMarketUrl: sim.urls.wsMarket,
+      wsUserUrl: sim.urls.wsUser,
+      timeoutMs: config.venues.timeoutMs,
+    });
+    const account = await sim.createAccount();
+    return {
+      adapter,
+      account,
+      control: sim.control,
+      createAccount: () => sim.createAccount(),
+      async close() {
+        await adapter.close?.();
+        await sim.close();
+      },
+    };
+  } catch (error) {
+    await sim.close();
+    throw error;
+  }
+}

@@ -1,0 +1,323 @@
+// Polymarket's own contract cases against its simulator over loopback: signatures and HMACs the exchange refuses
+// surface as 403, fills move the balance in base units, FOK kills, FAK partially fills, GTD expires, credentials are
+// derived from the wallet when left out, lost order answers are reconciled by the order hash, and the user channel
+// reports the caller's orders and fills.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Market } from '../../../src/domain/market.js';
+import type { UserStreamEvent } from '../../../src/domain/stream.js';
+import type { OrderRequest } from '../../../src/domain/trading.js';
+import { AppError } from '../../../src/errors/app-error.js';
+import { PolymarketClient } from '../../../src/venues/polymarket/client.js';
+import { mapPolymarketError } from '../../../src/venues/polymarket/errors.js';
+import { PolymarketOrderResponse } from '../../../src/venues/polymarket/payloads.js';
+import { signOrder } from '../../../src/venues/polymarket/signing.js';
+import type { VenueSession } from '../../../src/venues/port.js';
+import { payloadDecoder } from '../../../src/venues/shared/payload.js';
+import { waitFor } from '../../support/server.js';
+import { liquidMarkets, rejectsWith, silentLogger, startVenue, type VenueUnderTest } from './harness.js';
+
+describe('polymarket: exchange-specific contract', () => {
+  let venue: VenueUnderTest;
+  let market: Market;
+  let session: VenueSession;
+  let address: string;
+
+  before(async () => {
+    venue = await startVenue('polymarket');
+    [market] = (await liquidMarkets(venue, 1)) as [Market];
+    ({ session, address } = (await venue.newSession()) as { session: VenueSession; address: string });
+  });
+  after(() => venue?.close());
+
+  const trading = () => venue.adapter.trading;
+  const request = (over: Partial<OrderRequest>): OrderRequest => ({
+    market_id: market.exchange_market_id,
+    outcome: 'Yes',
+    side: 'buy',
+    price: 0.01,
+    size: 5,
+    order_type: 'gtc',
+    client_order_id: randomUUID(),
+    ...over,
+  });
+  const book = async () => {
+    const fetchBook = venue.adapter.marketData.fetchOrderBook;
+    assert.ok(fetchBook);
+    return fetchBook.call(venue.adapter.marketData, venue.ctx(), market, 'Yes');
+  };
+  const balance = async (s: VenueSession = session) => {
+    const fetchBalance = trading().fetchBalance;
+    assert.ok(fetchBalance);
+    const { raw } = await fetchBalance.call(trading(), venue.ctx(), s);
+    return BigInt(raw.balance as string);
+  };
+  const withSecret = (secret: string): VenueSession => ({
+    ...session,
+    credentials: { ...session.credentials, clob_api_secret: secret },
+  });
+
+  test('a wrong HMAC secret is refused by the exchange and surfaces as 403 authentication_failed', async () => {
+    const wrong = withSecret(Buffer.from('not the secret the exchange issued').toString('base64url'));
+    const error = await rejectsWith(
+      trading().listOpenOrders?.(venue.ctx(), wrong, null) as Promise<unknown>,
+      'authentication_failed',
+    );
+    assert.equal(error.status, 403);
+    assert.ok(
+      !error.message.includes(session.credentials.clob_api_secret ?? '\u0000'),
+      'secret in the error',
+    );
+  });
+
+  test('a tampered order signature is refused by the exchange and surfaces as 403 authentication_failed', async () => {
+    // The simulator serves its CLOB on the control host: a client of our own sends what the adapter never would.
+    const clob = venue.controlUrl;
+    const client = new PolymarketClient({
+      gammaUrl: clob,
+      clobUrl: clob,
+      dataUrl: clob,
+      wsMarketUrl: '',
+      wsUserUrl: '',
+      timeoutMs: 3_000,
+    });
+    try {
+      const auth = await client.authenticate(venue.ctx(), session);
+      const yes = market.outcomes.find((o) => o.name === 'Yes');
+      const signed = await signOrder(auth.signer, 137, {
+        tokenId: yes?.token_id as string,
+        price: 0.01,
+        size: 5,
+        side: 'buy',
+        tickSize: market.tick_size ?? 0.01,
+        negRisk: false,
+        orderType: 'GTC',
+        owner: auth.creds.key,
+      });
+      // Raise the amount after signing: the signature no longer covers the order.
+      const body = JSON.parse(signed.body) as { order: { makerAmount: string } };
+      body.order.makerAmount = String(BigInt(body.order.makerAmount) * 2n);
+      const sent = client.private(venue.ctx(), auth, payloadDecoder(PolymarketOrderResponse), {
+        method: 'POST',
+        path: '/order',
+        body: JSON.stringify(body),
+        idempotent: false,
+        operation: 'create_order',
+      });
+      const error = await sent.then(
+        () => assert.fail('the exchange accepted a tampered order'),
+        (e: unknown) => mapPolymarketError(e),
+      );
+      assert.ok(
+        error instanceof AppError && error.code === 'authentication_failed' && error.status === 403,
+        String(error),
+      );
+      assert.deepEqual(await trading().listOpenOrders?.(venue.ctx(), session, market.exchange_market_id), []);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a crossing buy fills at the best ask and takes exactly its cost from the balance in base units', async () => {
+    const before = await balance();
+    const [askPrice, askSize] = (await book()).asks[0] as [number, number];
+    const size = Math.min(5, askSize);
+    const order = await trading().createOrder?.(venue.ctx(), session, request({ price: askPrice, size }));
+    assert.equal(order?.status, 'filled');
+    const fills = (await trading().fetchFills?.(venue.ctx(), session, market.exchange_market_id, 50)) ?? [];
+    const mine = fills.filter((f) => f.order_id === order?.id);
+    const cost = mine.reduce((sum, f) => sum + f.price * f.size + f.fee, 0);
+    const spent = Number(before - (await balance())) / 1e6;
+    assert.ok(Math.abs(spent - cost) < 1e-6, `spent ${spent}, fills cost ${cost}`);
+    const positions =
+      (await trading().fetchPositions?.(venue.ctx(), session, market.exchange_market_id)) ?? [];
+    assert.ok(
+      positions.some((p) => p.outcome === 'Yes' && p.size >= size - 1e-9 && p.average_price !== null),
+    );
+  });
+
+  test('a FOK order that cannot fill completely is killed and changes nothing', async () => {
+    const before = await balance();
+    const levels = (await book()).asks;
+    const available = levels.reduce((sum, [, s]) => sum + s, 0);
+    const worst = levels.at(-1)?.[0] as number;
+    const order = await trading().createOrder?.(
+      venue.ctx(),
+      session,
+      request({ order_type: 'fok', price: worst, size: Math.ceil(available) + 100 }),
+    );
+    assert.equal(order?.status, 'cancelled');
+    assert.equal(order?.filled, 0);
+    assert.equal(await balance(), before);
+    assert.deepEqual(await trading().listOpenOrders?.(venue.ctx(), session, market.exchange_market_id), []);
+  });
+
+  test('an IOC (FAK) order fills what the limit allows and cancels the rest', async () => {
+    const [bestAsk, bestSize] = (await book()).asks[0] as [number, number];
+    const size = Math.floor(bestSize) + 50;
+    const order = await trading().createOrder?.(
+      venue.ctx(),
+      session,
+      request({ order_type: 'ioc', price: bestAsk, size }),
+    );
+    assert.equal(order?.status, 'cancelled', JSON.stringify(order));
+    assert.ok((order?.filled ?? 0) > 0 && (order?.filled ?? 0) < size, `filled ${order?.filled} of ${size}`);
+    assert.deepEqual(await trading().listOpenOrders?.(venue.ctx(), session, market.exchange_market_id), []);
+  });
+
+  test('a GTD order rests, then expires at the exchange and reads back as expired', async () => {
+    // The exchange takes a GTD order off the book a minute before its expiration: 62 s out means about 2 s.
+    const expiration = Math.floor(Date.now() / 1000) + 62;
+    const order = await trading().createOrder?.(
+      venue.ctx(),
+      session,
+      request({ order_type: 'gtd', expiration }),
+    );
+    assert.equal(order?.status, 'open');
+    const id = order?.id as string;
+    await waitFor(
+      async () => (await trading().getOrder?.(venue.ctx(), session, id))?.status === 'expired' || undefined,
+      15_000,
+      'the GTD order to expire',
+    );
+    assert.ok(
+      !((await trading().listOpenOrders?.(venue.ctx(), session, null)) ?? []).some((o) => o.id === id),
+    );
+  });
+
+  test('orders refused by the exchange rules are 400s or 402 and change nothing', async () => {
+    await rejectsWith(
+      trading().createOrder?.(venue.ctx(), session, request({ outcome: 'Maybe' })) as Promise<unknown>,
+      'validation_error',
+    );
+    await rejectsWith(
+      trading().createOrder?.(venue.ctx(), session, request({ price: 0.015 })) as Promise<unknown>,
+      'validation_error',
+    );
+    await rejectsWith(
+      trading().createOrder?.(venue.ctx(), session, request({ size: 1 })) as Promise<unknown>,
+      'bad_request',
+    );
+    const poor = (await venue.newSession()).session;
+    await rejectsWith(
+      trading().createOrder?.(venue.ctx(), poor, request({ price: 0.5, size: 100_000 })) as Promise<unknown>,
+      'insufficient_funds',
+    );
+    await rejectsWith(
+      trading().createOrder?.(
+        venue.ctx(),
+        session,
+        request({ market_id: `0x${'cd'.repeat(32)}` }),
+      ) as Promise<unknown>,
+      'market_not_found',
+    );
+  });
+
+  test('a wallet key alone is enough: the CLOB credentials are derived (L1) and work', async () => {
+    const keyOnly: VenueSession = {
+      ...session,
+      credentials: { private_key: session.credentials.private_key as string },
+    };
+    const orders = await trading().listOpenOrders?.(venue.ctx(), keyOnly, null);
+    assert.ok(Array.isArray(orders));
+    assert.equal(await balance(keyOnly), await balance());
+    const ping = await venue.adapter.ping(venue.ctx(), keyOnly);
+    assert.deepEqual([ping.reachable, ping.authenticated], [true, true]);
+    assert.match(ping.message, new RegExp(address, 'i'));
+  });
+
+  test('an order whose answer is lost is looked up by its hash, never sent again', async () => {
+    // The exchange books the order at once but its answer never arrives within the adapter's deadline.
+    await venue.sim.faults({ hold_response_ms: 4_000, only: ['POST /order'] });
+    try {
+      const order = await trading().createOrder?.(venue.ctx(), session, request({}));
+      assert.equal(order?.status, 'open', 'reconciled from the order hash');
+      const open = (await trading().listOpenOrders?.(venue.ctx(), session, null)) ?? [];
+      assert.equal(open.filter((o) => o.id === order?.id).length, 1, 'the order exists exactly once');
+      await trading().cancelOrder?.(venue.ctx(), session, order?.id as string);
+    } finally {
+      await venue.sim.clearFaults();
+    }
+  });
+
+  test('an order the exchange has not booked when the deadline passes is reported unknown, with its id', async () => {
+    const openBefore = (await trading().listOpenOrders?.(venue.ctx(), session, null)) ?? [];
+    // The exchange is slow: it books the order only after the adapter gave up and found nothing by the hash.
+    await venue.sim.faults({ latency_ms: 4_000, only: ['POST /order'] });
+    let orderId = '';
+    try {
+      const error = await rejectsWith(
+        trading().createOrder?.(venue.ctx(), session, request({})) as Promise<unknown>,
+        'service_unavailable',
+      );
+      assert.equal(error.retryable, true);
+      const extra = error.extra as { order_status?: string; order_id?: string };
+      assert.equal(extra.order_status, 'unknown');
+      assert.match(String(extra.order_id), /^0x[0-9a-f]{64}$/);
+      orderId = extra.order_id as string;
+    } finally {
+      await venue.sim.clearFaults();
+    }
+    // The id the error gave is how a client finds out: the order did reach the book, once, and was not re-sent.
+    const order = await waitFor(
+      async () =>
+        (await trading()
+          .getOrder?.(venue.ctx(), session, orderId)
+          .catch(() => undefined)) ?? undefined,
+      10_000,
+      'the slow order to appear',
+    );
+    assert.equal(order.status, 'open');
+    const openAfter = (await trading().listOpenOrders?.(venue.ctx(), session, null)) ?? [];
+    assert.equal(openAfter.length, openBefore.length + 1);
+    await trading().cancelOrder?.(venue.ctx(), session, orderId);
+  });
+
+  test('the user channel reports the caller’s own order and fill, once each', async () => {
+    const open = trading().openUserStream;
+    assert.ok(open);
+    const stream = open.call(
+      trading(),
+      { signal: new AbortController().signal, logger: silentLogger },
+      session,
+    );
+    const events: UserStreamEvent[] = [];
+    const reading = (async () => {
+      for await (const e of stream) events.push(e);
+    })();
+    try {
+      await waitFor(
+        async () => events.some((e) => e.type === 'feed_state' && e.state === 'healthy') || undefined,
+        10_000,
+        'user channel',
+      );
+      const [askPrice] = (await book()).asks[0] as [number, number];
+      const order = await trading().createOrder?.(
+        venue.ctx(),
+        session,
+        request({ price: askPrice, size: 5 }),
+      );
+      assert.equal(order?.status, 'filled');
+      await waitFor(
+        async () => events.some((e) => e.type === 'fill' && e.fill.order_id === order?.id) || undefined,
+        10_000,
+        'the fill on the user channel',
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const fills = events.filter((e) => e.type === 'fill' && e.fill.order_id === order?.id);
+      assert.equal(
+        new Set(fills.map((e) => e.type === 'fill' && e.fill.fill_id)).size,
+        fills.length,
+        'a fill reported twice',
+      );
+      assert.ok(
+        events.some((e) => e.type === 'order' && e.order.id === order?.id),
+        'no order event',
+      );
+    } finally {
+      await stream.close();
+      await reading;
+    }
+  });
+});
