@@ -30,8 +30,11 @@ export async function launchPolymarketSandbox(
       control: sim.control,
       createAccount: () => sim.createAccount(),
       async close() {
-        await adapter.close?.();
-        await sim.close();
+        try {
+          await adapter.close?.();
+        } finally {
+          await sim.close();
+        }
       },
     };
   } catch (error) {

@@ -141,8 +141,12 @@ export class VenueHttp {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+  private closing: Promise<void> | null = null;
+
+  /** Closes the connection pool once; later calls wait for the same close. */
+  close(): Promise<void> {
+    this.closing ??= this.ownsDispatcher ? this.dispatcher.close() : Promise.resolve();
+    return this.closing;
   }
 
   private async attempt(ctx: VenueContext, req: VenueRequest, url: string): Promise<VenueResponse> {

@@ -179,3 +179,10 @@ test('Retry-After accepts seconds and HTTP dates', () => {
   const date = parseRetryAfter(new Date(Date.now() + 3_000).toUTCString());
   assert.ok(date !== null && date > 1_000 && date <= 3_000);
 });
+
+test('closing twice is harmless', async () => {
+  const client = http();
+  await client.send(ctx(), { method: 'GET', path: '/x', idempotent: true, operation: 'read' });
+  await client.close();
+  await client.close();
+});
