@@ -2,6 +2,7 @@
 // the contract suites what they need: the adapter, fresh funded sessions, a request context and the simulator's
 // /__sim controls. Every venue registered in SIM_VENUE_LAUNCHERS runs through the same suites.
 import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   type RunningSimVenue,
   SIM_VENUE_LAUNCHERS,
@@ -164,7 +165,14 @@ export interface VenueTestHints {
   unknownOrderId: string;
 }
 
-export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {};
+export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
+  limitless: {
+    // A scoped API token Limitless never issued (token ids are UUIDs, secrets base64).
+    strangerCredentials: async () => ({ token_id: randomUUID(), secret: randomBytes(32).toString('base64') }),
+    // Limitless order ids are UUIDv4 (the API answers 400 "must be a UUIDv4" otherwise).
+    unknownOrderId: '5b0e0f6c-8f2d-4e8e-9a55-1c2d3e4f5a6b',
+  },
+};
 
 export function hintsFor(id: ExchangeId): VenueTestHints {
   const hints = VENUE_TEST_HINTS[id];
