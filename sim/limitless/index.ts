@@ -10,7 +10,7 @@ import { LimitlessAccounts } from './auth.js';
 import { buildCatalog } from './catalog.js';
 import { SimListing } from './listing.js';
 import { seedHoldings } from './portfolio.js';
-import { handleLimitlessRequest, type LimitlessSimState } from './server.js';
+import { handleLimitlessRequest, type LimitlessSimState, requestUrl } from './server.js';
 import { attachLimitlessStream } from './stream.js';
 import { SimTape } from './tape.js';
 
@@ -94,7 +94,7 @@ export async function startLimitlessSim(opts: LimitlessSimOptions = {}): Promise
   };
 
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://sim').pathname;
+    const path = requestUrl(req.url ?? '/').pathname;
     handleControl(req, res, path, control)
       .then((handled) => (handled ? undefined : handleLimitlessRequest(state, req, res)))
       .catch(() => {

@@ -58,7 +58,7 @@ export async function handleLimitlessRequest(
     return sendJson(res, fault.status, { statusCode: fault.status, message: 'Internal server error' });
   }
   const raw = req.url ?? '/';
-  const url = new URL(raw, 'http://sim');
+  const url = requestUrl(raw);
   try {
     const body = route(state, req, raw, url.pathname, url.searchParams);
     sendJson(res, 200, body);
@@ -114,6 +114,18 @@ function route(state: LimitlessSimState, req: IncomingMessage, raw: string, path
     }
   }
   throw notFound(`Cannot ${method} ${path}`);
+}
+
+/**
+ * The request target as a URL. `new URL(raw, base)` would read `//host/x` as another host (and throw on a bad one),
+ * so the target is appended to a fixed origin instead; anything unparsable is the root.
+ */
+export function requestUrl(raw: string): URL {
+  try {
+    return new URL(`http://sim${raw.startsWith('/') ? raw : `/${raw}`}`);
+  } catch {
+    return new URL('http://sim/');
+  }
 }
 
 function safeDecode(part: string): string {
