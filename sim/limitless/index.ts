@@ -1,34 +1,122 @@
-// Public entry of the Limitless simulator: builds the world and listens on loopback. Imports nothing from src/.
+// Public entry of the Limitless simulator: builds the shared world's Limitless catalogue and serves the REST API,
+// the Socket.IO /markets feed and the /__sim control surface on one loopback port. Imports nothing from src/.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SimClock } from '../shared/control.js';
+import { handleControl, type SimAccount, SimClock } from '../shared/control.js';
 import { SimFaults } from '../shared/faults.js';
+import { sendJson } from '../shared/http.js';
 import { createWorld } from '../shared/world.js';
 import { LimitlessAccounts } from './auth.js';
-import { createLimitlessServer } from './server.js';
+import { buildCatalog } from './catalog.js';
+import { SimListing } from './listing.js';
+import { seedHoldings } from './portfolio.js';
+import { handleLimitlessRequest, type LimitlessSimState, requestUrl } from './server.js';
+import { attachLimitlessStream } from './stream.js';
+import { SimTape } from './tape.js';
 
-export interface LimitlessSim {
-  url: string;
-  close(): Promise<void>;
-  registerAccount(): Promise<{ credentials: Record<string, string>; address?: string }>;
+export interface LimitlessSimOptions {
+  port?: number;
+  seed?: number;
+  /** Number of propositions in the shared world. */
+  size?: number;
+  /** The instant the world is built around (see createWorld). */
+  now?: Date;
 }
 
-export async function startLimitlessSim(
-  opts: { port?: number; seed?: number; size?: number } = {},
-): Promise<LimitlessSim> {
+export interface LimitlessAccountOptions {
+  /** Positions the account starts with (0 = a fresh account). */
+  holdings?: number;
+  /** Paper USDC in base units (6 decimals). */
+  fund?: string;
+  /** `api_key` hands out a legacy X-API-Key instead of a scoped HMAC token. */
+  scheme?: 'hmac' | 'api_key';
+}
+
+export interface LimitlessSim {
+  /** REST base URL (api.limitless.exchange). */
+  url: string;
+  /** Socket.IO base URL (ws.limitless.exchange); clients connect to `${wsUrl}/markets`. */
+  wsUrl: string;
+  /** Base URL of /__sim/*. */
+  control: string;
+  /** Native market ids (slugs) per proposition key. */
+  manifest: Record<string, string[]>;
+  createAccount(options?: LimitlessAccountOptions): Promise<SimAccount>;
+  close(): Promise<void>;
+}
+
+export async function startLimitlessSim(opts: LimitlessSimOptions = {}): Promise<LimitlessSim> {
+  const world = createWorld({ seed: opts.seed, size: opts.size, now: opts.now });
+  const clock = new SimClock();
+  const startMs = clock.now();
+  const catalog = buildCatalog(world);
   const accounts = new LimitlessAccounts();
-  const world = createWorld({ seed: opts.seed, size: opts.size });
-  const server = createLimitlessServer(world, accounts, new SimFaults(), new SimClock());
+  const faults = new SimFaults();
+  const tape = new SimTape(startMs);
+  const listing = new SimListing(catalog);
+  const worldNowMs = () => world.now.getTime() + (clock.now() - startMs);
+  const state: LimitlessSimState = { catalog, listing, accounts, tape, faults, clock, worldNowMs };
+
+  const createAccount = (options: LimitlessAccountOptions = {}): SimAccount => {
+    const account = accounts.register();
+    if (options.fund !== undefined && /^\d+$/.test(options.fund)) account.usdc += BigInt(options.fund);
+    if (options.holdings) seedHoldings(account, catalog, options.holdings, worldNowMs());
+    const credentials: Record<string, string> =
+      options.scheme === 'api_key'
+        ? { api_key: account.apiKey }
+        : { token_id: account.tokenId, secret: account.secret };
+    return { credentials, address: account.address };
+  };
+
+  const control = {
+    faults,
+    clock,
+    hooks: {
+      manifest: () => catalog.manifest,
+      advance: (steps: number) => {
+        const step = tape.advance(steps, clock.now());
+        stream.publishBooks();
+        return step;
+      },
+      onClockAdvanced: () => listing.invalidate(),
+      dropStreams: () => stream.drop(),
+      createAccount: (body: Record<string, unknown>) =>
+        createAccount({
+          holdings: typeof body.holdings === 'number' ? Math.max(0, Math.floor(body.holdings)) : 0,
+          fund: typeof body.fund === 'string' ? body.fund : undefined,
+          scheme: body.scheme === 'api_key' ? 'api_key' : 'hmac',
+        }),
+      fund: (address: string, amount: string) => {
+        const account = accounts.findByAddress(address);
+        if (account) account.usdc += BigInt(amount);
+      },
+    },
+  };
+
+  const server = createServer((req, res) => {
+    const path = requestUrl(req.url ?? '/').pathname;
+    handleControl(req, res, path, control)
+      .then((handled) => (handled ? undefined : handleLimitlessRequest(state, req, res)))
+      .catch(() => {
+        if (!res.headersSent) sendJson(res, 500, { statusCode: 500, message: 'Internal server error' });
+      });
+  });
+  const stream = attachLimitlessStream(server, {
+    catalog,
+    accounts,
+    faults,
+    clock,
+    context: () => ({ step: tape.step, worldNowMs: worldNowMs() }),
+  });
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
-    registerAccount: async () => {
-      const a = accounts.register();
-      return {
-        credentials: { api_key: a.apiKey, token_id: a.tokenId, secret: a.secret },
-        address: a.address,
-      };
-    },
-    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+    url,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    control: url,
+    manifest: catalog.manifest,
+    createAccount: async (options) => createAccount(options),
+    close: () => stream.close(),
   };
 }

@@ -1,123 +1,278 @@
-// Loopback HTTP server speaking Limitless's public REST wire format (orderbook so far) plus the /__sim/ controls.
-// Markets come from the shared world; slugs are indexed in a Map so lookups stay O(1) at 100k+ markets.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { handleControl, type SimClock } from '../shared/control.js';
+// Loopback HTTP server speaking Limitless's public REST API (api.limitless.exchange): markets, groups, search,
+// books, price history, the trade feed, and portfolios (own ones behind HMAC / X-API-Key, public ones by address).
+// Errors are NestJS-shaped, as the real API's are: `{ message, error?, statusCode }`.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SimClock } from '../shared/control.js';
 import type { SimFaults } from '../shared/faults.js';
-import { sendJson as send } from '../shared/http.js';
-import type { Proposition, World } from '../shared/world.js';
+import { sendJson } from '../shared/http.js';
 import type { LimitlessAccounts } from './auth.js';
-import { buildBook } from './book.js';
-import { limitlessMarket, limitlessSlug, limitlessTokenId } from './market.js';
+import type { SimCatalog, SimMarket } from './catalog.js';
+import { HISTORY_INTERVALS, type HistoryInterval, historyPoints } from './history.js';
+import { AUTOMATION_TYPES, type SimListing, SORT_BY, TRADE_TYPES } from './listing.js';
+import { groupPayload, marketPayload, orderbookPayload, type PayloadContext } from './payloads.js';
+import { pnlChartDocument, positionsDocument, tradedVolumeDocument } from './portfolio.js';
+import { type SimTape, TRADERS, tapeNewestFirst } from './tape.js';
 
-interface Listing {
-  prop: Proposition;
-  slug: string;
-  tokenId: string;
-  fairYes: number;
-  seed: number;
-  market: Record<string, unknown>;
+export interface LimitlessSimState {
+  catalog: SimCatalog;
+  listing: SimListing;
+  accounts: LimitlessAccounts;
+  tape: SimTape;
+  faults: SimFaults;
+  clock: SimClock;
+  /** The world's own clock: world.now moved by the time the simulator has run and been advanced. */
+  worldNowMs(): number;
 }
 
-export function createLimitlessServer(
-  world: World,
-  accounts: LimitlessAccounts,
-  faults: SimFaults,
-  clock: SimClock,
-): Server {
-  const bySlug = new Map<string, Listing>();
-  const manifest: Record<string, string[]> = {};
-  for (const prop of world.listedOn('limitless')) {
-    const fairYes = prop.shape.kind === 'binary' ? prop.shape.fairYes : (prop.shape.options[0]?.fair ?? 0.5);
-    const n = bySlug.size;
-    const listing: Listing = {
-      prop,
-      slug: limitlessSlug(prop),
-      tokenId: limitlessTokenId(prop, 'yes'),
-      fairYes,
-      seed: world.seed + n,
-      market: limitlessMarket(prop, 100_000 + n, fairYes),
-    };
-    bySlug.set(listing.slug, listing);
-    manifest[prop.id] = [listing.slug];
+type Query = URLSearchParams;
+
+class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(String(body.message));
   }
-  const active = [...bySlug.values()].filter((l) => l.prop.status === 'active');
-  let step = 0;
-  const control = {
-    faults,
-    clock,
-    hooks: {
-      manifest: () => manifest,
-      advance: (steps: number) => {
-        step += steps;
-        return step;
-      },
-      createAccount: () => {
-        const a = accounts.register();
-        return {
-          credentials: { api_key: a.apiKey, token_id: a.tokenId, secret: a.secret },
-          address: a.address,
-        };
-      },
+}
+
+const notFound = (message: string) => new HttpProblem(404, { message, error: 'Not Found', statusCode: 404 });
+const badRequest = (messages: string[]) =>
+  new HttpProblem(400, { message: messages, error: 'Bad Request', statusCode: 400 });
+const UNAUTHORIZED = new HttpProblem(401, { message: 'Unauthorized', statusCode: 401 });
+
+export async function handleLimitlessRequest(
+  state: LimitlessSimState,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const fault = await state.faults.gate();
+  if (fault?.kind === 'rate_limited') {
+    return sendJson(
+      res,
+      429,
+      { statusCode: 429, message: 'ThrottlerException: Too Many Requests' },
+      { 'retry-after': String(fault.retryAfterSeconds) },
+    );
+  }
+  if (fault?.kind === 'error') {
+    return sendJson(res, fault.status, { statusCode: fault.status, message: 'Internal server error' });
+  }
+  const raw = req.url ?? '/';
+  const url = requestUrl(raw);
+  try {
+    const body = route(state, req, raw, url.pathname, url.searchParams);
+    sendJson(res, 200, body);
+  } catch (error) {
+    if (!(error instanceof HttpProblem)) throw error;
+    sendJson(res, error.status, error.body);
+  }
+}
+
+function route(state: LimitlessSimState, req: IncomingMessage, raw: string, path: string, q: Query): unknown {
+  const method = req.method ?? 'GET';
+  const ctx: PayloadContext = { step: state.tape.step, worldNowMs: state.worldNowMs() };
+  const parts = path
+    .split('/')
+    .filter((p) => p.length > 0)
+    .map(safeDecode);
+  if (method === 'GET' && parts[0] === 'markets') {
+    if (parts.length === 2 && parts[1] === 'active') return activeMarkets(state, q, ctx);
+    if (parts.length === 2 && parts[1] === 'search') return search(state, q, ctx);
+    if (parts.length === 2) return marketOrGroup(state, parts[1] as string, ctx);
+    if (parts.length === 3) {
+      const slug = parts[1] as string;
+      switch (parts[2]) {
+        case 'orderbook':
+          return orderbookPayload(clobMarket(state, slug), ctx);
+        case 'historical-price':
+          return historicalPrice(state, slug, q);
+        case 'events':
+          return feedEvents(state, slug, q);
+      }
+    }
+  }
+  if (method === 'GET' && parts[0] === 'portfolio') {
+    const portfolio = { step: ctx.step, worldNowMs: ctx.worldNowMs, nowMs: state.clock.now() };
+    if (parts.length === 2 && (parts[1] === 'positions' || parts[1] === 'pnl-chart')) {
+      const auth = state.accounts.authenticate(req.headers, method, raw, '', state.clock.now());
+      if (auth.kind !== 'ok') throw UNAUTHORIZED;
+      if (parts[1] === 'positions') return positionsDocument(auth.account, state.catalog, portfolio);
+      return pnlChart(state, auth.account, q, portfolio);
+    }
+    if (parts.length === 3) {
+      const address = parts[1] as string;
+      if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw badRequest(['Invalid address']);
+      const account = state.accounts.findByAddress(address);
+      switch (parts[2]) {
+        case 'positions':
+          return positionsDocument(account, state.catalog, portfolio);
+        case 'traded-volume':
+          return tradedVolumeDocument(account);
+        case 'pnl-chart':
+          return pnlChart(state, account, q, portfolio);
+      }
+    }
+  }
+  throw notFound(`Cannot ${method} ${path}`);
+}
+
+/**
+ * The request target as a URL. `new URL(raw, base)` would read `//host/x` as another host (and throw on a bad one),
+ * so the target is appended to a fixed origin instead; anything unparsable is the root.
+ */
+export function requestUrl(raw: string): URL {
+  try {
+    return new URL(`http://sim${raw.startsWith('/') ? raw : `/${raw}`}`);
+  } catch {
+    return new URL('http://sim/');
+  }
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+function intParam(q: Query, name: string, fallback: number, min: number, max: number): number {
+  const raw = q.get(name);
+  if (raw === null || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n))
+    throw badRequest([`${name} must be a number conforming to the specified constraints`]);
+  if (n < min) throw badRequest([`${name} must not be less than ${min}`]);
+  if (n > max) throw badRequest([`${name} must not be greater than ${max}`]);
+  return n;
+}
+
+function enumParam(q: Query, name: string, values: readonly string[]): string | null {
+  const raw = q.get(name);
+  if (raw === null || raw === '') return null;
+  if (!values.includes(raw)) {
+    throw badRequest([`${name} must be one of the following values: ${values.join(', ')}`]);
+  }
+  return raw;
+}
+
+/** GET /markets/active: page-number pagination (from 1, at most 25 rows), groups as one row with `markets`. */
+function activeMarkets(state: LimitlessSimState, q: Query, ctx: PayloadContext): unknown {
+  const page = intParam(q, 'page', 1, 1, 1_000_000);
+  const limit = intParam(q, 'limit', 25, 1, 25);
+  const rows = state.listing.activeRows(
+    {
+      sortBy: enumParam(q, 'sortBy', SORT_BY),
+      tradeType: enumParam(q, 'tradeType', TRADE_TYPES),
+      automationType: enumParam(q, 'automationType', AUTOMATION_TYPES),
     },
-  };
+    ctx.worldNowMs,
+  );
+  const data = rows.slice((page - 1) * limit, page * limit).map((r) => rowPayload(r, ctx));
+  return { data, totalMarketsCount: rows.length };
+}
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://sim');
-    const path = url.pathname;
-    if (await handleControl(req, res, path, control)) return;
-    const fault = await faults.gate();
-    if (fault?.kind === 'rate_limited') {
-      return send(
-        res,
-        429,
-        { message: 'ThrottlerException: Too Many Requests', statusCode: 429 },
-        { 'retry-after': String(fault.retryAfterSeconds) },
-      );
-    }
-    if (fault?.kind === 'error') {
-      return send(res, fault.status, { message: 'Internal server error', statusCode: fault.status });
-    }
-    if (path === '/portfolio/positions' && req.method === 'GET') {
-      const account = accounts.verify(req.headers, 'GET', `${path}${url.search}`, '');
-      if (!account) return send(res, 401, { message: 'Unauthorized', statusCode: 401 });
-      // A fresh paper account holds no positions yet; trading is not simulated in this slice.
-      return send(res, 200, { amm: [], clob: [], group: [] });
-    }
-    const hist = /^\/markets\/([^/]+)\/historical-price$/.exec(path);
-    if (hist && req.method === 'GET') {
-      const listing = bySlug.get(decodeURIComponent(hist[1] ?? ''));
-      if (!listing) return send(res, 404, { message: 'Market not found', statusCode: 404 });
-      // As recorded: newest first, 15-minute ticks, ms timestamps and prices as strings; one tick per advance step.
-      const nowMs = Math.floor(world.now.getTime() / 900_000) * 900_000;
-      const prices = Array.from({ length: 96 }, (_, i) => ({
-        timestamp: String(nowMs - i * 900_000),
-        price: buildBook(listing.seed, listing.tokenId, listing.fairYes, Math.max(0, step - i)).midpoint,
-      }));
-      return send(res, 200, { title: listing.market.title, marketStatus: listing.market.status, prices });
-    }
-    const book = /^\/markets\/([^/]+)\/orderbook$/.exec(path);
-    if (book && req.method === 'GET') {
-      const listing = bySlug.get(decodeURIComponent(book[1] ?? ''));
-      if (!listing) return send(res, 404, { message: 'Market not found', statusCode: 404 });
-      return send(res, 200, buildBook(listing.seed, listing.tokenId, listing.fairYes, step));
-    }
-    if (path === '/markets/active' && req.method === 'GET') {
-      // Page-number pagination (1-based) over active markets, as the Limitless SDK walks it.
-      const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
-      const limit = Math.min(25, Math.max(1, Number(url.searchParams.get('limit') ?? '10') || 10));
-      const data = active.slice((page - 1) * limit, page * limit).map((l) => l.market);
-      return send(res, 200, { data, totalMarketsCount: active.length });
-    }
-    const one = /^\/markets\/([^/]+)$/.exec(path);
-    if (one && req.method === 'GET') {
-      const listing = bySlug.get(decodeURIComponent(one[1] ?? ''));
-      if (!listing) return send(res, 404, { message: 'Market not found', statusCode: 404 });
-      return send(res, 200, listing.market);
-    }
-    return send(res, 404, { message: `Cannot ${req.method} ${path}`, error: 'Not Found', statusCode: 404 });
+function rowPayload(r: SimCatalog['rows'][number], ctx: PayloadContext): Record<string, unknown> {
+  return r.kind === 'group' ? groupPayload(r, ctx) : marketPayload(r, ctx);
+}
+
+/** GET /markets/search: `{ markets }` only, no total; a short page means the last one. */
+function search(state: LimitlessSimState, q: Query, ctx: PayloadContext): unknown {
+  const query = q.get('query');
+  if (query === null || query.trim() === '')
+    throw badRequest(['query should not be empty', 'query must be a string']);
+  const limit = intParam(q, 'limit', 10, 1, 50);
+  const page = intParam(q, 'page', 1, 1, 1_000_000);
+  const thresholdRaw = q.get('similarityThreshold');
+  const threshold = thresholdRaw === null ? 0.5 : Number(thresholdRaw);
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
+    throw badRequest(['similarityThreshold must not be greater than 1']);
   }
+  const rows = state.listing.search(query, threshold);
+  return { markets: rows.slice((page - 1) * limit, page * limit).map((r) => rowPayload(r, ctx)) };
+}
 
-  return createServer((req, res) => {
-    handle(req, res).catch(() => send(res, 400, { message: 'Bad request', statusCode: 400 }));
+function marketOrGroup(state: LimitlessSimState, slug: string, ctx: PayloadContext): unknown {
+  const row = state.catalog.bySlug.get(slug);
+  if (!row) throw notFound('Market not found');
+  return row.kind === 'group' ? groupPayload(row, ctx) : marketPayload(row, ctx);
+}
+
+function clobMarket(state: LimitlessSimState, slug: string): SimMarket {
+  const row = state.catalog.bySlug.get(slug);
+  if (row?.kind !== 'market') throw notFound('Market not found');
+  return row;
+}
+
+function timeParam(q: Query, name: string): number | null {
+  const raw = q.get(name);
+  if (raw === null || raw === '') return null;
+  const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+  if (Number.isNaN(ms)) throw badRequest([`${name} must be a valid ISO 8601 date string`]);
+  return ms;
+}
+
+/** A market answers one `{ title, prices, marketStatus }`; a group answers one `{ title, prices }` per option. */
+function historicalPrice(state: LimitlessSimState, slug: string, q: Query): unknown {
+  const row = state.catalog.bySlug.get(slug);
+  if (!row) throw notFound('Market not found');
+  const interval = (enumParam(q, 'interval', HISTORY_INTERVALS) ?? '1d') as HistoryInterval;
+  const query = { interval, fromMs: timeParam(q, 'from'), toMs: timeParam(q, 'to') };
+  const now = state.clock.now();
+  const worldNow = state.worldNowMs();
+  if (row.kind === 'group') {
+    return row.children.map((c) => ({ title: c.title, prices: historyPoints(c, query, now, worldNow) }));
+  }
+  const status = marketPayload(row, { step: state.tape.step, worldNowMs: worldNow }).status;
+  return { title: row.title, prices: historyPoints(row, query, now, worldNow), marketStatus: status };
+}
+
+/** GET /markets/{slug}/events: the matched-trade feed, newest first, page-number pagination. */
+function feedEvents(state: LimitlessSimState, slug: string, q: Query): unknown {
+  const row = state.catalog.bySlug.get(slug);
+  if (!row) throw notFound('Market not found');
+  const page = intParam(q, 'page', 1, 1, 1_000_000);
+  const limit = intParam(q, 'limit', 10, 1, 100);
+  const markets = row.kind === 'group' ? row.children : [row];
+  const worldNow = state.worldNowMs();
+  const all = markets
+    .flatMap((m) => [...tapeNewestFirst(m, state.tape, worldNow)].map((t) => ({ m, t })))
+    .sort((a, b) => b.t.createdMs - a.t.createdMs);
+  const events = all.slice((page - 1) * limit, page * limit).map(({ m, t }) => {
+    const trader = TRADERS[t.traderIndex] ?? TRADERS[0];
+    const collateral = String(Math.round(t.size * t.price));
+    return {
+      createdAt: new Date(t.createdMs).toISOString(),
+      makerAmount: collateral,
+      matchedSize: String(t.size),
+      price: String(t.price),
+      profile: {
+        id: trader?.id,
+        account: trader?.account,
+        username: trader?.username,
+        displayName: trader?.username,
+        pfpUrl: null,
+        socialUrl: null,
+        rankName: 'Bronze',
+      },
+      side: t.side,
+      takerAmount: collateral,
+      title: row.kind === 'group' ? m.title : '',
+      tokenId: t.tokenId,
+      txHash: t.txHash,
+    };
   });
+  return { events, limit, page, totalPages: Math.ceil(all.length / limit), totalRows: all.length };
+}
+
+function pnlChart(
+  state: LimitlessSimState,
+  account: Parameters<typeof pnlChartDocument>[0],
+  q: Query,
+  ctx: Parameters<typeof pnlChartDocument>[2],
+): unknown {
+  const timeframe = q.get('timeframe') ?? '7d';
+  const doc = pnlChartDocument(account, state.catalog, ctx, timeframe);
+  if (!doc) throw badRequest(['timeframe must be one of the following values: 1d, 7d, 30d, all']);
+  return doc;
 }

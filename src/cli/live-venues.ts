@@ -1,12 +1,15 @@
 // `omnibook serve`: the adapters of the real exchanges, built from config.venues. The venue issues add theirs.
 import type { Config } from '../config/schema.js';
 import type { ExchangeId } from '../domain/exchanges.js';
+import { createLimitlessAdapter } from '../venues/limitless/index.js';
 import { createPolymarketAdapter } from '../venues/polymarket/index.js';
 import type { VenueAdapter } from '../venues/port.js';
 
 export const LIVE_VENUE_FACTORIES: Partial<Record<ExchangeId, (config: Config) => VenueAdapter>> = {
   polymarket: (config) =>
     createPolymarketAdapter({ ...config.venues.polymarket, timeoutMs: config.venues.timeoutMs }),
+  limitless: (config) =>
+    createLimitlessAdapter({ ...config.venues.limitless, timeoutMs: config.venues.timeoutMs }),
 };
 
 export function liveVenues(config: Config): VenueAdapter[] {

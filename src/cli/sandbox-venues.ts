@@ -7,6 +7,7 @@ import type { Config } from '../config/schema.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { VenueAdapter } from '../venues/port.js';
 import { launchPolymarketSandbox } from './sandbox/polymarket-sandbox.js';
+import { launchLimitlessSandbox } from './sandbox/limitless-sandbox.js';
 
 export interface SandboxAccount {
   /** Exactly the JSON a client puts (base64) in X-Exchange-Credentials. */
@@ -39,6 +40,7 @@ export interface SimWorldOptions {
 
 export const SIM_VENUE_LAUNCHERS: Partial<Record<ExchangeId, SimVenueLauncher>> = {
   polymarket: launchPolymarketSandbox,
+  limitless: launchLimitlessSandbox,
 };
 
 export interface SandboxVenues {

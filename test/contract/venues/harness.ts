@@ -180,6 +180,12 @@ export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
     }),
     unknownOrderId: `0x${'ab'.repeat(32)}`,
   },
+  limitless: {
+    // A scoped API token Limitless never issued (token ids are UUIDs, secrets base64).
+    strangerCredentials: async () => ({ token_id: randomUUID(), secret: randomBytes(32).toString('base64') }),
+    // Limitless order ids are UUIDv4 (the API answers 400 "must be a UUIDv4" otherwise).
+    unknownOrderId: '5b0e0f6c-8f2d-4e8e-9a55-1c2d3e4f5a6b',
+  },
 };
 
 export function hintsFor(id: ExchangeId): VenueTestHints {

@@ -1,0 +1,63 @@
+// What the Limitless adapter can do, as data: GET /exchanges serves these flags and the registry checks them
+// against the facet methods at start. Limitless is data only here: no order placement or cancellation.
+import type { VenueDescriptor } from '../port.js';
+
+export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
+  id: 'limitless',
+  name: 'Limitless',
+  has: Object.freeze({
+    fetch_markets: 'supported',
+    fetch_events: 'supported',
+    fetch_orderbook: 'supported',
+    // Served from our own recorder once it lands, not by the venue.
+    fetch_orderbook_history: 'unsupported',
+    fetch_price_history: 'supported',
+    // The public matched-trade feed, GET /markets/{slug}/events.
+    fetch_trades: 'supported',
+    fetch_user_activity: 'supported',
+    create_order: 'unsupported',
+    cancel_order: 'unsupported',
+    fetch_order_history: 'unsupported',
+    fetch_fills: 'unsupported',
+    fetch_positions: 'supported',
+    fetch_balance: 'supported',
+    // The PnL chart is computed by Limitless on read; there is nothing to ask it to recompute.
+    refresh_balance: 'unsupported',
+    // Wallet-address subscriptions are the realtime gateway's (it polls fetch_user_activity).
+    watch_address: 'unsupported',
+    websocket: 'supported',
+  }),
+  features: Object.freeze({
+    orderTypes: Object.freeze([] as const),
+    gtdMinLeadSeconds: null,
+    maxBookDepth: 100,
+    candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w'] as const),
+  }),
+  credentials: Object.freeze([
+    {
+      name: 'token_id',
+      required: false,
+      secret: false,
+      description:
+        'Scoped API token id (sent as lmts-api-key), from POST /auth/api-tokens/derive; needs secret. The current Limitless scheme.',
+    },
+    {
+      name: 'secret',
+      required: false,
+      secret: true,
+      description: 'Base64 secret of that token; signs every request with HMAC-SHA256 (never sent).',
+    },
+    {
+      name: 'api_key',
+      required: false,
+      secret: true,
+      description:
+        'Legacy Limitless API key (lmts_…, sent as X-API-Key); deprecated by Limitless, used only without a token.',
+    },
+  ]),
+  onboarding: Object.freeze([] as const),
+  balanceUnit:
+    'USD: GET /portfolio/pnl-chart as sent, `currentValue` = realised PnL in USD (not a cash balance)',
+  // Limitless publishes no quota; its API Academy recommends a client bucket of 20 refilled at 10/s.
+  rateLimit: Object.freeze({ requestsPerSecond: 10, burst: 20 }),
+}) as VenueDescriptor;

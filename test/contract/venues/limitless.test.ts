@@ -1,0 +1,284 @@
+// Limitless-specific contract cases, against the simulator over loopback: the NO book mirrors the YES book, negRisk
+// groups are the events of their child markets, the PnL-chart balance, positions, credentials (HMAC window, legacy
+// key, stranger, missing), wallet activity by address, ping, data only (no order methods), and the book stream's
+// REST reconcile and per-outcome subscriptions.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type LimitlessSim, startLimitlessSim } from '../../../sim/limitless/index.js';
+import type { BookLevel } from '../../../src/domain/book.js';
+import { applyBookChanges } from '../../../src/domain/book-diff.js';
+import type { Market } from '../../../src/domain/market.js';
+import type { MarketStreamEvent } from '../../../src/domain/stream.js';
+import { sessionFrom } from '../../../src/vault/per-request-credentials.js';
+import { createLimitlessAdapter } from '../../../src/venues/limitless/index.js';
+import { VenueRegistry } from '../../../src/venues/registry.js';
+import { waitFor } from '../../support/server.js';
+import {
+  allMarkets,
+  liquidMarkets,
+  rejectsWith,
+  silentLogger,
+  startVenue,
+  strangerSession,
+  type VenueUnderTest,
+} from './harness.js';
+import { assertPosition } from './invariants.js';
+
+describe('limitless: venue specifics', () => {
+  let venue: VenueUnderTest;
+  let market: Market;
+  before(async () => {
+    venue = await startVenue('limitless', { size: 60 });
+    [market] = (await liquidMarkets(venue, 1)) as [Market];
+  });
+  after(() => venue?.close());
+
+  test('the NO book is the YES book mirrored (bids from asks at 1 - p, sizes unchanged), with its own token', async () => {
+    const { marketData } = venue.adapter;
+    assert.ok(marketData.fetchOrderBook);
+    const yes = await marketData.fetchOrderBook(venue.ctx(), market, 'Yes');
+    const no = await marketData.fetchOrderBook(venue.ctx(), market, 'no');
+    assert.notEqual(yes.token_id, no.token_id);
+    const mirror = (levels: BookLevel[]) => levels.map(([p, s]) => [Math.round((1 - p) * 1e9) / 1e9, s]);
+    assert.deepEqual(no.bids, mirror(yes.asks));
+    assert.deepEqual(no.asks, mirror(yes.bids));
+    assert.equal(yes.tick_size, 0.001);
+  });
+
+  test('a negRisk group is the event of its child markets; a group slug is not a market', async () => {
+    const markets = await allMarkets(venue);
+    const children = markets.filter((m) => m.exchange_group_id !== m.exchange_market_id);
+    assert.ok(children.length >= 3, 'the world has multi-option propositions');
+    const groupId = children[0]?.exchange_group_id as string;
+    const siblings = children.filter((m) => m.exchange_group_id === groupId);
+    assert.ok(siblings.length >= 3);
+    assert.ok(
+      siblings.every((m) => m.group_title === siblings[0]?.group_title && m.market_type === 'binary'),
+    );
+    const { catalog } = venue.adapter;
+    assert.ok(catalog.fetchMarket && catalog.fetchEventsPage);
+    const looked = await catalog.fetchMarket(venue.ctx(), siblings[0]?.exchange_market_id as string);
+    assert.equal(looked?.exchange_group_id, groupId, 'a child fetched alone still names its group');
+    assert.equal(await catalog.fetchMarket(venue.ctx(), groupId), null);
+    const titles = new Map<string, string>();
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof catalog.fetchEventsPage>> = await catalog.fetchEventsPage(
+        venue.ctx(),
+        cursor,
+      );
+      for (const e of page.items) titles.set(e.exchange_group_id, e.title);
+      cursor = page.cursor;
+    } while (cursor !== null);
+    assert.equal(
+      titles.get(groupId),
+      siblings[0]?.group_title,
+      'the group is listed as an event with its title',
+    );
+  });
+
+  test('balance raw is the PnL chart as Limitless sends it; currentValue is USD', async () => {
+    const { trading } = venue.adapter;
+    assert.ok(trading.fetchBalance && trading.fetchPositions);
+    const { raw } = await trading.fetchBalance(venue.ctx(), venue.sandboxSession);
+    assert.equal(typeof raw.currentValue, 'number');
+    for (const key of ['timeframe', 'data', 'previousValue', 'percentChange', 'current'])
+      assert.ok(key in raw, key);
+    const positions = await trading.fetchPositions(venue.ctx(), venue.sandboxSession, null);
+    assert.equal(positions.length, 3, 'the sandbox account holds three positions');
+    for (const p of positions) {
+      assertPosition(p);
+      assert.ok(p.size > 0 && p.average_price !== null && p.current_price !== null);
+    }
+    const one = positions[0]?.market_id as string;
+    assert.deepEqual(
+      (await trading.fetchPositions(venue.ctx(), venue.sandboxSession, one)).map((p) => p.market_id),
+      positions.filter((p) => p.market_id === one).map((p) => p.market_id),
+    );
+  });
+
+  test('credentials: a stranger and a stale timestamp are authentication_failed; missing ones are refused', async () => {
+    const { trading } = venue.adapter;
+    assert.ok(trading.fetchBalance);
+    await rejectsWith(
+      trading.fetchBalance(venue.ctx(), await strangerSession(venue)),
+      'authentication_failed',
+    );
+    const fields = venue.adapter.descriptor.credentials;
+    await rejectsWith(
+      trading.fetchBalance(
+        venue.ctx(),
+        sessionFrom({ token_id: 'only-half' }, 'limitless', fields, 'per_request'),
+      ),
+      'validation_error',
+    );
+    await rejectsWith(
+      trading.fetchBalance(venue.ctx(), sessionFrom({}, 'limitless', fields, 'per_request')),
+      'credentials_required',
+    );
+    // The venue checks lmts-timestamp against its own clock (30 s window).
+    await venue.sim.advanceClock(120);
+    await rejectsWith(trading.fetchBalance(venue.ctx(), venue.sandboxSession), 'authentication_failed');
+  });
+});
+
+describe('limitless: wallet activity, ping and data only', () => {
+  let venue: VenueUnderTest;
+  before(async () => {
+    venue = await startVenue('limitless', { size: 40 });
+  });
+  after(() => venue?.close());
+
+  test('wallet activity is `{ positions, "traded-volume" }` as Limitless sends them, lists cut to the limit', async () => {
+    const { marketData } = venue.adapter;
+    assert.ok(marketData.fetchUserActivity && venue.sandboxAddress);
+    const doc = await marketData.fetchUserActivity(venue.ctx(), venue.sandboxAddress, 2);
+    assert.deepEqual(Object.keys(doc).sort(), ['positions', 'traded-volume']);
+    const positions = doc.positions as { clob: unknown[]; amm: unknown[] };
+    assert.equal(positions.clob.length, 2, 'three positions held, two asked for');
+    assert.ok(((doc['traded-volume'] as { totalVolume: number }).totalVolume ?? 0) > 0);
+    const nobody = await marketData.fetchUserActivity(venue.ctx(), `0x${'cd'.repeat(20)}`, 10);
+    assert.deepEqual((nobody.positions as { clob: unknown[] }).clob, []);
+    await rejectsWith(marketData.fetchUserActivity(venue.ctx(), 'not-an-address', 10), 'validation_error');
+  });
+
+  test('ping: reachable without credentials, authenticated with them, not with a stranger', async () => {
+    assert.deepEqual(await venue.adapter.ping(venue.ctx(), null), {
+      reachable: true,
+      authenticated: false,
+      message: 'reachable; no credentials',
+    });
+    assert.equal((await venue.adapter.ping(venue.ctx(), venue.sandboxSession)).authenticated, true);
+    const session = await strangerSession(venue);
+    const stranger = await venue.adapter.ping(venue.ctx(), session);
+    assert.equal(stranger.authenticated, false);
+    assert.ok(!stranger.message.includes(session.credentials.secret ?? '!'), 'no secret in the message');
+  });
+
+  test('data only: order placement and cancellation are not declared and have no methods', () => {
+    const { descriptor, trading } = venue.adapter;
+    for (const flag of ['create_order', 'cancel_order', 'fetch_order_history', 'fetch_fills'] as const) {
+      assert.equal(descriptor.has[flag], 'unsupported', flag);
+    }
+    assert.equal(trading.createOrder, undefined);
+    assert.equal(trading.cancelOrder, undefined);
+    assert.equal(descriptor.has.fetch_price_history, 'supported');
+    assert.equal(descriptor.has.websocket, 'supported');
+    assert.doesNotThrow(() => new VenueRegistry([venue.adapter]));
+  });
+});
+
+describe('limitless: book stream specifics', () => {
+  let sim: LimitlessSim;
+  let adapter: ReturnType<typeof createLimitlessAdapter>;
+  let market: Market;
+  before(async () => {
+    sim = await startLimitlessSim({ seed: 4, size: 40 });
+    // A short REST reconcile, so a silent feed is caught up within the test.
+    adapter = createLimitlessAdapter({
+      restUrl: sim.url,
+      wsUrl: sim.wsUrl,
+      timeoutMs: 3_000,
+      bookReconcileMs: 200,
+    });
+    const ctx = { signal: AbortSignal.timeout(10_000), requestId: 't', logger: silentLogger, tenant: null };
+    const page = await adapter.catalog.fetchMarketsPage?.(ctx, null);
+    market = page?.items.find((m) => m.status === 'active') as Market;
+  });
+  after(async () => {
+    await adapter?.close();
+    await sim?.close();
+  });
+
+  const control = (path: string, body: unknown) =>
+    fetch(`${sim.control}/__sim/${path}`, { method: 'POST', body: JSON.stringify(body) });
+
+  function reader(stream: AsyncIterable<MarketStreamEvent>) {
+    const events: MarketStreamEvent[] = [];
+    const books = new Map<string, { bids: BookLevel[]; asks: BookLevel[] }>();
+    const done = (async () => {
+      for await (const e of stream) {
+        events.push(e);
+        if (e.type === 'book_snapshot') books.set(e.book.outcome, { bids: e.book.bids, asks: e.book.asks });
+        if (e.type === 'book_delta') {
+          const b = books.get(e.instrument.outcome);
+          assert.ok(b, 'delta before snapshot');
+          b.bids = applyBookChanges(b.bids, e.changes, 'bid');
+          b.asks = applyBookChanges(b.asks, e.changes, 'ask');
+        }
+      }
+    })();
+    return { events, books, done };
+  }
+
+  async function matchesRest(r: ReturnType<typeof reader>, outcome: string): Promise<true | undefined> {
+    const ctx = { signal: AbortSignal.timeout(5_000), requestId: 't', logger: silentLogger, tenant: null };
+    const rest = await adapter.marketData.fetchOrderBook?.(ctx, market, outcome);
+    const local = r.books.get(outcome);
+    return JSON.stringify(local?.bids) === JSON.stringify(rest?.bids) &&
+      JSON.stringify(local?.asks) === JSON.stringify(rest?.asks)
+      ? true
+      : undefined;
+  }
+
+  test('both outcomes of a market stream from one subscription; unsubscribing one keeps the other', async () => {
+    const stream = adapter.marketData.openMarketStream?.({
+      signal: new AbortController().signal,
+      logger: silentLogger,
+    });
+    assert.ok(stream);
+    const r = reader(stream);
+    try {
+      stream.subscribe([
+        { market, outcome: 'Yes' },
+        { market, outcome: 'No' },
+      ]);
+      await waitFor(
+        async () => (r.books.has('Yes') && r.books.has('No')) || undefined,
+        5_000,
+        'two snapshots',
+      );
+      await control('advance', { steps: 1 });
+      await waitFor(async () => ((await matchesRest(r, 'Yes')) && (await matchesRest(r, 'No'))) || undefined);
+      stream.unsubscribe([{ market, outcome: 'No' }]);
+      const before = r.events.length;
+      await control('advance', { steps: 1 });
+      await waitFor(
+        async () => (await matchesRest(r, 'Yes')) ?? undefined,
+        5_000,
+        'the Yes book after advance',
+      );
+      assert.ok(
+        r.events.slice(before).every((e) => e.type !== 'book_delta' || e.instrument.outcome === 'Yes'),
+        'no more No deltas',
+      );
+    } finally {
+      await stream.close();
+      await r.done;
+    }
+  });
+
+  test('a silent feed (stall_feed) is caught up by the REST reconcile', async () => {
+    const stream = adapter.marketData.openMarketStream?.({
+      signal: new AbortController().signal,
+      logger: silentLogger,
+    });
+    assert.ok(stream);
+    const r = reader(stream);
+    try {
+      stream.subscribe([{ market, outcome: 'Yes' }]);
+      await waitFor(async () => r.books.has('Yes') || undefined, 5_000, 'snapshot');
+      await control('faults', { stall_feed: true });
+      await control('advance', { steps: 2 });
+      await waitFor(
+        async () => (await matchesRest(r, 'Yes')) ?? undefined,
+        5_000,
+        'the reconcile to catch up',
+      );
+    } finally {
+      await fetch(`${sim.control}/__sim/faults`, { method: 'DELETE' });
+      await stream.close();
+      await r.done;
+    }
+  });
+});
