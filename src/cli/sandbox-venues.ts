@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { VenueAdapter } from '../venues/port.js';
-import { launchPolymarketSandbox } from './sandbox/polymarket-sandbox.js';
 import { launchLimitlessSandbox } from './sandbox/limitless-sandbox.js';
+import { launchPolymarketSandbox } from './sandbox/polymarket-sandbox.js';
 
 export interface SandboxAccount {
   /** Exactly the JSON a client puts (base64) in X-Exchange-Credentials. */
