@@ -164,7 +164,13 @@ export interface VenueTestHints {
   unknownOrderId: string;
 }
 
-export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {};
+export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
+  // A well-formed OpenAPI key (32 hex digits) the simulator never issued; Opinion order ids are UUIDs.
+  opinion: {
+    strangerCredentials: async () => ({ api_key: '0123456789abcdef0123456789abcdef' }),
+    unknownOrderId: '00000000-0000-4000-8000-000000000000',
+  },
+};
 
 export function hintsFor(id: ExchangeId): VenueTestHints {
   const hints = VENUE_TEST_HINTS[id];
