@@ -1,7 +1,6 @@
-// Paper accounts of the Opinion simulator. On Opinion an OpenAPI key belongs to one login wallet (an EOA) whose
-// funds and positions sit in its Gnosis Safe ("multiSignAddress"); the key alone identifies the user on /positions,
-// /trade, /user/balance and /user/auth. The operator key the sandbox gives our service has no wallet, as a
-// data-only key issued to an application would not. Balances are kept in USDT base units (18 decimals).
+// Paper accounts: an Opinion OpenAPI key belongs to one login wallet (EOA) whose funds sit in its Safe, and
+// the key alone identifies the user on /positions, /trade, /user/balance and /user/auth. The operator key the
+// sandbox gives our service has no wallet. Balances are kept in USDT base units (18 decimals).
 import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
 import type { OpinionCatalogue, TradableMarket } from './catalogue.js';

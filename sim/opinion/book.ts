@@ -1,6 +1,6 @@
-// Deterministic Opinion order books and price series. A tradable market has one YES book centred on its fair
-// price, moved by the advance step; its NO book is the YES book's complement (a NO bid at p is a YES ask at 1-p),
-// as on every CTF order book. Prices and sizes are decimal strings, as recorded from GET /token/orderbook.
+// Deterministic Opinion books and price series: a market's YES book centres on its fair price and moves with
+// each advance step; its NO book is the YES book's complement (a NO bid at p is a YES ask at 1-p), as on any
+// CTF book. Prices and sizes are decimal strings, as recorded from GET /token/orderbook.
 import { createHash } from 'node:crypto';
 import type { TradableMarket } from './catalogue.js';
 

@@ -1,7 +1,6 @@
-// The Opinion catalogue built from the shared world: a binary proposition is one binary market (marketType 0); a
-// multi-option proposition is one categorical market (marketType 1) whose childMarkets are binary Yes/No markets,
-// one per option. Every id shares one integer sequence (marketId). Records are compact and indexed in Maps;
-// JSON is rendered on demand, and filtered/sorted list orders are computed once per distinct query and cached.
+// The Opinion catalogue from the shared world: a binary proposition is a binary market (marketType 0), a
+// multi-option one a categorical market (marketType 1) with a binary child per option, on one id sequence.
+// Records sit in Maps, JSON is rendered on demand, each distinct list query's order is computed once.
 import type { Proposition, PropositionStatus, World } from '../shared/world.js';
 import {
   hex32,
@@ -137,7 +136,7 @@ export class OpinionCatalogue {
           Math.round(share),
         );
         child.status = status;
-        // As recorded: a resolved child's resultTokenId is its YES token when its option won, else its NO token.
+        // As recorded: a resolved child's resultTokenId is its YES token if its option won, else its NO one.
         child.resultTokenId =
           status === 4 ? (prop.winner === option.name ? child.yesTokenId : child.noTokenId) : '';
         parent.children.push(child);
@@ -232,8 +231,8 @@ export class OpinionCatalogue {
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /**
- * When the market was listed. The world may open a live proposition after its own `now`; a listed market cannot
- * have been created in the future, so it is dated at most 30 days before the world's instant.
+ * When the market was listed. The world may open a live proposition after its own `now`; a listed market
+ * cannot have been created in the future, so it is dated at most 30 days before the world's instant.
  */
 export function listedAt(m: { prop: Proposition }, worldNow: Date): number {
   return Math.min(seconds(m.prop.openTime), seconds(worldNow) - 30 * 86_400);

@@ -1,6 +1,6 @@
-// Public entry of the Opinion simulator: builds the shared world, phrases it as Opinion markets and serves the
-// OpenAPI on loopback. `url` is the REST base (…/openapi, as the official SDK's host); `apiKey` is the operator key
-// our service uses for public data. Imports nothing from src/.
+// Public entry of the Opinion simulator: builds the shared world, phrases it as Opinion markets and serves
+// the OpenAPI on loopback. `url` is the REST base (…/openapi, as the official SDK's host); `apiKey` is the
+// operator key our service uses for public data. Imports nothing from src/.
 import type { AddressInfo } from 'node:net';
 import { SimClock, type SimControlHooks } from '../shared/control.js';
 import { SimFaults } from '../shared/faults.js';

@@ -1,6 +1,6 @@
-// How Opinion words a world proposition: titles ending in "?", kebab-case slugs (a categorical child's slug is its
-// parent's slug plus the option, as recorded), labels (categories) with stable ids, and deterministic uint256
-// token ids and 32-byte hex condition ids (without 0x, as Opinion sends them).
+// How Opinion words a world proposition: titles ending in "?", kebab-case slugs (a categorical child's slug
+// is its parent's slug plus the option, as recorded), labels (categories) with stable ids, and deterministic
+// uint256 token ids and 32-byte hex condition ids (without 0x, as Opinion sends them).
 import { createHash } from 'node:crypto';
 import type { Proposition, Topic } from '../shared/world.js';
 
@@ -62,9 +62,9 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-// Token ids are a bijection of (marketId, side) onto uint256: XOR with a per-seed mask, then multiply by an odd
-// constant modulo 2^256. They look like Opinion's 77-digit ids, and a lookup inverts the product instead of keeping
-// a Map of every token (the catalogue serves 100k+ markets).
+// Token ids are a bijection of (marketId, side) onto uint256: XOR with a per-seed mask, then multiply by an
+// odd constant modulo 2^256. They look like Opinion's 77-digit ids, and a lookup inverts the product instead
+// of keeping a Map of every token (the catalogue serves 100k+ markets).
 const MOD = 1n << 256n;
 const MUL = 0x9e3779b97f4a7c15f39cc0605cedc8341082276bf3a27251f86c6a11d0c18e95n;
 const INV = (() => {

@@ -1,6 +1,6 @@
-// Renders an account's positions, trades and balance in the OpenAPI's field names (types of the official generated
-// client, @opinion-labs/opinion-api: OpenapiPositionDataOpenApi, OpenapiTradeDataOpenApi, OpenapiBalanceRespOpenApi).
-// Balances are "formatted with decimals" (human units); trade fees are wei as a JSON number with a formatted twin.
+// Renders an account's positions, trades and balance in the OpenAPI's field names (the official generated
+// client's types). Balances are "formatted with decimals" (human units); a trade's fee is wei as a JSON
+// number with a formatted twin.
 import { formatUnits } from 'viem';
 import type { OpinionAccount, SimPosition, SimTrade } from './accounts.js';
 import { USDT_DECIMALS } from './accounts.js';

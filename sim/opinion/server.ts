@@ -1,7 +1,6 @@
-// Loopback HTTP server speaking Opinion's OpenAPI (paths under /openapi, the `apikey` header on every call, the
-// `{errno, errmsg, result}` envelope with page/limit lists as `{total, list}`), plus the shared /__sim/* controls.
-// Only what the public API documents is served: markets (binary and categorical), labels, token books, latest
-// price and price history, and the key holder's positions, trades, balance and identity, also by wallet address.
+// Loopback server speaking Opinion's OpenAPI (/openapi paths, `apikey` on every call, the {errno, errmsg,
+// result} envelope, page/limit lists as {total, list}) plus /__sim/*: markets, labels, books, prices, price
+// history, and a key holder's positions, trades, balance and identity, also by wallet address. No orders.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { handleControl, type SimClock, type SimControlHooks } from '../shared/control.js';
 import type { SimFaults } from '../shared/faults.js';
@@ -151,7 +150,7 @@ export function createOpinionServer(
 
   function priceHistory(url: URL) {
     const { market, side } = tokenOf(url);
-    // Live, only 1h and 1d are recognised; any other interval silently falls back to 1d (ccxt, live-verified).
+    // Live, only 1h and 1d are recognised; any other interval silently falls back to 1d (ccxt, verified).
     const interval = url.searchParams.get('interval') === '1h' ? 3_600 : 86_400;
     const nowSec = Math.floor(clock.now() / 1000);
     const created = listedAt(market, worldNow);

@@ -1,5 +1,5 @@
-// Sandbox launcher for Opinion: starts the Opinion simulator with the requested world, points the adapter at it
-// with the simulator's operator key (the stand-in for OPINION_API_KEY) and opens one funded paper account.
+// Sandbox launcher for Opinion: starts the Opinion simulator with the requested world, points the adapter at
+// it with the simulator's operator key (the stand-in for OPINION_API_KEY) and opens one funded paper account.
 import { startOpinionSim } from '../../../sim/opinion/index.js';
 import { createOpinionAdapter } from '../../venues/opinion/index.js';
 import type { SimVenueLauncher } from '../sandbox-venues.js';

@@ -1,6 +1,6 @@
-// Opinion authenticates every OpenAPI call, market data included, with one header: `apikey`. Public data goes out
-// under the operator's key (config venues.opinion.apiKey / OPINION_API_KEY); a user's positions and balance under
-// the key in that user's session, which identifies the wallet. No signing: keys are bearer secrets, never logged.
+// Opinion authenticates every OpenAPI call, market data included, with one header: `apikey`. Public data
+// goes under the operator's key (venues.opinion.apiKey / OPINION_API_KEY), a user's data under the session's
+// key, which names the wallet. No signing: keys are bearer secrets and never logged.
 import { AppError } from '../../errors/app-error.js';
 import type { VenueSession } from '../port.js';
 

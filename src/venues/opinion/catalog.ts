@@ -1,7 +1,6 @@
-// Catalogue facet: GET /market pages (page/limit, every status, binary and categorical together, newest first) as
-// markets (categorical rows expand into their children) and as events (one per row), and exact lookups by marketId.
-// A child's detail (GET /market/{childId}) names no parent, so the parent of each child seen in a page is kept in a
-// bounded index; a child looked up before any page showed its parent is grouped under itself.
+// Catalogue facet: GET /market pages (every status and type, newest first) as markets (a categorical row
+// expands into its children) and as events (one per row), and lookups by marketId. A child's detail names no
+// parent, so parents seen in pages are kept in a bounded index; one looked up before that is its own group.
 import { AppError } from '../../errors/app-error.js';
 import type { CatalogFacet, VenueContext } from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';
@@ -54,7 +53,7 @@ export function opinionCatalog(client: OpinionClient, index: ParentIndex): Catal
     const result = await client.public(ctx, decodeList, {
       path: '/market',
       // marketType 2 = binary and categorical together (the SDK's TopicType.ALL); no status = every status;
-      // sortBy 1 = newest first, so a market listed during a walk shifts later pages (a repeat), never a skip.
+      // sortBy 1 = newest first: a market listed during a walk shifts later pages (a repeat, never a skip).
       query: { page: pageNo, limit: OPINION_PAGE_LIMIT, marketType: 2, sortBy: 1, chainId: '56' },
       operation: 'markets',
     });

@@ -1,6 +1,6 @@
-// REST access to Opinion's OpenAPI over VenueHttp: every call is a GET carrying an `apikey` header, answered in
-// an envelope whose errno (or code) must be 0. Public reads use the operator's key, private ones the session's.
-// Lists page with page/limit (at most 20 per page); `walk` follows them up to a bound.
+// REST access to Opinion's OpenAPI over VenueHttp: every call is a GET carrying an `apikey` header, answered
+// in an envelope whose errno (or code) must be 0. Public reads use the operator's key, private ones the
+// session's. Lists page with page/limit (at most 20 per page); `walk` follows them up to a bound.
 import type { Static, TSchema } from 'typebox';
 import { AppError } from '../../errors/app-error.js';
 import type { VenueContext, VenueSession } from '../port.js';
@@ -34,8 +34,8 @@ export class OpinionClient {
   /** 15 requests/s per API key (docs overview); the operator key carries every public read. */
   private readonly publicHttp: VenueHttp;
   /**
-   * Private reads go out under many users' keys, each with its own 15/s; they are paced together at twice that,
-   * as one user's calls are few.
+   * Private reads go out under many users' keys, each with its own 15/s; they are paced together at twice
+   * that, as one user's calls are few.
    */
   private readonly privateHttp: VenueHttp;
   private closing: Promise<void> | null = null;
@@ -80,8 +80,8 @@ export class OpinionClient {
   }
 
   /**
-   * Follows page/limit pages from page 1 until `max` items, the reported total, or a short page. `fetchPage` gets
-   * the page number and returns that page's items and the venue's total.
+   * Follows page/limit pages from page 1 until `max` items, the reported total, or a short page. `fetchPage`
+   * gets the page number and returns that page's items and the venue's total.
    */
   async walk<I>(
     fetchPage: (page: number) => Promise<{ list: I[]; total: number | null }>,

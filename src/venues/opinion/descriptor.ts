@@ -1,5 +1,5 @@
-// What the Opinion adapter can do, as data: GET /exchanges serves these flags and the registry checks them against
-// the facet methods at start. Opinion is data only (spec §1): no orders, fills or order history.
+// What the Opinion adapter can do, as data: GET /exchanges serves these flags and the registry checks them
+// against the facet methods at start. Opinion is data only (spec §1): no orders, fills or order history.
 import type { VenueDescriptor } from '../port.js';
 
 export const OPINION_DESCRIPTOR: VenueDescriptor = Object.freeze({
@@ -19,8 +19,8 @@ export const OPINION_DESCRIPTOR: VenueDescriptor = Object.freeze({
     cancel_order: 'unsupported',
     fetch_order_history: 'unsupported',
     fetch_fills: 'unsupported',
-    // A plain REST read (GET /positions). The spec's "polling" means there is no position push, which holds for
-    // every venue here; in the descriptor `polling` means a stream emulated by polling, which this is not.
+    // A plain REST read (GET /positions). The spec's "polling" means no position push, true of every venue
+    // here; `polling` in a descriptor means a stream emulated by polling, which this is not.
     fetch_positions: 'supported',
     fetch_balance: 'supported',
     // Opinion has no call that recomputes a balance.

@@ -1,6 +1,6 @@
-// Opinion's error table: the OpenAPI's `errno` codes (11001/11002 as ccxt's live-verified table names them) and
-// error texts, mapped to the wire contract's codes. An error envelope that arrived with HTTP 200 is kept as a
-// VenueStatusError of status 200; one no rule recognises is the venue failing us (503), not the client's mistake.
+// Opinion's error table: errno codes (11001/11002 as ccxt's live-verified table names them) and texts mapped
+// to the wire contract's codes. An error envelope that came with HTTP 200 is a VenueStatusError of status
+// 200; one no rule recognises is the venue failing us (503), not the client's mistake.
 import { mapVenueError, type VenueErrorRule, VenueStatusError } from '../shared/venue-errors.js';
 
 export const OPINION_ERROR_RULES: readonly VenueErrorRule[] = [

@@ -1,6 +1,6 @@
-// Market-data facet: live books (GET /token/orderbook per outcome token), candles rolled up from price points
-// (GET /token/price-history, whose only working intervals are 1h and 1d), wallet activity by address (positions and
-// trades, the venue's raw pages) and the polled book stream. Opinion has no public trade tape on REST.
+// Market-data facet: books (GET /token/orderbook per outcome token), candles rolled up from price points
+// (only 1h and 1d work live), wallet activity by address (positions and trades, the venue's own pages) and
+// the polled book stream. Opinion has no public trade tape on REST.
 import type { Candle, CandleInterval } from '../../domain/book.js';
 import { INTERVAL_SECONDS, rollUpTicks } from '../../domain/candles.js';
 import { AppError } from '../../errors/app-error.js';
@@ -18,8 +18,8 @@ const decodeHistory = payloadDecoder(OpinionPriceHistory);
 const decodeRawPage = payloadDecoder(OpinionRawPage);
 
 /**
- * Our candle interval → the venue interval whose points build it. Live, only 1h and 1d are honoured (anything else
- * silently comes back daily), so 6h candles are built from hourly points and weekly ones from daily points.
+ * Our candle interval → the venue interval whose points build it. Live, only 1h and 1d are honoured (anything
+ * else silently comes back daily), so 6h candles come from hourly points and weekly ones from daily points.
  */
 export const VENUE_INTERVAL: Readonly<Partial<Record<CandleInterval, '1h' | '1d'>>> = {
   '1h': '1h',
@@ -82,7 +82,7 @@ export function opinionMarketData(client: OpinionClient, pollIntervalMs: number)
         raw(`/positions/user/${address}`, 'user_positions'),
         raw(`/trade/user/${address}`, 'user_trades'),
       ]);
-      // The venue's own documents, pages joined: { total, list } as GET /positions/user and /trade/user send them.
+      // The venue's own documents, pages joined: {total, list} as /positions/user and /trade/user send them.
       return { positions, trades };
     },
 

@@ -1,7 +1,6 @@
-// Pure normalizers from Opinion payloads to our domain shapes. No I/O; every unit conversion lives here.
-// svc_id native id = Opinion's integer marketId of the *tradable* binary market (a standalone binary topic, or one
-// child of a categorical topic): it is the id GET /market/{marketId}, orders (topicId) and positions use. The group is
-// the categorical parent's marketId, or the binary market's own id when it stands alone.
+// Pure normalizers from Opinion payloads to our shapes; no I/O. svc_id's native id is the marketId of the
+// tradable binary market (standalone, or a categorical topic's child), the id GET /market/{id}, orders and
+// positions use; the group is the categorical parent's marketId, or the market's own id when it stands alone.
 import type { BookLevel, OrderBook } from '../../domain/book.js';
 import type { PriceTick } from '../../domain/candles.js';
 import type { Market, MarketEvent, MarketStatus, Outcome } from '../../domain/market.js';
@@ -134,9 +133,9 @@ export function marketsOfRow(row: OpinionMarket): Market[] {
 }
 
 /**
- * A row of GET /market as an event: a categorical market is the event of its children; a standalone binary market
- * is an event of one. A categorical row's own status has been seen stale (Created while its children resolved), so
- * its status is derived from the children when it has any.
+ * A row of GET /market as an event: a categorical market is the event of its children; a standalone binary
+ * market is an event of one. A categorical row's own status has been seen stale (Created while its children
+ * resolved), so its status is derived from the children when it has any.
  */
 export function eventOfRow(row: OpinionMarket): MarketEvent {
   const children = isCategorical(row) ? (row.childMarkets ?? []) : [];

@@ -1,15 +1,14 @@
-// TypeBox schemas of the Opinion OpenAPI JSON we read (field names from the official generated client
-// @opinion-labs/opinion-api types.gen.ts and the recorded payloads). Only fields we use are declared; the rest pass
-// through. Numbers Opinion sends as decimal strings are declared as strings or numbers, since the documented type
-// and the wire have disagreed before.
+// TypeBox schemas of the Opinion OpenAPI JSON we read (names from the official generated client's
+// types.gen.ts and the recorded payloads); only fields we use are declared. Decimal values are accepted as
+// strings or numbers, since the documented type and the wire have disagreed before.
 import { type Static, type TSchema, Type } from 'typebox';
 
 const NumOrString = Type.Union([Type.Number(), Type.String()]);
 const Nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 
 /**
- * Every answer is wrapped: `{errno, errmsg, result}` (what the SDK reads and the recorded payloads show), or the
- * `{code, msg, result}` form the current docs describe. Zero means success.
+ * Every answer is wrapped: `{errno, errmsg, result}` (what the SDK reads and the recorded payloads show), or
+ * the `{code, msg, result}` form the current docs describe. Zero means success.
  */
 export const OpinionEnvelope = Type.Object({
   errno: Nullable(Type.Number()),

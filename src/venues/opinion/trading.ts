@@ -1,5 +1,6 @@
-// The account side Opinion offers to a data-only integration: the key holder's positions (GET /positions, paged)
-// and balance (GET /user/balance, whose own payload is `raw`). Opinion is data only here: no order methods exist.
+// The account side Opinion offers to a data-only integration: the key holder's positions (GET /positions,
+// paged) and balance (GET /user/balance, whose own payload is `raw`). Opinion is data only here: no order
+// methods exist.
 import type { Balance, Position } from '../../domain/trading.js';
 import type { TradingFacet } from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';

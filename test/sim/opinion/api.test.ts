@@ -1,6 +1,6 @@
-// The Opinion simulator's OpenAPI over loopback: the apikey header on every call (as Opinion documents even for
-// market data), page/limit walked to the end, filters, market lookups by id/categorical id/slug, price-history
-// intervals (1h and 1d only), the key holder's and an address's portfolio, faults and determinism.
+// The Opinion simulator's OpenAPI over loopback: apikey on every call (market data too), page/limit walked
+// to the end, filters, lookups by id, categorical id and slug, price-history intervals (1h and 1d only), a
+// key holder's and an address's portfolio, faults and determinism.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type OpinionSim, startOpinionSim } from '../../../sim/opinion/index.js';

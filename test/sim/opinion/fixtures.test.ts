@@ -1,6 +1,6 @@
-// The Opinion simulator against real recorded payloads (test/fixtures/opinion, provenance in its README): every key
-// a recorded payload has, the simulator's answer has too, with the same JSON type, nested objects and array items
-// included. The recorded categorical market is `result.data` only; the envelope is checked on the other two.
+// The Opinion simulator against real recorded payloads (test/fixtures/opinion, provenance in its README):
+// every key a recorded payload has, the simulator's answer has too, with the same JSON type, nested objects
+// and array items included. The recorded categorical market is `result.data` only, without its envelope.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type OpinionSim, startOpinionSim } from '../../../sim/opinion/index.js';

@@ -1,6 +1,6 @@
-// The official Opinion SDK (@opinion-labs/opinion-clob-sdk, its generated OpenAPI client inside) pointed at the
-// simulator as a conformance client: paths, query names, the apikey header, the envelope and the result shapes are
-// whatever the SDK sends and reads. Only REST reads are used; nothing touches a chain.
+// The official Opinion SDK (@opinion-labs/opinion-clob-sdk, its generated OpenAPI client inside) pointed at
+// the simulator as a conformance client: paths, query names, the apikey header, the envelope and the result
+// shapes are whatever the SDK sends and reads. Only REST reads are used; nothing touches a chain.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Client, OpenApiError } from '@opinion-labs/opinion-clob-sdk';

@@ -1,6 +1,6 @@
 // The Opinion adapter's envelope and error handling against a loopback stand-in for the exchange that answers
-// canned bodies: the documented {code, msg, result} form, refusals inside HTTP 200, a missing or refused operator
-// key. (Behaviour against the full simulator is in test/contract/venues/opinion.test.ts.)
+// canned bodies: the documented {code, msg, result} form, refusals inside HTTP 200, a missing or refused
+// operator key. (Behaviour against the full simulator is in test/contract/venues/opinion.test.ts.)
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
-// Opinion parsers on real recorded payloads (test/fixtures/opinion, provenance in its README), plus invariants that
-// hold for any input so a golden value cannot freeze a bug.
+// Opinion parsers on real recorded payloads (test/fixtures/opinion, provenance in its README), plus
+// invariants that hold for any input so a golden value cannot freeze a bug.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
