@@ -2,6 +2,7 @@
 import type { Config } from '../config/schema.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import { createLimitlessAdapter } from '../venues/limitless/index.js';
+import { createOpinionAdapter } from '../venues/opinion/index.js';
 import { createPolymarketAdapter } from '../venues/polymarket/index.js';
 import type { VenueAdapter } from '../venues/port.js';
 
@@ -10,6 +11,7 @@ export const LIVE_VENUE_FACTORIES: Partial<Record<ExchangeId, (config: Config) =
     createPolymarketAdapter({ ...config.venues.polymarket, timeoutMs: config.venues.timeoutMs }),
   limitless: (config) =>
     createLimitlessAdapter({ ...config.venues.limitless, timeoutMs: config.venues.timeoutMs }),
+  opinion: (config) => createOpinionAdapter({ ...config.venues.opinion, timeoutMs: config.venues.timeoutMs }),
 };
 
 export function liveVenues(config: Config): VenueAdapter[] {

@@ -7,6 +7,7 @@ import type { Config } from '../config/schema.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { VenueAdapter } from '../venues/port.js';
 import { launchLimitlessSandbox } from './sandbox/limitless-sandbox.js';
+import { launchOpinionSandbox } from './sandbox/opinion-sandbox.js';
 import { launchPolymarketSandbox } from './sandbox/polymarket-sandbox.js';
 
 export interface SandboxAccount {
@@ -41,6 +42,7 @@ export interface SimWorldOptions {
 export const SIM_VENUE_LAUNCHERS: Partial<Record<ExchangeId, SimVenueLauncher>> = {
   polymarket: launchPolymarketSandbox,
   limitless: launchLimitlessSandbox,
+  opinion: launchOpinionSandbox,
 };
 
 export interface SandboxVenues {

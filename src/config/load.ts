@@ -57,6 +57,8 @@ function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   if (logLevel !== undefined) out.logLevel = logLevel as Config['logLevel'];
   const accessLog = str('OMNIBOOK_ACCESS_LOG');
   if (accessLog !== undefined) out.accessLog = accessLog === '1' || accessLog === 'true';
+  const opinionApiKey = str('OPINION_API_KEY');
+  if (opinionApiKey !== undefined) out.venues = { ...out.venues, opinion: { apiKey: opinionApiKey } };
   return out;
 }
 

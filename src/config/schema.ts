@@ -42,7 +42,17 @@ export const ConfigSchema = Type.Object({
     }),
     kalshi: Type.Object({ restUrl: Type.String(), wsUrl: Type.String() }),
     limitless: Type.Object({ restUrl: Type.String(), wsUrl: Type.String() }),
-    opinion: Type.Object({ restUrl: Type.String(), wsUrl: Type.String() }),
+    opinion: Type.Object({
+      restUrl: Type.String(),
+      wsUrl: Type.String(),
+      /**
+       * The operator's Opinion OpenAPI key (env OPINION_API_KEY). Opinion requires a key even for market data;
+       * without one, Opinion's public data answers 503 "OPINION_API_KEY not configured".
+       */
+      apiKey: Type.Optional(Type.String({ minLength: 1 })),
+      /** How often a subscribed Opinion book is polled for the book stream. */
+      pollIntervalMs: Type.Integer({ minimum: 100 }),
+    }),
     predictfun: Type.Object({ restUrl: Type.String(), wsUrl: Type.String() }),
     /** Per-call deadline for venue requests. */
     timeoutMs: Type.Integer({ minimum: 100 }),
@@ -78,7 +88,11 @@ export const DEFAULT_CONFIG: Config = {
       wsUrl: 'wss://api.elections.kalshi.com/trade-api/ws/v2',
     },
     limitless: { restUrl: 'https://api.limitless.exchange', wsUrl: 'wss://ws.limitless.exchange' },
-    opinion: { restUrl: 'https://openapi.opinion.trade/openapi', wsUrl: 'wss://ws.opinion.trade' },
+    opinion: {
+      restUrl: 'https://openapi.opinion.trade/openapi',
+      wsUrl: 'wss://ws.opinion.trade',
+      pollIntervalMs: 2_000,
+    },
     predictfun: { restUrl: 'https://api.predict.fun', wsUrl: 'wss://ws.predict.fun/ws' },
     timeoutMs: 10_000,
   },

@@ -186,6 +186,11 @@ export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
     // Limitless order ids are UUIDv4 (the API answers 400 "must be a UUIDv4" otherwise).
     unknownOrderId: '5b0e0f6c-8f2d-4e8e-9a55-1c2d3e4f5a6b',
   },
+  // A well-formed OpenAPI key (32 hex digits) the simulator never issued; Opinion order ids are UUIDs.
+  opinion: {
+    strangerCredentials: async () => ({ api_key: '0123456789abcdef0123456789abcdef' }),
+    unknownOrderId: '00000000-0000-4000-8000-000000000000',
+  },
 };
 
 export function hintsFor(id: ExchangeId): VenueTestHints {

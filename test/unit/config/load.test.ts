@@ -44,3 +44,11 @@ test('invalid values fail at start with every problem listed', () => {
     (e: ConfigError) => e.problems.length >= 3,
   );
 });
+
+test('OPINION_API_KEY sets venues.opinion.apiKey, beside the defaults of that venue; absent, no key', () => {
+  const c = loadConfig({ env: { OPINION_API_KEY: 'op-key-for-tests' } });
+  assert.equal(c.venues.opinion.apiKey, 'op-key-for-tests');
+  assert.equal(c.venues.opinion.restUrl, 'https://openapi.opinion.trade/openapi');
+  assert.equal(c.venues.opinion.pollIntervalMs, 2_000);
+  assert.equal(loadConfig({ env: {} }).venues.opinion.apiKey, undefined);
+});

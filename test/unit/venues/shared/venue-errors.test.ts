@@ -37,6 +37,13 @@ test('venue rules win over defaults: message substrings, regexes with a status, 
   assert.equal(codeOf(byCode), 'order_not_found');
 });
 
+test("the venue's message is read from `errmsg` too (Opinion's {errno, errmsg, result} envelope)", () => {
+  const error = status(400, '{"errno":10002,"errmsg":"market not found","result":null}');
+  assert.equal(error.venueMessage(), 'market not found');
+  const mapped = mapVenueError(error, rules);
+  assert.ok(mapped instanceof AppError && mapped.message.includes('market not found'));
+});
+
 test('defaults: 429 and 5xx are service_unavailable, 401/403 authentication_failed, 404 not_found, 4xx bad_request', () => {
   const limited = mapVenueError(status(429, 'slow down', 7_000), []);
   assert.ok(limited instanceof AppError);

@@ -1,0 +1,122 @@
+// Paper accounts: an Opinion OpenAPI key belongs to one login wallet (EOA) whose funds sit in its Safe, and
+// the key alone identifies the user on /positions, /trade, /user/balance and /user/auth. The operator key the
+// sandbox gives our service has no wallet. Balances are kept in USDT base units (18 decimals).
+import { randomBytes } from 'node:crypto';
+import { getAddress } from 'viem';
+import type { OpinionCatalogue, TradableMarket } from './catalogue.js';
+import { walletHex } from './phrasing.js';
+
+export const USDT_DECIMALS = 18;
+const INITIAL_BALANCE = 10_000n * 10n ** 18n;
+
+export interface SimPosition {
+  market: TradableMarket;
+  side: 'yes' | 'no';
+  shares: number;
+  avgPrice: number;
+}
+
+export interface SimTrade {
+  tradeNo: string;
+  orderNo: string;
+  txHash: string;
+  market: TradableMarket;
+  side: 'yes' | 'no';
+  price: number;
+  shares: number;
+  fee: number;
+  createdAt: number;
+}
+
+export interface OpinionAccount {
+  apiKey: string;
+  /** The login wallet (EOA) the key belongs to; the "wallet address" of by-address endpoints. */
+  wallet: string;
+  /** The Safe holding the funds. */
+  multisig: string;
+  balance: bigint;
+  positions: SimPosition[];
+  trades: SimTrade[];
+}
+
+export interface CreateAccountOptions {
+  /** Seed this many open positions (and the buys that opened them) on activated markets. */
+  positions?: number;
+  nowMs: number;
+}
+
+export class OpinionAccounts {
+  readonly operatorKey = `sim-operator-${randomBytes(16).toString('hex')}`;
+  private readonly byKey = new Map<string, OpinionAccount>();
+  private readonly byWallet = new Map<string, OpinionAccount>();
+  private count = 0;
+
+  constructor(
+    private readonly catalogue: OpinionCatalogue,
+    private readonly seed: number,
+  ) {}
+
+  /** Every key the OpenAPI accepts: the operator's and each account's. */
+  knows(key: string): boolean {
+    return key === this.operatorKey || this.byKey.has(key);
+  }
+
+  account(key: string): OpinionAccount | undefined {
+    return this.byKey.get(key);
+  }
+
+  byAddress(address: string): OpinionAccount | undefined {
+    return this.byWallet.get(address.toLowerCase());
+  }
+
+  create(options: CreateAccountOptions): OpinionAccount {
+    const n = this.count++;
+    const account: OpinionAccount = {
+      apiKey: randomBytes(16).toString('hex'),
+      wallet: getAddress(walletHex('eoa', this.seed, n)),
+      multisig: getAddress(walletHex('safe', this.seed, n)),
+      balance: INITIAL_BALANCE,
+      positions: [],
+      trades: [],
+    };
+    this.seedPositions(account, n, Math.max(0, Math.min(50, options.positions ?? 0)), options.nowMs);
+    this.byKey.set(account.apiKey, account);
+    this.byWallet.set(account.wallet.toLowerCase(), account);
+    this.byWallet.set(account.multisig.toLowerCase(), account);
+    return account;
+  }
+
+  /** Adds base units to the account owning the wallet or Safe; false when no account does. */
+  fund(address: string, amount: bigint): boolean {
+    const account = this.byAddress(address);
+    if (!account) return false;
+    account.balance += amount;
+    return true;
+  }
+
+  private seedPositions(account: OpinionAccount, n: number, count: number, nowMs: number): void {
+    const active = [...this.catalogue.tradable.values()].filter((m) => m.status === 2);
+    for (let k = 0; k < count && active.length > 0; k++) {
+      const market = active[(n * 7 + k * 3) % active.length] as TradableMarket;
+      if (account.positions.some((p) => p.market === market)) continue;
+      const side = k % 2 === 0 ? 'yes' : 'no';
+      const fair = side === 'yes' ? market.fairYes : 1 - market.fairYes;
+      const avgPrice = Math.round(Math.min(0.98, Math.max(0.02, fair - 0.02)) * 1000) / 1000;
+      const shares = 10 + k * 5;
+      account.positions.push({ market, side, shares, avgPrice });
+      account.trades.push({
+        tradeNo: `${n}${String(k).padStart(4, '0')}${market.marketId}`,
+        orderNo: randomBytes(16)
+          .toString('hex')
+          .replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-'),
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        market,
+        side,
+        price: avgPrice,
+        shares,
+        fee: Math.round(shares * avgPrice * 0.02 * 1e6) / 1e6,
+        createdAt: Math.floor(nowMs / 1000) - (k + 1) * 3_600,
+      });
+    }
+  }
+}

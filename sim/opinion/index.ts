@@ -1,0 +1,77 @@
+// Public entry of the Opinion simulator: builds the shared world, phrases it as Opinion markets and serves
+// the OpenAPI on loopback. `url` is the REST base (…/openapi, as the official SDK's host); `apiKey` is the
+// operator key our service uses for public data. Imports nothing from src/.
+import type { AddressInfo } from 'node:net';
+import { SimClock, type SimControlHooks } from '../shared/control.js';
+import { SimFaults } from '../shared/faults.js';
+import { createWorld } from '../shared/world.js';
+import { OpinionAccounts } from './accounts.js';
+import { OpinionCatalogue } from './catalogue.js';
+import { createOpinionServer, type OpinionSimState } from './server.js';
+
+export interface OpinionSimOptions {
+  seed?: number;
+  size?: number;
+  now?: Date;
+  port?: number;
+}
+
+export interface OpinionSimAccount {
+  /** Exactly our adapter's credential JSON (X-Exchange-Credentials). */
+  credentials: { api_key: string };
+  /** The account's login wallet (EOA), the address Opinion's by-address endpoints take. */
+  address: string;
+}
+
+export interface OpinionSim {
+  /** REST base URL, ending in /openapi. */
+  url: string;
+  /** Base URL of the /__sim/* control surface. */
+  control: string;
+  /** The operator's API key (public data; holds no wallet). */
+  apiKey: string;
+  /** Opens a funded paper account; `positions` seeds that many open positions and the buys behind them. */
+  createAccount(options?: { positions?: number }): Promise<OpinionSimAccount>;
+  close(): Promise<void>;
+}
+
+export async function startOpinionSim(options: OpinionSimOptions = {}): Promise<OpinionSim> {
+  const world = createWorld({ seed: options.seed, size: options.size, now: options.now });
+  const catalogue = new OpinionCatalogue(world, world.seed);
+  const accounts = new OpinionAccounts(catalogue, world.seed);
+  const clock = new SimClock();
+  const state: OpinionSimState = { step: 0 };
+  const open = (positions: unknown): OpinionSimAccount => {
+    const account = accounts.create({
+      positions: typeof positions === 'number' && Number.isInteger(positions) ? positions : 0,
+      nowMs: clock.now(),
+    });
+    return { credentials: { api_key: account.apiKey }, address: account.wallet };
+  };
+  const hooks: SimControlHooks = {
+    manifest: () => catalogue.manifest,
+    advance: (steps) => {
+      state.step += steps;
+      return state.step;
+    },
+    createAccount: (body) => open(body.positions),
+    fund: (address, amount) => {
+      if (!accounts.fund(address, BigInt(amount))) throw new RangeError(`no account holds ${address}`);
+    },
+  };
+  const server = createOpinionServer(catalogue, accounts, new SimFaults(), clock, state, hooks);
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    url: `${base}/openapi`,
+    control: base,
+    apiKey: accounts.operatorKey,
+    createAccount: async (opts = {}) => open(opts.positions),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

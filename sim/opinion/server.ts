@@ -1,0 +1,263 @@
+// Loopback server speaking Opinion's OpenAPI (/openapi paths, `apikey` on every call, the {errno, errmsg,
+// result} envelope, page/limit lists as {total, list}) plus /__sim/*: markets, labels, books, prices, price
+// history, and a key holder's positions, trades, balance and identity, also by wallet address. No orders.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { handleControl, type SimClock, type SimControlHooks } from '../shared/control.js';
+import type { SimFaults } from '../shared/faults.js';
+import { sendJson } from '../shared/http.js';
+import type { OpinionAccount, OpinionAccounts } from './accounts.js';
+import { decimal, lastTrade, tokenBook, yesPriceAt } from './book.js';
+import {
+  listedAt,
+  type OpinionCatalogue,
+  renderBinary,
+  renderCategorical,
+  renderRow,
+  type TopLevel,
+  type TradableMarket,
+} from './catalogue.js';
+import { OPINION_LABELS } from './phrasing.js';
+import { renderBalance, renderPosition, renderTrade } from './portfolio.js';
+
+/** errno values: 11001/11002 are the exchange's own (ccxt's table); the 100xx ones are the simulator's choice. */
+export const ERRNO = {
+  invalidParam: 10001,
+  notFound: 10002,
+  noWallet: 11001,
+  invalidKey: 11002,
+} as const;
+
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errno: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const ok = (res: ServerResponse, result: unknown) => sendJson(res, 200, { errno: 0, errmsg: '', result });
+
+function fail(res: ServerResponse, error: ApiError, headers: Record<string, string> = {}): void {
+  sendJson(res, error.status, { errno: error.errno, errmsg: error.message, result: null }, headers);
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const MAX_PAGE = 20;
+
+export interface OpinionSimState {
+  step: number;
+}
+
+export function createOpinionServer(
+  catalogue: OpinionCatalogue,
+  accounts: OpinionAccounts,
+  faults: SimFaults,
+  clock: SimClock,
+  state: OpinionSimState,
+  hooks: SimControlHooks,
+): Server {
+  const seed = catalogue.seed;
+  const worldNow = catalogue.world.now;
+  const control = { faults, clock, hooks };
+
+  function intParam(url: URL, name: string, fallback: number, min = 0): number {
+    const raw = url.searchParams.get(name);
+    if (raw === null || raw === '') return fallback;
+    if (!/^-?\d{1,12}$/.test(raw) || Number(raw) < min) {
+      throw new ApiError(400, ERRNO.invalidParam, `invalid parameter: ${name}`);
+    }
+    return Number(raw);
+  }
+
+  function page<T>(url: URL, items: readonly T[], defaultLimit: number): { total: number; slice: T[] } {
+    const pageNo = intParam(url, 'page', 1, 1);
+    const limit = Math.min(MAX_PAGE, intParam(url, 'limit', defaultLimit, 1));
+    return { total: items.length, slice: items.slice((pageNo - 1) * limit, pageNo * limit) };
+  }
+
+  function tokenOf(url: URL): { market: TradableMarket; side: 'yes' | 'no'; tokenId: string } {
+    const tokenId = url.searchParams.get('token_id') ?? '';
+    if (tokenId === '') throw new ApiError(400, ERRNO.invalidParam, 'token_id is required');
+    const ref = catalogue.token(tokenId);
+    if (!ref) throw new ApiError(400, ERRNO.notFound, 'token not found');
+    return { ...ref, tokenId };
+  }
+
+  function holder(key: string): OpinionAccount {
+    const account = accounts.account(key);
+    if (!account)
+      throw new ApiError(400, ERRNO.noWallet, 'This API Key has no related Opinion Login Wallet yet');
+    return account;
+  }
+
+  function byWallet(raw: string): OpinionAccount | null {
+    const address = decodeURIComponent(raw);
+    if (!ADDRESS.test(address)) throw new ApiError(400, ERRNO.invalidParam, 'invalid wallet address');
+    // A wallet that never traded has no positions or trades: an empty page, not an error.
+    return accounts.byAddress(address) ?? null;
+  }
+
+  function marketFilter(url: URL): number {
+    return intParam(url, 'marketId', 0, 0);
+  }
+
+  function positionsOf(url: URL, account: OpinionAccount | null) {
+    const marketId = marketFilter(url);
+    const all = (account?.positions ?? []).filter((p) => marketId === 0 || p.market.marketId === marketId);
+    const { total, slice } = page(url, all, 10);
+    return { list: slice.map((p) => renderPosition(seed, p, state.step)), total };
+  }
+
+  function tradesOf(url: URL, account: OpinionAccount | null) {
+    const marketId = marketFilter(url);
+    const all = (account?.trades ?? [])
+      .filter((t) => marketId === 0 || t.market.marketId === marketId)
+      .sort((a, b) => b.createdAt - a.createdAt);
+    const { total, slice } = page(url, all, 10);
+    return { list: slice.map(renderTrade), total };
+  }
+
+  function marketList(url: URL) {
+    const status = url.searchParams.get('status') ?? '';
+    if (!['', 'activated', 'resolved'].includes(status)) {
+      throw new ApiError(400, ERRNO.invalidParam, 'invalid parameter: status');
+    }
+    const marketType = intParam(url, 'marketType', 2, 0);
+    if (marketType > 2) throw new ApiError(400, ERRNO.invalidParam, 'invalid parameter: marketType');
+    const sortBy = intParam(url, 'sortBy', 0, 0);
+    if (sortBy > 8) throw new ApiError(400, ERRNO.invalidParam, 'invalid parameter: sortBy');
+    const order = catalogue.list({ status, marketType, sortBy, labelId: intParam(url, 'labelId', 0, 0) });
+    const pageNo = intParam(url, 'page', 1, 1);
+    const limit = Math.min(MAX_PAGE, intParam(url, 'limit', 10, 1));
+    const list: Record<string, unknown>[] = [];
+    for (let i = (pageNo - 1) * limit; i < Math.min(order.length, pageNo * limit); i++) {
+      list.push(renderRow(seed, worldNow, catalogue.rows[order[i] as number] as TopLevel));
+    }
+    return { list, total: order.length };
+  }
+
+  function marketById(raw: string, categoricalOnly: boolean): Record<string, unknown> {
+    if (!/^\d{1,12}$/.test(raw)) throw new ApiError(400, ERRNO.invalidParam, 'invalid parameter: marketId');
+    const id = Number(raw);
+    const parent = catalogue.categorical.get(id);
+    if (parent) return renderCategorical(seed, worldNow, parent);
+    const market = categoricalOnly ? undefined : catalogue.tradable.get(id);
+    if (!market) throw new ApiError(400, ERRNO.notFound, 'market not found');
+    return renderBinary(seed, worldNow, market);
+  }
+
+  function priceHistory(url: URL) {
+    const { market, side } = tokenOf(url);
+    // Live, only 1h and 1d are recognised; any other interval silently falls back to 1d (ccxt, verified).
+    const interval = url.searchParams.get('interval') === '1h' ? 3_600 : 86_400;
+    const nowSec = Math.floor(clock.now() / 1000);
+    const created = listedAt(market, worldNow);
+    const tradingEnd = market.status === 2 ? nowSec : Math.floor(market.prop.closeTime.getTime() / 1000);
+    const from = Math.max(created, intParam(url, 'start_at', created, 0));
+    const to = Math.min(nowSec, tradingEnd, intParam(url, 'end_at', nowSec, 0));
+    const history: Array<{ p: string; t: number }> = [];
+    const first = Math.ceil(from / interval) * interval;
+    const last = Math.floor(to / interval) * interval;
+    for (let t = Math.max(first, last - 2_000 * interval); t <= last; t += interval) {
+      const yes = yesPriceAt(seed, market, t);
+      history.push({ p: decimal(side === 'yes' ? yes : 1 - yes, 3), t });
+    }
+    return { history };
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL, path: string): Promise<void> {
+    if (req.method !== 'GET') throw new ApiError(404, 404, 'not found');
+    const key = req.headers.apikey;
+    if (typeof key !== 'string' || !accounts.knows(key))
+      throw new ApiError(401, ERRNO.invalidKey, 'Invalid API key');
+    const parts = path.split('/').slice(1);
+    const [a, b, c] = parts;
+    if (parts.length === 1 && a === 'market') return ok(res, marketList(url));
+    if (parts.length === 2 && a === 'market') return ok(res, { data: marketById(b ?? '', false) });
+    if (parts.length === 3 && a === 'market' && b === 'categorical') {
+      return ok(res, { data: marketById(c ?? '', true) });
+    }
+    if (parts.length === 3 && a === 'market' && b === 'slug') {
+      const found = catalogue.bySlug.get(decodeURIComponent(c ?? ''));
+      if (!found) throw new ApiError(400, ERRNO.notFound, 'market not found');
+      const data =
+        found.kind === 'child'
+          ? renderBinary(seed, worldNow, found.market)
+          : renderRow(seed, worldNow, found);
+      return ok(res, { data });
+    }
+    if (path === '/label') {
+      const list = Object.values(OPINION_LABELS)
+        .sort((x, y) => x.labelId - y.labelId)
+        .map((l) => ({ ...l, imageUrl: '', imageMobileUrl: '' }));
+      return ok(res, { list });
+    }
+    if (path === '/token/orderbook') {
+      const { market, side, tokenId } = tokenOf(url);
+      const book = tokenBook(seed, market, side, state.step);
+      const conditionId = renderBinary(seed, worldNow, market).conditionId;
+      return ok(res, {
+        asks: book.asks,
+        bids: book.bids,
+        market: conditionId,
+        timestamp: clock.now(),
+        tokenId,
+      });
+    }
+    if (path === '/token/latest-price') {
+      const { market, side, tokenId } = tokenOf(url);
+      return ok(res, { ...lastTrade(seed, market, side, state.step), timestamp: clock.now(), tokenId });
+    }
+    if (path === '/token/price-history') return ok(res, priceHistory(url));
+    if (path === '/positions') return ok(res, positionsOf(url, holder(key)));
+    if (parts.length === 3 && a === 'positions' && b === 'user')
+      return ok(res, positionsOf(url, byWallet(c ?? '')));
+    if (path === '/trade') return ok(res, tradesOf(url, holder(key)));
+    if (parts.length === 3 && a === 'trade' && b === 'user') return ok(res, tradesOf(url, byWallet(c ?? '')));
+    if (path === '/user/balance') {
+      const account = holder(key);
+      const chain = url.searchParams.get('chain_id');
+      if (chain === null || chain === '') throw new ApiError(400, ERRNO.invalidParam, 'chain_id is required');
+      return ok(res, chain === '56' ? renderBalance(account) : { balances: [], chainId: chain });
+    }
+    if (path === '/user/auth') {
+      const account = holder(key);
+      return ok(res, { walletAddress: account.wallet, walletUsers: { '56': account.multisig } });
+    }
+    throw new ApiError(404, 404, 'not found');
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://sim');
+    } catch {
+      return fail(res, new ApiError(400, ERRNO.invalidParam, 'bad request'));
+    }
+    if (await handleControl(req, res, url.pathname, control)) return;
+    if (!url.pathname.startsWith('/openapi/')) return fail(res, new ApiError(404, 404, 'not found'));
+    const fault = await faults.gate();
+    // Gateway-level refusals carry the HTTP status as errno (the real gateway's body is not documented).
+    if (fault?.kind === 'rate_limited') {
+      return fail(res, new ApiError(429, 429, 'Too Many Requests'), {
+        'retry-after': String(fault.retryAfterSeconds),
+      });
+    }
+    if (fault?.kind === 'error')
+      return fail(res, new ApiError(fault.status, fault.status, 'Internal Server Error'));
+    try {
+      await route(req, res, url, url.pathname.slice('/openapi'.length));
+    } catch (error) {
+      if (error instanceof ApiError) return fail(res, error);
+      throw error;
+    }
+  }
+
+  return createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) fail(res, new ApiError(400, ERRNO.invalidParam, 'bad request'));
+    });
+  });
+}

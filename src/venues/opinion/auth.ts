@@ -1,0 +1,28 @@
+// Opinion authenticates every OpenAPI call, market data included, with one header: `apikey`. Public data
+// goes under the operator's key (venues.opinion.apiKey / OPINION_API_KEY), a user's data under the session's
+// key, which names the wallet. No signing: keys are bearer secrets and never logged.
+import { AppError } from '../../errors/app-error.js';
+import type { VenueSession } from '../port.js';
+
+export const API_KEY_HEADER = 'apikey';
+
+/** What our API answers, as 503, when Opinion's public data is asked for and no operator key is configured. */
+export const OPERATOR_KEY_MISSING = 'OPINION_API_KEY not configured';
+
+export function operatorKeyOrThrow(apiKey: string | undefined): string {
+  if (apiKey === undefined || apiKey === '') throw new AppError('service_unavailable', OPERATOR_KEY_MISSING);
+  return apiKey;
+}
+
+/** The user's key from the session (the credential field `api_key`). */
+export function sessionKey(session: VenueSession): string {
+  const key = session.credentials.api_key;
+  if (key === undefined || key === '') {
+    throw new AppError('credentials_required', 'opinion credentials need api_key (the Opinion OpenAPI key)');
+  }
+  return key;
+}
+
+export function keyHeaders(apiKey: string): Record<string, string> {
+  return { [API_KEY_HEADER]: apiKey };
+}

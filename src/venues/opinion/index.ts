@@ -1,0 +1,97 @@
+// The Opinion adapter: the only export of this folder. Opinion's OpenAPI (markets, books, price history, a
+// wallet's positions, trades and balance) stays behind this factory; data only, so no order path.
+import { AppError } from '../../errors/app-error.js';
+import type { PingOutcome, VenueAdapter, VenueContext, VenueSession } from '../port.js';
+import { payloadDecoder } from '../shared/payload.js';
+import { OPERATOR_KEY_MISSING } from './auth.js';
+import { opinionCatalog, ParentIndex } from './catalog.js';
+import { OpinionClient } from './client.js';
+import { OPINION_DESCRIPTOR } from './descriptor.js';
+import { mapOpinionError } from './errors.js';
+import { opinionMarketData } from './market-data.js';
+import { OpinionLabelList, OpinionUserAuth } from './payloads.js';
+import { opinionTrading } from './trading.js';
+
+export interface OpinionAdapterOptions {
+  /** REST base (config venues.opinion.restUrl). */
+  restUrl: string;
+  /** The operator's OpenAPI key for public data (config venues.opinion.apiKey, env OPINION_API_KEY). */
+  apiKey?: string | undefined;
+  /** Book stream poll interval (config venues.opinion.pollIntervalMs). */
+  pollIntervalMs: number;
+  /** Per-attempt deadline (config venues.timeoutMs). */
+  timeoutMs: number;
+}
+
+const decodeLabels = payloadDecoder(OpinionLabelList);
+const decodeAuth = payloadDecoder(OpinionUserAuth);
+
+export function createOpinionAdapter(options: OpinionAdapterOptions): VenueAdapter {
+  const client = new OpinionClient({
+    restUrl: options.restUrl,
+    apiKey: options.apiKey,
+    timeoutMs: options.timeoutMs,
+  });
+  const index = new ParentIndex();
+  return {
+    descriptor: OPINION_DESCRIPTOR,
+    catalog: wrapErrors(opinionCatalog(client, index)),
+    marketData: wrapErrors(opinionMarketData(client, options.pollIntervalMs)),
+    trading: wrapErrors(opinionTrading(client)),
+    async ping(ctx: VenueContext, session: VenueSession | null): Promise<PingOutcome> {
+      let reachable = false;
+      let message = OPERATOR_KEY_MISSING;
+      if (client.hasOperatorKey) {
+        try {
+          await client.public(ctx, decodeLabels, { path: '/label', operation: 'ping' });
+          reachable = true;
+          message = 'reachable';
+        } catch (error) {
+          return { reachable: false, authenticated: false, message: `unreachable: ${describe(error)}` };
+        }
+      }
+      if (!session) return { reachable, authenticated: false, message: `${message}; no credentials` };
+      try {
+        const auth = await client.private(ctx, session, decodeAuth, {
+          path: '/user/auth',
+          operation: 'ping_auth',
+        });
+        const wallet = auth.walletAddress ?? 'an Opinion wallet';
+        return { reachable: true, authenticated: true, message: `authenticated as ${wallet}` };
+      } catch (error) {
+        const mapped = mapOpinionError(error);
+        const refused = mapped instanceof AppError && mapped.code === 'authentication_failed';
+        return {
+          reachable: reachable || refused,
+          authenticated: false,
+          message: `credentials rejected: ${describe(error)}`,
+        };
+      }
+    },
+    close: () => client.close(),
+  };
+}
+
+function describe(error: unknown): string {
+  const mapped = mapOpinionError(error);
+  return mapped instanceof Error ? mapped.message : String(mapped);
+}
+
+/** Venue failures leave a facet only as AppErrors; streams are returned as they are (they report their own). */
+function wrapErrors<T extends object>(facet: T): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(facet)) {
+    if (typeof fn !== 'function' || name.startsWith('open')) {
+      wrapped[name] = fn;
+      continue;
+    }
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await (fn as (...a: unknown[]) => Promise<unknown>).apply(facet, args);
+      } catch (error) {
+        throw mapOpinionError(error);
+      }
+    };
+  }
+  return wrapped as T;
+}

@@ -1,0 +1,104 @@
+// Market-data facet: books (GET /token/orderbook per outcome token), candles rolled up from price points
+// (only 1h and 1d work live), wallet activity by address (positions and trades, the venue's own pages) and
+// the polled book stream. Opinion has no public trade tape on REST.
+import type { Candle, CandleInterval } from '../../domain/book.js';
+import { INTERVAL_SECONDS, rollUpTicks } from '../../domain/candles.js';
+import { AppError } from '../../errors/app-error.js';
+import type { MarketDataFacet, VenueContext } from '../port.js';
+import { findOutcome } from '../shared/outcomes.js';
+import { payloadDecoder } from '../shared/payload.js';
+import { VenuePayloadError } from '../shared/venue-errors.js';
+import { OPINION_PAGE_LIMIT, type OpinionClient } from './client.js';
+import { toOrderBook, toPriceTicks } from './parse.js';
+import { OpinionBook, OpinionPriceHistory, OpinionRawPage } from './payloads.js';
+import { opinionBookStream } from './stream.js';
+
+const decodeBook = payloadDecoder(OpinionBook);
+const decodeHistory = payloadDecoder(OpinionPriceHistory);
+const decodeRawPage = payloadDecoder(OpinionRawPage);
+
+/**
+ * Our candle interval → the venue interval whose points build it. Live, only 1h and 1d are honoured (anything
+ * else silently comes back daily), so 6h candles come from hourly points and weekly ones from daily points.
+ */
+export const VENUE_INTERVAL: Readonly<Partial<Record<CandleInterval, '1h' | '1d'>>> = {
+  '1h': '1h',
+  '6h': '1h',
+  '1d': '1d',
+  '1w': '1d',
+};
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+export function opinionMarketData(client: OpinionClient, pollIntervalMs: number): MarketDataFacet {
+  const facet: MarketDataFacet = {
+    async fetchOrderBook(ctx, market, outcome) {
+      const { name, token_id: tokenId } = findOutcome(market, outcome);
+      const raw = await client.public(ctx, decodeBook, {
+        path: '/token/orderbook',
+        query: { token_id: tokenId },
+        operation: 'orderbook',
+      });
+      if (raw.tokenId && raw.tokenId !== tokenId) {
+        throw new VenuePayloadError('opinion', 'orderbook', [
+          `asked for token ${tokenId}, got ${raw.tokenId}`,
+        ]);
+      }
+      return toOrderBook(raw, market.exchange_market_id, name, tokenId);
+    },
+
+    async fetchPriceHistory(ctx, market, outcome, query): Promise<Candle[]> {
+      const { token_id: tokenId } = findOutcome(market, outcome);
+      const { interval } = query;
+      const venueInterval = VENUE_INTERVAL[interval];
+      if (venueInterval === undefined || interval === 'max') {
+        throw new AppError('validation_error', `opinion has no ${interval} price history`, {
+          validationErrors: [`interval must be one of: ${Object.keys(VENUE_INTERVAL).join(', ')}`],
+        });
+      }
+      const raw = await client.public(ctx, decodeHistory, {
+        path: '/token/price-history',
+        query: { token_id: tokenId, interval: venueInterval, start_at: query.startTs, end_at: query.endTs },
+        operation: 'price_history',
+      });
+      return rollUpTicks(toPriceTicks(raw, query.startTs, query.endTs), INTERVAL_SECONDS[interval]);
+    },
+
+    async fetchUserActivity(ctx, address, limit) {
+      if (!ADDRESS.test(address)) {
+        throw new AppError('validation_error', `'${address}' is not a wallet address (0x and 40 hex digits)`);
+      }
+      const max = Math.max(1, limit);
+      const raw = (path: string, operation: string) =>
+        client.walk(async (page) => {
+          const result = await client.public(ctx, decodeRawPage, {
+            path,
+            query: { page, limit: OPINION_PAGE_LIMIT, chainId: '56' },
+            operation,
+          });
+          return { list: result.list ?? [], total: result.total ?? null };
+        }, max);
+      const [positions, trades] = await Promise.all([
+        raw(`/positions/user/${address}`, 'user_positions'),
+        raw(`/trade/user/${address}`, 'user_trades'),
+      ]);
+      // The venue's own documents, pages joined: {total, list} as /positions/user and /trade/user send them.
+      return { positions, trades };
+    },
+
+    openMarketStream(ctx) {
+      return opinionBookStream(ctx, pollIntervalMs, (signal, market, outcome) => {
+        const requestCtx: VenueContext = {
+          signal,
+          requestId: 'opinion-book-stream',
+          logger: ctx.logger,
+          tenant: null,
+        };
+        const fetchBook = facet.fetchOrderBook;
+        if (!fetchBook) throw new Error('fetchOrderBook is missing');
+        return fetchBook(requestCtx, market, outcome);
+      });
+    },
+  };
+  return facet;
+}
