@@ -1,9 +1,23 @@
 // `omnibook serve`: the adapters of the real exchanges, built from config.venues. The venue issues add theirs.
 import type { Config } from '../config/schema.js';
 import type { ExchangeId } from '../domain/exchanges.js';
+import { createKalshiAdapter } from '../venues/kalshi/index.js';
 import type { VenueAdapter } from '../venues/port.js';
 
-export const LIVE_VENUE_FACTORIES: Partial<Record<ExchangeId, (config: Config) => VenueAdapter>> = {};
+export const LIVE_VENUE_FACTORIES: Partial<Record<ExchangeId, (config: Config) => VenueAdapter>> = {
+  kalshi: (config) => {
+    const { restUrl, wsUrl, streamApiKeyId, streamPrivateKey } = config.venues.kalshi;
+    return createKalshiAdapter({
+      restUrl,
+      wsUrl,
+      timeoutMs: config.venues.timeoutMs,
+      streamCredentials:
+        streamApiKeyId && streamPrivateKey
+          ? { api_key_id: streamApiKeyId, private_key: streamPrivateKey }
+          : null,
+    });
+  },
+};
 
 export function liveVenues(config: Config): VenueAdapter[] {
   return Object.values(LIVE_VENUE_FACTORIES).map((build) => build(config));

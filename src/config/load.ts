@@ -57,6 +57,11 @@ function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   if (logLevel !== undefined) out.logLevel = logLevel as Config['logLevel'];
   const accessLog = str('OMNIBOOK_ACCESS_LOG');
   if (accessLog !== undefined) out.accessLog = accessLog === '1' || accessLog === 'true';
+  const kalshiKeyId = str('KALSHI_STREAM_API_KEY_ID');
+  const kalshiKey = str('KALSHI_STREAM_PRIVATE_KEY');
+  if (kalshiKeyId !== undefined || kalshiKey !== undefined) {
+    out.venues = { kalshi: { streamApiKeyId: kalshiKeyId, streamPrivateKey: kalshiKey } };
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@
 // the contract suites what they need: the adapter, fresh funded sessions, a request context and the simulator's
 // /__sim controls. Every venue registered in SIM_VENUE_LAUNCHERS runs through the same suites.
 import assert from 'node:assert/strict';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import {
   type RunningSimVenue,
   SIM_VENUE_LAUNCHERS,
@@ -164,7 +165,20 @@ export interface VenueTestHints {
   unknownOrderId: string;
 }
 
-export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {};
+export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
+  kalshi: {
+    // A real RSA key under a key id the exchange never issued.
+    strangerCredentials: async () => ({
+      api_key_id: randomUUID(),
+      private_key: generateKeyPairSync('rsa', {
+        modulusLength: 2048,
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+      }).privateKey,
+    }),
+    unknownOrderId: '00000000-0000-0000-0000-000000000000',
+  },
+};
 
 export function hintsFor(id: ExchangeId): VenueTestHints {
   const hints = VENUE_TEST_HINTS[id];
