@@ -4,9 +4,17 @@
 // svc_id native id = the market ticker (what every Kalshi endpoint is keyed by); the group is the event ticker.
 import type { BookLevel, Candle, OrderBook, Trade } from '../../domain/book.js';
 import type { Market, MarketEvent, MarketStatus } from '../../domain/market.js';
+import type { BookChange } from '../../domain/stream.js';
 import { encodeSvcId } from '../../domain/svc-id.js';
 import { AppError } from '../../errors/app-error.js';
-import type { KalshiCandle, KalshiEvent, KalshiMarket, KalshiOrderbook, KalshiTrade } from './payloads.js';
+import type {
+  KalshiCandle,
+  KalshiEvent,
+  KalshiMarket,
+  KalshiOrderbook,
+  KalshiTrade,
+  KalshiWsTrade,
+} from './payloads.js';
 
 export const MICROS = 1_000_000;
 export type KalshiOutcome = 'Yes' | 'No';
@@ -312,6 +320,44 @@ export function aggregateCandles(candles: readonly Candle[], periodSeconds: numb
   }
   if (current) out.push(current);
   return out;
+}
+
+/** WebSocket ladder `[[price_dollars, count_fp], …]` → price (micro-dollars) → contracts; empty levels dropped. */
+export function ladderMap(levels: ReadonlyArray<readonly string[]> | null | undefined): Map<number, number> {
+  const map = new Map<number, number>();
+  for (const [price, size] of ladder(levels, 'ws')) map.set(price, size);
+  return map;
+}
+
+/** A level change of one bid ladder as seen from one outcome's book: own bids stay bids, the other's are asks. */
+export function changeFor(
+  outcome: KalshiOutcome,
+  side: 'yes' | 'no',
+  priceMicros: number,
+  size: number,
+): BookChange {
+  return (outcome === 'Yes') === (side === 'yes')
+    ? { side: 'bid', price: priceMicros / MICROS, size }
+    : { side: 'ask', price: (MICROS - priceMicros) / MICROS, size };
+}
+
+/** A `trade` channel frame seen from one outcome; null when it lacks a price, size or taker side. */
+export function parseWsTrade(t: KalshiWsTrade, outcome: KalshiOutcome): Trade | null {
+  const yes = micros(t.yes_price_dollars);
+  const size = t.count_fp !== undefined && t.count_fp !== null ? contracts(t.count_fp) : (t.count ?? null);
+  const taker = t.taker_outcome_side ?? t.taker_side;
+  const at = t.ts_ms ?? (t.ts === undefined || t.ts === null ? null : t.ts * 1000);
+  if (yes === null || size === null || at === null || (taker !== 'yes' && taker !== 'no')) return null;
+  const side = taker === outcome.toLowerCase() ? 'buy' : 'sell';
+  return {
+    id: t.trade_id,
+    price: (outcome === 'Yes' ? yes : MICROS - yes) / MICROS,
+    size,
+    side,
+    aggressor_side: side,
+    timestamp: new Date(at).toISOString(),
+    outcome,
+  };
 }
 
 /** Kalshi prints RFC 3339 with microseconds; we serve ISO 8601 with milliseconds. */

@@ -208,7 +208,9 @@ export const KalshiWsTrade = Type.Object({
   market_ticker: Type.String(),
   yes_price_dollars: Type.String(),
   no_price_dollars: Opt(Type.String()),
-  count_fp: Type.String(),
+  count_fp: Opt(Type.String()),
+  /** Integer contracts on frames from before the fixed-point migration (late 2025, recorded). */
+  count: Opt(Type.Number()),
   taker_outcome_side: Opt(Type.String()),
   taker_side: Opt(Type.String()),
   ts: Opt(Type.Number()),

@@ -5,7 +5,7 @@
 // Kalshi book (YES bids; NO bids are YES asks at 1 − price). After a reconnect everything is resubscribed.
 
 import type { Market } from '../../domain/market.js';
-import type { BookChange, Instrument, MarketStreamEvent, UserStreamEvent } from '../../domain/stream.js';
+import type { Instrument, MarketStreamEvent, UserStreamEvent } from '../../domain/stream.js';
 import type { MarketStream, StreamContext, StreamTarget, UserStream } from '../port.js';
 import { EventChannel } from '../shared/event-channel.js';
 import { payloadDecoder } from '../shared/payload.js';
@@ -13,10 +13,12 @@ import { ReconnectingSocket } from '../shared/reconnecting-socket.js';
 import { authHeaders, kalshiKey } from './auth.js';
 import {
   bookFromLadders,
+  changeFor,
   contracts,
   type KalshiOutcome,
-  MICROS,
+  ladderMap,
   micros,
+  parseWsTrade,
   resolveOutcome,
   tokenId,
 } from './parse.js';
@@ -172,14 +174,10 @@ export function openKalshiMarketStream(
         if (size === 0) ladder.delete(price);
         else ladder.set(price, size);
         for (const outcome of w.outcomes) {
-          const own = (outcome === 'Yes') === (delta.side === 'yes');
-          const bookChange: BookChange = own
-            ? { side: 'bid', price: price / MICROS, size }
-            : { side: 'ask', price: (MICROS - price) / MICROS, size };
           channel.push({
             type: 'book_delta',
             instrument: instrument(w, outcome),
-            changes: [bookChange],
+            changes: [changeFor(outcome, delta.side, price, size)],
             exchange_ts_ms: delta.ts_ms ?? null,
             received_ts_ms: received,
           });
@@ -190,27 +188,15 @@ export function openKalshiMarketStream(
         const w = current(frame.sid, 'trade');
         if (!w) return;
         const t = decodeTrade(frame.msg, 'kalshi', 'ws_trade');
-        const yes = micros(t.yes_price_dollars);
-        const size = contracts(t.count_fp);
-        const taker = t.taker_outcome_side ?? t.taker_side;
-        if (yes === null || size === null || (taker !== 'yes' && taker !== 'no')) return;
-        const at = t.ts_ms ?? (t.ts ?? 0) * 1000;
         for (const outcome of w.outcomes) {
-          const side = taker === outcome.toLowerCase() ? 'buy' : 'sell';
-          channel.push({
-            type: 'trade',
-            instrument: instrument(w, outcome),
-            trade: {
-              id: t.trade_id,
-              price: (outcome === 'Yes' ? yes : MICROS - yes) / MICROS,
-              size,
-              side,
-              aggressor_side: side,
-              timestamp: new Date(at).toISOString(),
-              outcome,
-            },
-            received_ts_ms: received,
-          });
+          const trade = parseWsTrade(t, outcome);
+          if (trade)
+            channel.push({
+              type: 'trade',
+              instrument: instrument(w, outcome),
+              trade,
+              received_ts_ms: received,
+            });
         }
         return;
       }
@@ -314,16 +300,6 @@ export function openKalshiMarketStream(
     close,
     [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator](),
   };
-}
-
-function ladderMap(levels: ReadonlyArray<readonly string[]> | null | undefined): Map<number, number> {
-  const map = new Map<number, number>();
-  for (const level of levels ?? []) {
-    const price = micros(level[0]);
-    const size = contracts(level[1]);
-    if (price !== null && size !== null && size > 0) map.set(price, size);
-  }
-  return map;
 }
 
 /** The session owner's fills (`fill`) and order updates (`user_orders`), on a connection signed with their key. */
