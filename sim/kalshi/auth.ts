@@ -27,6 +27,12 @@ const refusal = (code: string, message: string, details?: string): AuthResult =>
 
 export class KalshiKeys {
   private readonly keys = new Map<string, ApiKey>();
+  /**
+   * Test control: how far the exchange's clock runs ahead of the wall clock when it checks signatures, so a
+   * client can be made to look stale. Signatures are checked against wall time, not the simulator's movable
+   * clock: that one moves market time, a client's clock stays where it is.
+   */
+  skewMs = 0;
 
   /** Creates an RSA key pair for a user; the exchange keeps the public half and hands out the private PEM once. */
   async issue(keyId: string, userId: string): Promise<{ keyId: string; privateKeyPem: string }> {
@@ -40,7 +46,8 @@ export class KalshiKeys {
     return { keyId, privateKeyPem: privateKey };
   }
 
-  verify(headers: IncomingHttpHeaders, method: string, path: string, nowMs: number): AuthResult {
+  verify(headers: IncomingHttpHeaders, method: string, path: string): AuthResult {
+    const nowMs = Date.now() + this.skewMs;
     const keyId = header(headers, 'kalshi-access-key');
     const timestamp = header(headers, 'kalshi-access-timestamp');
     const signature = header(headers, 'kalshi-access-signature');

@@ -1,5 +1,7 @@
 // The loopback HTTP server: trade API v2 under /trade-api/v2 (public market data, signed portfolio), the WebSocket
-// upgrade, and the shared /__sim/* control surface plus one Kalshi-specific control (`POST /__sim/kalshi/skip-seq`).
+// upgrade, and the shared /__sim/* control surface plus two Kalshi-specific test controls: `POST
+// /__sim/kalshi/skip-seq` ({market_ticker?}: the next book message skips a sequence number) and `POST
+// /__sim/kalshi/auth-skew` ({skew_ms}: the exchange's signature clock runs ahead, so clients look stale).
 // Every exchange request passes the fault gate first, rendered as the exchange renders its own refusals
 // (a 429 is `{"error": "too many requests"}` without Retry-After, as the rate-limit docs say).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -169,6 +171,12 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
       sendJson(res, 200, { subscriptions: hub.skipSeq(ticker) });
       return;
     }
+    if (url.pathname === '/__sim/kalshi/auth-skew' && method === 'POST') {
+      const body = (parseJson(await readBody(req)) ?? {}) as { skew_ms?: unknown };
+      keys.skewMs = typeof body.skew_ms === 'number' && Number.isFinite(body.skew_ms) ? body.skew_ms : 0;
+      sendJson(res, 200, { skew_ms: keys.skewMs });
+      return;
+    }
     if (await handleControl(req, res, url.pathname, control)) return;
     const fault = await control.faults.gate();
     if (fault?.kind === 'rate_limited') return sendJson(res, 429, { error: 'too many requests' });
@@ -189,8 +197,7 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
     const body = method === 'GET' || method === 'DELETE' ? '' : await readBody(req);
     let user: SimUser | null = null;
     if (route.auth) {
-      // Signatures are checked against wall time (the client's clock), not the simulator's movable clock.
-      const auth = keys.verify(req.headers, method, ctx.signedPath, Date.now());
+      const auth = keys.verify(req.headers, method, ctx.signedPath);
       if (!auth.ok) return sendJson(res, 401, auth.body);
       user = ex.users.get(auth.userId) ?? null;
     }

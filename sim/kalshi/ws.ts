@@ -85,8 +85,7 @@ export class KalshiHub implements ExchangeListener {
     if (fault?.kind === 'rate_limited') return refuse(429, { error: 'too many requests' });
     if (fault?.kind === 'error')
       return refuse(fault.status, { error: { code: 'internal', message: 'internal' } });
-    // Signatures are checked against wall time (the client's clock), not the simulator's movable clock.
-    const auth = this.keys.verify(req.headers, 'GET', WS_PATH, Date.now());
+    const auth = this.keys.verify(req.headers, 'GET', WS_PATH);
     if (!auth.ok) return refuse(401, auth.body);
     this.wss.handleUpgrade(req, socket, head, (ws) => this.open(ws, auth.userId));
   }
