@@ -178,6 +178,9 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
       return;
     }
     if (await handleControl(req, res, url.pathname, control)) return;
+    // The request arrives whole before the exchange works on it: a client that times out during an injected delay
+    // has still sent its order, which is then processed (the case our order-outcome policy reconciles).
+    const body = method === 'GET' || method === 'DELETE' ? '' : await readBody(req);
     const fault = await control.faults.gate();
     if (fault?.kind === 'rate_limited') return sendJson(res, 429, { error: 'too many requests' });
     if (fault?.kind === 'error') {
@@ -194,7 +197,6 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
       res.writeHead(405, { 'content-type': 'text/plain; charset=utf-8' }).end('405 method not allowed');
       return;
     }
-    const body = method === 'GET' || method === 'DELETE' ? '' : await readBody(req);
     let user: SimUser | null = null;
     if (route.auth) {
       const auth = keys.verify(req.headers, method, ctx.signedPath);

@@ -34,6 +34,8 @@ export interface VenueUnderTest {
   /** A request context with its own deadline. */
   ctx(timeoutMs?: number): VenueContext;
   sim: SimControls;
+  /** Base URL of the simulator's /__sim/* surface, for venue-specific controls. */
+  controlUrl: string;
   close(): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ export async function startVenue(
       advanceClock: async (seconds) => void (await control('POST', 'clock', { advance_seconds: seconds })),
       dropStreams: async () => ((await control('POST', 'ws/drop', {})) as { dropped: number }).dropped,
     },
+    controlUrl: running.control,
     close: () => running.close(),
   };
 }
