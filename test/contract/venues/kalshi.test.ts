@@ -214,6 +214,50 @@ describe('kalshi: venue specifics', () => {
     }
   });
 
+  test("the user stream carries the session owner's fills and order updates", async () => {
+    const { trading, marketData } = venue.adapter;
+    assert.ok(trading.openUserStream && trading.createOrder && marketData.fetchOrderBook);
+    const stream = trading.openUserStream(
+      { signal: new AbortController().signal, logger: silentLogger },
+      session,
+    );
+    const seen: Array<{ type: string; order_id?: string; status?: string }> = [];
+    const reading = (async () => {
+      for await (const e of stream) {
+        if (e.type === 'fill') seen.push({ type: 'fill', order_id: e.fill.order_id });
+        if (e.type === 'order') seen.push({ type: 'order', order_id: e.order.id, status: e.order.status });
+        if (e.type === 'feed_state') seen.push({ type: e.state });
+      }
+    })();
+    try {
+      // A resting order's update proves the subscription is live before the fill we test for.
+      await waitFor(
+        async () => {
+          const probe = await trading.createOrder?.(venue.ctx(), session, order({ price: 0.01, size: 1 }));
+          await trading.cancelOrder?.(venue.ctx(), session, probe?.id ?? '');
+          return seen.some((e) => e.type === 'order' && e.order_id === probe?.id) || undefined;
+        },
+        10_000,
+        'user stream live',
+      );
+      const [price] = (await marketData.fetchOrderBook(venue.ctx(), market, 'Yes')).asks[0] as BookLevel;
+      const placed = await trading.createOrder(
+        venue.ctx(),
+        session,
+        order({ price, size: 1, order_type: 'ioc' }),
+      );
+      await waitFor(
+        async () => seen.some((e) => e.type === 'fill' && e.order_id === placed.id) || undefined,
+        10_000,
+        'fill on the user stream',
+      );
+      assert.ok(seen.some((e) => e.type === 'order' && e.order_id === placed.id && e.status === 'filled'));
+    } finally {
+      await stream.close();
+      await reading;
+    }
+  });
+
   /** The simulator's Kalshi-specific test controls (sequence skip, signature clock skew). */
   async function fetchControl(path: string, body: unknown): Promise<Response> {
     const res = await fetch(`${venue.controlUrl}/__sim/${path}`, {
