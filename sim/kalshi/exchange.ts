@@ -115,6 +115,7 @@ export class SimExchange {
   readonly users = new Map<string, SimUser>();
   private readonly books = new Map<string, MarketBook>();
   private readonly realTrades = new Map<string, PublicTrade[]>();
+  private readonly everyTrade: PublicTrade[] = [];
   private readonly watched = new Map<string, number>();
   private readonly expiring = new Set<SimOrder>();
   /** Time of each advance step (index k-1 for step k); steps ≤ 0 are the opening history a minute apart. */
@@ -214,6 +215,11 @@ export class SimExchange {
       takerOutcome: t.takerOutcome,
       timeMs: t.timeMs,
     };
+  }
+
+  /** Customer trades of every market, oldest first. */
+  allTrades(): readonly PublicTrade[] {
+    return this.everyTrade;
   }
 
   /** Customer trades of a market, oldest first. */
@@ -523,6 +529,7 @@ export class SimExchange {
     const list = this.realTrades.get(market.ticker);
     if (list) list.push(trade);
     else this.realTrades.set(market.ticker, [trade]);
+    this.everyTrade.push(trade);
     this.listener.trade(trade);
   }
 

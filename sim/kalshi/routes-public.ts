@@ -1,7 +1,7 @@
 // Public market data of trade API v2: exchange status, series, events (optionally with nested markets),
 // markets (cursor pages, status/event/series/ticker filters), order books, candlesticks by series and market or
 // in batch, and the public trade tape. No authentication, as on the exchange.
-import { type SimMarket, STATUS_FILTERS, type StatusFilter } from './catalog.js';
+import { filterOf, type SimMarket, STATUS_FILTERS, type StatusFilter } from './catalog.js';
 import type { PublicTrade, SimExchange } from './exchange.js';
 import { candleAt } from './house.js';
 import {
@@ -60,10 +60,12 @@ export function publicRoutes(ex: SimExchange) {
       const nested = ctx.query.get('with_nested_markets') === 'true';
       const series = ctx.query.get('series_ticker');
       let list = series ? (catalog.eventsBySeries.get(series) ?? []) : catalog.events;
-      if (status)
+      if (status) {
+        // An event matches when any of its markets does (the documented event filter semantics).
         list = series
-          ? list.filter((e) => catalog.eventsByStatus[status].includes(e))
+          ? list.filter((e) => e.markets.some((m) => filterOf(m.status) === status))
           : catalog.eventsByStatus[status];
+      }
       const { page, cursor } = pageOf(list, ctx, limit);
       send(ctx, 200, { cursor, events: page.map((e) => eventJson(ex, e, nested)) });
     },
@@ -89,7 +91,7 @@ export function publicRoutes(ex: SimExchange) {
       else if (series) list = catalog.marketsBySeries.get(series) ?? [];
       else list = status ? catalog.marketsByStatus[status] : catalog.markets;
       const scoped = tickers !== null || eventTicker !== null || series !== null;
-      if (status && scoped) list = list.filter((m) => catalog.marketsByStatus[status].includes(m));
+      if (status && scoped) list = list.filter((m) => filterOf(m.status) === status);
       if (minClose !== null || maxClose !== null) {
         list = list.filter(
           (m) =>
@@ -150,7 +152,7 @@ export function publicRoutes(ex: SimExchange) {
         (minTs === null || t.timeMs >= minTs * 1000) && (maxTs === null || t.timeMs <= maxTs * 1000);
       if (!ticker) {
         // Without a ticker only customer trades are listed (the house tape is per market).
-        const all = catalog.markets.flatMap((m) => ex.tradesOf(m.ticker)).filter(inWindow);
+        const all = ex.allTrades().filter(inWindow);
         all.sort((a, b) => b.timeMs - a.timeMs);
         const { page, cursor } = pageOf(all, ctx, limit);
         send(ctx, 200, { cursor, trades: page.map(tradeJson) });
