@@ -3,10 +3,34 @@
 // cash flows of fully collateralised binary contracts (a YES+NO pair nets out to $1). Requests arrive already
 // parsed; errors are thrown as ExchangeError carrying the exchange's own code, which the routes render.
 import { randomUUID } from 'node:crypto';
-import { type BookSide, type LevelChange, MarketBook, type OutcomeSide, type RestingOrder } from './book.js';
+import { type BookSide, type LevelChange, MarketBook, type OutcomeSide } from './book.js';
 import type { SimCatalog, SimMarket } from './catalog.js';
-import { costOf, ONE_DOLLAR, takerFee } from './fixed.js';
+import { ONE_DOLLAR } from './fixed.js';
 import { houseQuote, tapeTrade } from './house.js';
+import { crossable, type MatchContext, type MatchResult, take, uncross } from './matching.js';
+
+export type { MatchResult } from './matching.js';
+
+import {
+  available,
+  collateral,
+  type PublicTrade,
+  type SelfTradePrevention,
+  type SimFill,
+  type SimOrder,
+  type SimUser,
+  type TimeInForce,
+} from './ledger.js';
+
+export type {
+  PublicTrade,
+  SelfTradePrevention,
+  SimFill,
+  SimOrder,
+  SimPosition,
+  SimUser,
+  TimeInForce,
+} from './ledger.js';
 
 export class ExchangeError extends Error {
   constructor(
@@ -16,72 +40,6 @@ export class ExchangeError extends Error {
   ) {
     super(code);
   }
-}
-
-export type TimeInForce = 'good_till_canceled' | 'immediate_or_cancel' | 'fill_or_kill';
-export type SelfTradePrevention = 'taker_at_cross' | 'maker';
-
-export interface SimOrder extends RestingOrder {
-  initialCentis: number;
-  filledCentis: number;
-  status: 'resting' | 'canceled' | 'executed';
-  tif: TimeInForce;
-  expirationS: number | null;
-  stp: SelfTradePrevention;
-  createdMs: number;
-  lastUpdateMs: number;
-  takerFillCost: number;
-  makerFillCost: number;
-  takerFees: number;
-  makerFees: number;
-  /** Cash set aside for the resting remainder. */
-  reserved: number;
-}
-
-export interface SimFill {
-  fillId: string;
-  orderId: string;
-  clientOrderId: string;
-  ticker: string;
-  bookSide: BookSide;
-  yesPrice: number;
-  centis: number;
-  isTaker: boolean;
-  fee: number;
-  timeMs: number;
-  postPositionCentis: number;
-}
-
-export interface SimPosition {
-  ticker: string;
-  eventTicker: string;
-  /** Signed hundredths of a contract: positive holds YES, negative holds NO. */
-  centis: number;
-  exposure: number;
-  realizedPnl: number;
-  feesPaid: number;
-  totalTraded: number;
-  lastUpdatedMs: number;
-}
-
-export interface SimUser {
-  userId: string;
-  cash: number;
-  orders: SimOrder[];
-  ordersById: Map<string, SimOrder>;
-  clientOrderIds: Set<string>;
-  fills: SimFill[];
-  positions: Map<string, SimPosition>;
-  balanceUpdatedMs: number;
-}
-
-export interface PublicTrade {
-  tradeId: string;
-  ticker: string;
-  yesPrice: number;
-  centis: number;
-  takerOutcome: OutcomeSide;
-  timeMs: number;
 }
 
 export interface ExchangeListener {
@@ -102,13 +60,6 @@ export interface NewOrder {
   expirationS: number | null;
   postOnly: boolean;
   stp: SelfTradePrevention;
-}
-
-export interface MatchResult {
-  order: SimOrder;
-  filledCentis: number;
-  fillCost: number;
-  fees: number;
 }
 
 export class SimExchange {
@@ -155,9 +106,7 @@ export class SimExchange {
 
   /** Cash not set aside for resting orders: what `balance` reports. */
   available(user: SimUser): number {
-    let reserved = 0;
-    for (const o of user.orders) if (o.status === 'resting') reserved += o.reserved;
-    return user.cash - reserved;
+    return available(user);
   }
 
   // ---- books ----
@@ -180,7 +129,7 @@ export class SimExchange {
       book.requote(
         market.status === 'active' ? houseQuote(market, this.step) : { yes: new Map(), no: new Map() },
       );
-      this.uncross(market, book);
+      uncross(this.matchContext(), market, book);
       if (isWatched) this.listener.ticker(market);
     }
     return book;
@@ -254,7 +203,7 @@ export class SimExchange {
     if (req.postOnly && bestOpposite !== null && crosses(bestOpposite)) {
       throw new ExchangeError(400, 'invalid_order', 'post only cross');
     }
-    const required = this.collateral(user, req.ticker, own, ownPrice, req.centis);
+    const required = collateral(user, req.ticker, own, ownPrice, req.centis);
     if (required > this.available(user)) throw new ExchangeError(400, 'insufficient_balance');
 
     const nowMs = this.now();
@@ -284,14 +233,14 @@ export class SimExchange {
     user.ordersById.set(order.orderId, order);
     if (req.clientOrderId !== '') user.clientOrderIds.add(req.clientOrderId);
 
-    if (req.tif === 'fill_or_kill' && this.crossable(book, opposite, crosses) < req.centis) {
+    if (req.tif === 'fill_or_kill' && crossable(book, opposite, crosses) < req.centis) {
       this.finish(order, 'canceled');
       return { order, filledCentis: 0, fillCost: 0, fees: 0 };
     }
-    const result = this.take(market, book, user, order, opposite, crosses);
+    const result = take(this.matchContext(), market, book, user, order, opposite, crosses);
     if (order.remainingCentis > 0 && order.status === 'resting') {
       if (req.tif === 'good_till_canceled') {
-        order.reserved = this.collateral(user, req.ticker, own, ownPrice, order.remainingCentis);
+        order.reserved = collateral(user, req.ticker, own, ownPrice, order.remainingCentis);
         book.add(order);
         if (order.expirationS !== null) this.expiring.add(order);
       } else {
@@ -341,7 +290,7 @@ export class SimExchange {
     const ownPrice = own === 'yes' ? change.yesPrice : ONE_DOLLAR - change.yesPrice;
     const oldReserved = order.reserved;
     order.reserved = 0;
-    const required = this.collateral(user, order.ticker, own, ownPrice, remaining);
+    const required = collateral(user, order.ticker, own, ownPrice, remaining);
     if (required > this.available(user)) {
       order.reserved = oldReserved;
       throw new ExchangeError(400, 'insufficient_balance');
@@ -351,7 +300,7 @@ export class SimExchange {
     if (change.yesPrice === order.yesPrice && remaining <= order.remainingCentis) {
       // Size down at the same price keeps the order's place in the queue.
       book.reduce(order, order.remainingCentis - remaining, cause);
-      order.reserved = this.collateral(user, order.ticker, own, ownPrice, remaining);
+      order.reserved = collateral(user, order.ticker, own, ownPrice, remaining);
       order.lastUpdateMs = this.now();
       this.listener.order(order);
       return { order, filledCentis: 0, fillCost: 0, fees: 0 };
@@ -361,9 +310,9 @@ export class SimExchange {
     order.remainingCentis = remaining;
     order.initialCentis = change.totalCentis;
     const opposite: OutcomeSide = own === 'yes' ? 'no' : 'yes';
-    this.take(market, book, user, order, opposite, (p) => ownPrice + p >= ONE_DOLLAR);
+    take(this.matchContext(), market, book, user, order, opposite, (p) => ownPrice + p >= ONE_DOLLAR);
     if (order.status === 'resting' && order.remainingCentis > 0) {
-      order.reserved = this.collateral(user, order.ticker, own, ownPrice, order.remainingCentis);
+      order.reserved = collateral(user, order.ticker, own, ownPrice, order.remainingCentis);
       book.add(order);
     } else if (order.status === 'resting') {
       this.finish(order, 'executed');
@@ -400,7 +349,7 @@ export class SimExchange {
     const user = this.users.get(order.userId);
     const own: OutcomeSide = order.bookSide === 'bid' ? 'yes' : 'no';
     const ownPrice = own === 'yes' ? order.yesPrice : ONE_DOLLAR - order.yesPrice;
-    order.reserved = user ? this.collateral(user, order.ticker, own, ownPrice, order.remainingCentis) : 0;
+    order.reserved = user ? collateral(user, order.ticker, own, ownPrice, order.remainingCentis) : 0;
     order.lastUpdateMs = this.now();
     if (order.remainingCentis <= 0) {
       order.remainingCentis = 0;
@@ -417,104 +366,18 @@ export class SimExchange {
     this.expiring.delete(order);
   }
 
-  /**
-   * Cash an order needs: what its contracts cost, except those that close an opposite position (a YES+NO pair
-   * pays out $1 at once, so closing needs no collateral).
-   */
-  private collateral(
-    user: SimUser,
-    ticker: string,
-    own: OutcomeSide,
-    ownPrice: number,
-    centis: number,
-  ): number {
-    const held = user.positions.get(ticker)?.centis ?? 0;
-    const closable = own === 'yes' ? Math.max(0, -held) : Math.max(0, held);
-    return costOf(ownPrice, Math.max(0, centis - closable));
-  }
-
-  private crossable(book: MarketBook, opposite: OutcomeSide, crosses: (p: number) => boolean): number {
-    let total = 0;
-    for (const price of book.prices(opposite)) {
-      if (!crosses(price)) break;
-      total += book.total(opposite, price);
-    }
-    return total;
-  }
-
-  /** Matches a taker order against the opposite side, best price first, customers before the house. */
-  private take(
-    market: SimMarket,
-    book: MarketBook,
-    user: SimUser,
-    order: SimOrder,
-    opposite: OutcomeSide,
-    crosses: (p: number) => boolean,
-  ): MatchResult {
-    const start = { filled: order.filledCentis, cost: order.takerFillCost, fees: order.takerFees };
-    const cause = { userId: user.userId, clientOrderId: order.clientOrderId };
-    outer: for (const price of book.prices(opposite)) {
-      if (order.remainingCentis <= 0 || !crosses(price)) break;
-      const level = book.side(opposite).get(price);
-      if (!level) continue;
-      // The resting side's price is the execution price, expressed as a YES price.
-      const yesPrice = opposite === 'no' ? ONE_DOLLAR - price : price;
-      for (const maker of [...level.orders]) {
-        if (order.remainingCentis <= 0) break outer;
-        const makerOrder = maker as SimOrder;
-        if (makerOrder.userId === user.userId) {
-          if (order.stp === 'taker_at_cross') {
-            order.remainingCentis = 0;
-            this.finish(order, 'canceled');
-            break outer;
-          }
-          this.reduceResting(makerOrder, makerOrder.remainingCentis);
-          continue;
-        }
-        const qty = Math.min(order.remainingCentis, makerOrder.remainingCentis);
-        this.execute(market, book, order, makerOrder, yesPrice, qty, cause);
-      }
-      if (order.remainingCentis > 0 && level.house > 0) {
-        const qty = Math.min(order.remainingCentis, level.house);
-        book.takeHouse(opposite, price, qty, cause);
-        this.fillTaker(market, order, yesPrice, qty);
-        this.recordTrade(market, yesPrice, qty, order.bookSide === 'bid' ? 'yes' : 'no');
-      }
-    }
+  /** What the matching functions need from the exchange. */
+  private matchContext(): MatchContext {
     return {
-      order,
-      filledCentis: order.filledCentis - start.filled,
-      fillCost: order.takerFillCost - start.cost,
-      fees: order.takerFees - start.fees,
+      users: this.users,
+      now: () => this.now(),
+      fill: (user, fill, order) => this.listener.fill(user.userId, fill, order),
+      order: (order) => this.listener.order(order),
+      trade: (market, yesPrice, centis, takerOutcome) =>
+        this.recordTrade(market, yesPrice, centis, takerOutcome),
+      finish: (order, status) => this.finish(order, status),
+      reduceResting: (order, centis) => this.reduceResting(order, centis),
     };
-  }
-
-  private execute(
-    market: SimMarket,
-    book: MarketBook,
-    taker: SimOrder,
-    maker: SimOrder,
-    yesPrice: number,
-    qty: number,
-    cause: LevelChange['cause'],
-  ): void {
-    book.reduce(maker, qty, cause);
-    const makerUser = this.users.get(maker.userId);
-    if (makerUser) {
-      const own: OutcomeSide = maker.bookSide === 'bid' ? 'yes' : 'no';
-      const ownPrice = own === 'yes' ? maker.yesPrice : ONE_DOLLAR - maker.yesPrice;
-      this.applyFill(makerUser, market, maker, yesPrice, qty, false);
-      maker.reserved = this.collateral(makerUser, maker.ticker, own, ownPrice, maker.remainingCentis);
-      if (maker.remainingCentis <= 0) this.finish(maker, 'executed');
-      this.listener.order(maker);
-    }
-    this.fillTaker(market, taker, yesPrice, qty);
-    this.recordTrade(market, yesPrice, qty, taker.bookSide === 'bid' ? 'yes' : 'no');
-  }
-
-  private fillTaker(market: SimMarket, order: SimOrder, yesPrice: number, qty: number): void {
-    const user = this.users.get(order.userId);
-    if (user) this.applyFill(user, market, order, yesPrice, qty, true);
   }
 
   private recordTrade(market: SimMarket, yesPrice: number, centis: number, takerOutcome: OutcomeSide): void {
@@ -531,114 +394,5 @@ export class SimExchange {
     else this.realTrades.set(market.ticker, [trade]);
     this.everyTrade.push(trade);
     this.listener.trade(trade);
-  }
-
-  /** Cash and position effects of one fill on one side of a trade. */
-  private applyFill(
-    user: SimUser,
-    market: SimMarket,
-    order: SimOrder,
-    yesPrice: number,
-    qty: number,
-    isTaker: boolean,
-  ): void {
-    const own: OutcomeSide = order.bookSide === 'bid' ? 'yes' : 'no';
-    const ownPrice = own === 'yes' ? yesPrice : ONE_DOLLAR - yesPrice;
-    const cost = costOf(ownPrice, qty);
-    const fee = isTaker ? takerFee(yesPrice, qty) : 0;
-    const nowMs = this.now();
-    let position = user.positions.get(market.ticker);
-    if (!position) {
-      position = {
-        ticker: market.ticker,
-        eventTicker: market.eventTicker,
-        centis: 0,
-        exposure: 0,
-        realizedPnl: 0,
-        feesPaid: 0,
-        totalTraded: 0,
-        lastUpdatedMs: nowMs,
-      };
-      user.positions.set(market.ticker, position);
-    }
-    const signed = own === 'yes' ? qty : -qty;
-    const held = position.centis;
-    const closing = Math.sign(held) === -Math.sign(signed) ? Math.min(Math.abs(held), qty) : 0;
-    if (closing > 0) {
-      // Closing contracts pair up with held ones: each pair pays $1 now; their cost basis leaves the exposure.
-      const basis = Math.round((position.exposure * closing) / Math.abs(held));
-      position.exposure -= basis;
-      position.realizedPnl += costOf(ONE_DOLLAR, closing) - costOf(ownPrice, closing) - basis;
-      user.cash += costOf(ONE_DOLLAR, closing);
-    }
-    position.exposure += costOf(ownPrice, qty - closing);
-    position.centis = held + signed;
-    position.feesPaid += fee;
-    position.realizedPnl -= fee;
-    position.totalTraded += cost;
-    position.lastUpdatedMs = nowMs;
-    user.cash -= cost + fee;
-    user.balanceUpdatedMs = nowMs;
-
-    order.filledCentis += qty;
-    if (isTaker) {
-      order.remainingCentis -= qty;
-      order.takerFillCost += cost;
-      order.takerFees += fee;
-    } else {
-      order.makerFillCost += cost;
-      order.makerFees += fee;
-    }
-    order.lastUpdateMs = nowMs;
-    const fill: SimFill = {
-      fillId: randomUUID(),
-      orderId: order.orderId,
-      clientOrderId: order.clientOrderId,
-      ticker: market.ticker,
-      bookSide: order.bookSide,
-      yesPrice,
-      centis: qty,
-      isTaker,
-      fee,
-      timeMs: nowMs,
-      postPositionCentis: position.centis,
-    };
-    user.fills.push(fill);
-    this.listener.fill(user.userId, fill, order);
-  }
-
-  /** After a requote, customer orders the house now crosses trade against it (the house takes). */
-  private uncross(market: SimMarket, book: MarketBook): void {
-    for (let guard = 0; guard < 1000; guard++) {
-      const yes = book.best('yes');
-      const no = book.best('no');
-      if (yes === null || no === null || yes + no < ONE_DOLLAR) return;
-      const yesLevel = book.yes.get(yes);
-      const noLevel = book.no.get(no);
-      if (!yesLevel || !noLevel) return;
-      // The customer order rests; the house quote is the newcomer and takes at the customer's price.
-      const [makerSide, makerLevel, houseLevel, makerPrice] =
-        yesLevel.orders.length > 0 && noLevel.house > 0
-          ? (['yes', yesLevel, noLevel, yes] as const)
-          : noLevel.orders.length > 0 && yesLevel.house > 0
-            ? (['no', noLevel, yesLevel, no] as const)
-            : [null, null, null, 0];
-      if (!makerSide || !makerLevel || !houseLevel) return;
-      const maker = makerLevel.orders[0] as SimOrder;
-      const qty = Math.min(maker.remainingCentis, houseLevel.house);
-      const yesPrice = makerSide === 'yes' ? makerPrice : ONE_DOLLAR - makerPrice;
-      book.takeHouse(makerSide === 'yes' ? 'no' : 'yes', makerSide === 'yes' ? no : yes, qty, null);
-      book.reduce(maker, qty, null);
-      const user = this.users.get(maker.userId);
-      if (user) {
-        this.applyFill(user, market, maker, yesPrice, qty, false);
-        const own: OutcomeSide = maker.bookSide === 'bid' ? 'yes' : 'no';
-        const ownPrice = own === 'yes' ? maker.yesPrice : ONE_DOLLAR - maker.yesPrice;
-        maker.reserved = this.collateral(user, maker.ticker, own, ownPrice, maker.remainingCentis);
-      }
-      if (maker.remainingCentis <= 0) this.finish(maker, 'executed');
-      this.listener.order(maker);
-      this.recordTrade(market, yesPrice, qty, makerSide === 'yes' ? 'no' : 'yes');
-    }
   }
 }

@@ -11,7 +11,15 @@ import type { KalshiKeys } from './auth.js';
 import type { LevelChange } from './book.js';
 import type { SimMarket } from './catalog.js';
 import type { ExchangeListener, PublicTrade, SimExchange, SimFill, SimOrder } from './exchange.js';
-import { count, dollars, ONE_DOLLAR, timestamp } from './fixed.js';
+import {
+  deltaMsg,
+  type Frame,
+  fillMsg,
+  snapshotMsg,
+  tickerMsg,
+  tradeMsg,
+  userOrderMsg,
+} from './ws-frames.js';
 
 export const WS_PATH = '/trade-api/ws/v2';
 const CHANNELS = new Set([
@@ -41,8 +49,6 @@ interface Conn {
   subs: Map<number, Sub>;
   nextSid: number;
 }
-
-type Frame = Record<string, unknown>;
 
 export class KalshiHub implements ExchangeListener {
   private readonly conns = new Set<Conn>();
@@ -256,16 +262,8 @@ export class KalshiHub implements ExchangeListener {
     for (const conn of this.conns) {
       for (const sub of conn.subs.values()) {
         if (sub.channel !== 'orderbook_delta' || !sub.tickers?.has(ticker)) continue;
-        const price = sub.useYesPrice && change.side === 'no' ? ONE_DOLLAR - change.price : change.price;
-        const msg: Frame = {
-          market_ticker: ticker,
-          market_id: marketId,
-          price_dollars: dollars(price),
-          delta_fp: count(change.delta),
-          side: change.side,
-          ts: timestamp(nowMs),
-          ts_ms: nowMs,
-        };
+        const msg = deltaMsg(ticker, marketId, change, sub.useYesPrice, nowMs);
+        // Only the connection of the order's owner learns which of its orders caused the change.
         if (change.cause && change.cause.userId === conn.userId && change.cause.clientOrderId !== '') {
           msg.client_order_id = change.cause.clientOrderId;
         }
@@ -278,85 +276,25 @@ export class KalshiHub implements ExchangeListener {
     for (const conn of this.conns) {
       for (const sub of conn.subs.values()) {
         if (sub.channel !== 'trade' || (sub.tickers !== null && !sub.tickers.has(t.ticker))) continue;
-        this.sequenced(conn, sub, 'trade', {
-          trade_id: t.tradeId,
-          market_ticker: t.ticker,
-          yes_price_dollars: dollars(t.yesPrice),
-          no_price_dollars: dollars(ONE_DOLLAR - t.yesPrice),
-          count_fp: count(t.centis),
-          taker_side: t.takerOutcome,
-          taker_outcome_side: t.takerOutcome,
-          taker_book_side: t.takerOutcome === 'yes' ? 'bid' : 'ask',
-          is_block_trade: false,
-          ts: Math.floor(t.timeMs / 1000),
-          ts_ms: t.timeMs,
-        });
+        this.sequenced(conn, sub, 'trade', tradeMsg(t));
       }
     }
   }
 
   fill(userId: string, f: SimFill): void {
-    const outcome = f.bookSide === 'bid' ? 'yes' : 'no';
-    const msg: Frame = {
-      trade_id: f.fillId,
-      order_id: f.orderId,
-      market_ticker: f.ticker,
-      exchange_index: 0,
-      is_taker: f.isTaker,
-      side: 'yes',
-      yes_price_dollars: dollars(f.yesPrice),
-      count_fp: count(f.centis),
-      fee_cost: dollars(f.fee, 6),
-      action: f.bookSide === 'bid' ? 'buy' : 'sell',
-      ts: Math.floor(f.timeMs / 1000),
-      ts_ms: f.timeMs,
-      post_position_fp: count(f.postPositionCentis),
-      purchased_side: outcome,
-      outcome_side: outcome,
-      book_side: f.bookSide,
-    };
-    if (f.clientOrderId !== '') msg.client_order_id = f.clientOrderId;
-    this.toUser(userId, 'fill', f.ticker, msg);
+    this.toUser(userId, 'fill', f.ticker, fillMsg(f));
   }
 
   order(o: SimOrder): void {
-    const msg: Frame = {
-      order_id: o.orderId,
-      user_id: o.userId,
-      ticker: o.ticker,
-      exchange_index: 0,
-      status: o.status,
-      side: 'yes',
-      is_yes: o.bookSide === 'bid',
-      outcome_side: o.bookSide === 'bid' ? 'yes' : 'no',
-      book_side: o.bookSide,
-      yes_price_dollars: dollars(o.yesPrice),
-      fill_count_fp: count(o.filledCentis),
-      remaining_count_fp: count(o.remainingCentis),
-      initial_count_fp: count(o.initialCentis),
-      taker_fill_cost_dollars: dollars(o.takerFillCost, 6),
-      maker_fill_cost_dollars: dollars(o.makerFillCost, 6),
-      taker_fees_dollars: dollars(o.takerFees, 6),
-      maker_fees_dollars: dollars(o.makerFees, 6),
-      client_order_id: o.clientOrderId,
-      self_trade_prevention_type: o.stp,
-      created_time: timestamp(o.createdMs),
-      created_ts_ms: o.createdMs,
-      last_update_time: timestamp(o.lastUpdateMs),
-      subaccount_number: 0,
-    };
-    if (o.expirationS !== null) {
-      msg.expiration_time = new Date(o.expirationS * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-      msg.expiration_ts_ms = o.expirationS * 1000;
-    }
-    this.toUser(o.userId, 'user_orders', o.ticker, msg, 'user_order');
+    this.toUser(o.userId, 'user_orders', o.ticker, userOrderMsg(o), 'user_order');
   }
 
   ticker(m: SimMarket): void {
     for (const conn of this.conns) {
       for (const sub of conn.subs.values()) {
-        if (sub.channel === 'ticker' && (sub.tickers === null || sub.tickers.has(m.ticker)))
+        if (sub.channel === 'ticker' && (sub.tickers === null || sub.tickers.has(m.ticker))) {
           this.tickerTo(conn, sub, m);
+        }
       }
     }
   }
@@ -393,47 +331,17 @@ export class KalshiHub implements ExchangeListener {
   }
 
   private snapshot(conn: Conn, sub: Sub, ticker: string, id: number | null): void {
-    const m = this.market(ticker);
-    const book = this.exchange().book(m);
-    const msg: Frame = { market_ticker: ticker, market_id: m.marketId };
-    const yes = book.levels('yes');
-    let no = book.levels('no');
-    if (sub.useYesPrice) no = no.map(([p, s]) => [ONE_DOLLAR - p, s] as [number, number]).reverse();
-    // A side without bids is absent from the frame, not an empty array (recorded).
-    if (yes.length > 0) msg.yes_dollars_fp = yes.map(([p, s]) => [dollars(p), count(s)]);
-    if (no.length > 0) msg.no_dollars_fp = no.map(([p, s]) => [dollars(p), count(s)]);
-    this.sequenced(conn, sub, 'orderbook_snapshot', msg, id);
+    this.sequenced(
+      conn,
+      sub,
+      'orderbook_snapshot',
+      snapshotMsg(this.exchange(), this.market(ticker), sub.useYesPrice),
+      id,
+    );
   }
 
   private tickerTo(conn: Conn, sub: Sub, m: SimMarket): void {
-    const ex = this.exchange();
-    const book = ex.book(m);
-    const yesBid = book.best('yes');
-    const noBid = book.best('no');
-    const last = ex.tradesOf(m.ticker).at(-1);
-    const nowMs = Date.now();
-    const volume = ex.tradesOf(m.ticker).reduce((s, t) => s + t.centis, 0) + m.baseVolume * 100;
-    this.send(conn, {
-      type: 'ticker',
-      sid: sub.sid,
-      msg: {
-        market_id: m.marketId,
-        market_ticker: m.ticker,
-        price_dollars: dollars(ex.lastPrice(m) ?? 0),
-        yes_bid_dollars: dollars(yesBid ?? 0),
-        yes_ask_dollars: dollars(noBid === null ? 0 : ONE_DOLLAR - noBid),
-        volume_fp: count(volume),
-        open_interest_fp: count(Math.round(m.baseVolume * 40)),
-        dollar_volume: Math.floor(volume / 200),
-        dollar_open_interest: Math.floor(m.baseVolume * 0.2),
-        yes_bid_size_fp: count(yesBid === null ? 0 : book.total('yes', yesBid)),
-        yes_ask_size_fp: count(noBid === null ? 0 : book.total('no', noBid)),
-        last_trade_size_fp: count(last?.centis ?? 0),
-        ts: Math.floor(nowMs / 1000),
-        ts_ms: nowMs,
-        time: new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      },
-    });
+    this.send(conn, { type: 'ticker', sid: sub.sid, msg: tickerMsg(this.exchange(), m, Date.now()) });
   }
 
   private toUser(userId: string, channel: string, ticker: string, msg: Frame, type = channel): void {
