@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { VenueAdapter } from '../venues/port.js';
+import { launchKalshiSandbox } from './sandbox/kalshi-sandbox.js';
 import { launchLimitlessSandbox } from './sandbox/limitless-sandbox.js';
 import { launchOpinionSandbox } from './sandbox/opinion-sandbox.js';
 import { launchPolymarketSandbox } from './sandbox/polymarket-sandbox.js';
@@ -41,6 +42,7 @@ export interface SimWorldOptions {
 
 export const SIM_VENUE_LAUNCHERS: Partial<Record<ExchangeId, SimVenueLauncher>> = {
   polymarket: launchPolymarketSandbox,
+  kalshi: launchKalshiSandbox,
   limitless: launchLimitlessSandbox,
   opinion: launchOpinionSandbox,
 };

@@ -59,6 +59,11 @@ function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   if (accessLog !== undefined) out.accessLog = accessLog === '1' || accessLog === 'true';
   const opinionApiKey = str('OPINION_API_KEY');
   if (opinionApiKey !== undefined) out.venues = { ...out.venues, opinion: { apiKey: opinionApiKey } };
+  const kalshiKeyId = str('KALSHI_STREAM_API_KEY_ID');
+  const kalshiKey = str('KALSHI_STREAM_PRIVATE_KEY');
+  if (kalshiKeyId !== undefined || kalshiKey !== undefined) {
+    out.venues = { ...out.venues, kalshi: { streamApiKeyId: kalshiKeyId, streamPrivateKey: kalshiKey } };
+  }
   return out;
 }
 

@@ -40,7 +40,14 @@ export const ConfigSchema = Type.Object({
       wsUserUrl: Type.String(),
       relayerUrl: Type.String(),
     }),
-    kalshi: Type.Object({ restUrl: Type.String(), wsUrl: Type.String() }),
+    kalshi: Type.Object({
+      restUrl: Type.String(),
+      wsUrl: Type.String(),
+      /** API key for the market-data WebSocket (Kalshi signs every WS handshake); without it streams poll REST. */
+      streamApiKeyId: Type.Optional(Type.String({ minLength: 1 })),
+      /** PEM private key of that API key. */
+      streamPrivateKey: Type.Optional(Type.String({ minLength: 1 })),
+    }),
     limitless: Type.Object({ restUrl: Type.String(), wsUrl: Type.String() }),
     opinion: Type.Object({
       restUrl: Type.String(),
@@ -83,9 +90,10 @@ export const DEFAULT_CONFIG: Config = {
       wsUserUrl: 'wss://ws-subscriptions-clob.polymarket.com/ws/user',
       relayerUrl: 'https://relayer-v2.polymarket.com',
     },
+    // The hosts docs.kalshi.com documents today; api.elections.kalshi.com still answers the same API.
     kalshi: {
-      restUrl: 'https://api.elections.kalshi.com/trade-api/v2',
-      wsUrl: 'wss://api.elections.kalshi.com/trade-api/ws/v2',
+      restUrl: 'https://external-api.kalshi.com/trade-api/v2',
+      wsUrl: 'wss://external-api-ws.kalshi.com/trade-api/ws/v2',
     },
     limitless: { restUrl: 'https://api.limitless.exchange', wsUrl: 'wss://ws.limitless.exchange' },
     opinion: {

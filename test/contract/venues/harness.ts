@@ -2,7 +2,7 @@
 // the contract suites what they need: the adapter, fresh funded sessions, a request context and the simulator's
 // /__sim controls. Every venue registered in SIM_VENUE_LAUNCHERS runs through the same suites.
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { generatePrivateKey } from 'viem/accounts';
 import {
   type RunningSimVenue,
@@ -35,7 +35,7 @@ export interface VenueUnderTest {
   /** A request context with its own deadline. */
   ctx(timeoutMs?: number): VenueContext;
   sim: SimControls;
-  /** Base URL of the simulator's /__sim controls (for Polymarket, also its CLOB host). */
+  /** Base URL of the simulator's /__sim/* surface, for venue-specific controls. */
   controlUrl: string;
   close(): Promise<void>;
 }
@@ -179,6 +179,18 @@ export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
       clob_api_passphrase: randomBytes(16).toString('hex'),
     }),
     unknownOrderId: `0x${'ab'.repeat(32)}`,
+  },
+  kalshi: {
+    // A real RSA key under a key id the exchange never issued.
+    strangerCredentials: async () => ({
+      api_key_id: randomUUID(),
+      private_key: generateKeyPairSync('rsa', {
+        modulusLength: 2048,
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+      }).privateKey,
+    }),
+    unknownOrderId: '00000000-0000-0000-0000-000000000000',
   },
   limitless: {
     // A scoped API token Limitless never issued (token ids are UUIDs, secrets base64).

@@ -1,0 +1,267 @@
+// Trading facet, signed with the caller's API key per call: V2 event-order entry (POST/DELETE
+// /portfolio/events/orders, the only order writes the exchange still serves), order reads, fills, positions and
+// balance. An order POST without a definite answer is reconciled by client_order_id, never sent again.
+import type { Balance, Fill, Order, OrderRequest, Position } from '../../domain/trading.js';
+import { AppError } from '../../errors/app-error.js';
+import type { StreamContext, TradingFacet, UserStream, VenueContext, VenueSession } from '../port.js';
+import { payloadDecoder } from '../shared/payload.js';
+import { VenueStatusError, VenueTransportError } from '../shared/venue-errors.js';
+import { type KalshiKey, kalshiKey } from './auth.js';
+import type { KalshiClient } from './client.js';
+import { mapKalshiError, readErrorBody } from './errors.js';
+import { resolveOutcome, yesPriceOf } from './parse.js';
+import { orderBody, orderFromCreate, parseFill, parseOrder, parsePosition } from './parse-trading.js';
+import {
+  KalshiBalance,
+  KalshiCancelOrderResponse,
+  KalshiCreateOrderResponse,
+  KalshiFillsPage,
+  KalshiMarketsPage,
+  type KalshiOrder,
+  KalshiOrderResponse,
+  KalshiOrdersPage,
+  KalshiPositionsPage,
+} from './payloads.js';
+import { openKalshiUserStream } from './stream.js';
+
+const decodeCreate = payloadDecoder(KalshiCreateOrderResponse);
+const decodeCancel = payloadDecoder(KalshiCancelOrderResponse);
+const decodeOrder = payloadDecoder(KalshiOrderResponse);
+const decodeOrders = payloadDecoder(KalshiOrdersPage);
+const decodeFills = payloadDecoder(KalshiFillsPage);
+const decodePositions = payloadDecoder(KalshiPositionsPage);
+const decodeMarkets = payloadDecoder(KalshiMarketsPage);
+const decodeBalance = payloadDecoder(KalshiBalance);
+
+const PAGE = 1000;
+/** Bound on pages walked for one list call (100k orders or positions). */
+const MAX_PAGES = 100;
+/** How far back a lost order submission is looked for by its client_order_id. */
+const RECONCILE_WINDOW_S = 600;
+
+export function kalshiTrading(client: KalshiClient): Required<TradingFacet> {
+  async function listOrders(
+    ctx: VenueContext,
+    key: KalshiKey,
+    query: Record<string, string | number | undefined>,
+  ) {
+    const out: KalshiOrder[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < MAX_PAGES; i++) {
+      const page = await client.get(ctx, decodeOrders, {
+        path: '/portfolio/orders',
+        query: { ...query, limit: PAGE, cursor },
+        operation: 'get_orders',
+        key,
+      });
+      out.push(...page.orders);
+      if (!page.cursor) break;
+      cursor = page.cursor;
+    }
+    return out;
+  }
+
+  async function getOrder(ctx: VenueContext, key: KalshiKey, orderId: string): Promise<KalshiOrder> {
+    try {
+      const res = await client.get(ctx, decodeOrder, {
+        path: `/portfolio/orders/${encodeURIComponent(orderId)}`,
+        operation: 'get_order',
+        key,
+      });
+      return res.order;
+    } catch (error) {
+      throw mapKalshiError(error, 'order');
+    }
+  }
+
+  /** Finds an order we submitted by the client_order_id we gave it (the exchange has no lookup by it). */
+  async function reconcile(ctx: VenueContext, key: KalshiKey, ticker: string, clientOrderId: string) {
+    const recent = await listOrders(ctx, key, {
+      ticker,
+      min_ts: Math.floor(Date.now() / 1000) - RECONCILE_WINDOW_S,
+    });
+    return recent.find((o) => o.client_order_id === clientOrderId) ?? null;
+  }
+
+  return {
+    async createOrder(ctx: VenueContext, session: VenueSession, req: OrderRequest): Promise<Order> {
+      const key = kalshiKey(session);
+      const body = orderBody(req, resolveOutcome({ svc_id: `kalshi:${req.market_id}` }, req.outcome));
+      let res: Awaited<ReturnType<KalshiClient['writeCall']>>;
+      try {
+        res = await client.writeCall(ctx, 'POST', {
+          path: '/portfolio/events/orders',
+          body,
+          operation: 'create_order',
+          key,
+          idempotent: false,
+        });
+      } catch (error) {
+        const duplicate =
+          error instanceof VenueStatusError &&
+          error.status === 409 &&
+          readErrorBody(error.body).code === 'order_already_exists';
+        const unknown =
+          (error instanceof VenueTransportError && error.maybeProcessed) ||
+          (error instanceof VenueStatusError && error.status >= 500);
+        if (!duplicate && !unknown) throw mapKalshiError(error, 'market');
+        // The order may exist (a lost answer, or an earlier attempt with this client_order_id): find it.
+        const found = await reconcile(ctx, key, body.ticker, body.client_order_id).catch(() => null);
+        if (found) return parseOrder(found);
+        if (duplicate) throw mapKalshiError(error, 'order');
+        throw new AppError(
+          'service_unavailable',
+          `kalshi did not confirm order ${body.client_order_id}; its outcome is unknown. Retry with the same client_order_id to reconcile.`,
+          { cause: error, extra: { client_order_id: body.client_order_id, order_state: 'unknown' } },
+        );
+      }
+      return orderFromCreate(client.decode(decodeCreate, res, 'create_order'), body);
+    },
+
+    async getOrder(ctx: VenueContext, session: VenueSession, orderId: string): Promise<Order> {
+      return parseOrder(await getOrder(ctx, kalshiKey(session), orderId));
+    },
+
+    async listOpenOrders(
+      ctx: VenueContext,
+      session: VenueSession,
+      marketId: string | null,
+    ): Promise<Order[]> {
+      const orders = await listOrders(ctx, kalshiKey(session), {
+        status: 'resting',
+        ticker: marketId ?? undefined,
+      });
+      return orders.map(parseOrder);
+    },
+
+    async cancelOrder(ctx: VenueContext, session: VenueSession, orderId: string): Promise<Order> {
+      const key = kalshiKey(session);
+      const order = parseOrder(await getOrder(ctx, key, orderId));
+      if (order.status !== 'open' && order.status !== 'partially_filled') {
+        throw new AppError('conflict', `kalshi order ${orderId} is already ${order.status}`);
+      }
+      let res: Awaited<ReturnType<KalshiClient['writeCall']>>;
+      try {
+        res = await client.writeCall(ctx, 'DELETE', {
+          path: `/portfolio/events/orders/${encodeURIComponent(orderId)}`,
+          operation: 'cancel_order',
+          key,
+          // Cancelling twice is harmless: a lost answer may be retried.
+          idempotent: true,
+        });
+      } catch (error) {
+        // The order was found a moment ago: a 404 now means it stopped resting in between.
+        if (error instanceof VenueStatusError && error.status === 404) {
+          throw new AppError('conflict', `kalshi order ${orderId} is no longer open`, { cause: error });
+        }
+        throw mapKalshiError(error, 'order');
+      }
+      const ack = client.decode(decodeCancel, res, 'cancel_order');
+      const reducedBy = Number(ack.reduced_by);
+      // What was not cancelled had filled; the order read just before may be a moment stale.
+      return {
+        ...order,
+        status: 'cancelled',
+        filled: Number.isFinite(reducedBy)
+          ? Math.max(0, Math.round((order.size - reducedBy) * 100) / 100)
+          : order.filled,
+        updated_at: new Date(ack.ts_ms).toISOString(),
+      };
+    },
+
+    async fetchOrderHistory(
+      ctx: VenueContext,
+      session: VenueSession,
+      marketId: string | null,
+    ): Promise<Order[]> {
+      const orders = await listOrders(ctx, kalshiKey(session), { ticker: marketId ?? undefined });
+      return orders.map(parseOrder);
+    },
+
+    async fetchFills(
+      ctx: VenueContext,
+      session: VenueSession,
+      marketId: string | null,
+      limit: number,
+    ): Promise<Fill[]> {
+      const key = kalshiKey(session);
+      const fills: Fill[] = [];
+      let cursor: string | undefined;
+      while (fills.length < limit) {
+        const page = await client.get(ctx, decodeFills, {
+          path: '/portfolio/fills',
+          query: { ticker: marketId ?? undefined, limit: Math.min(PAGE, limit - fills.length), cursor },
+          operation: 'get_fills',
+          key,
+        });
+        fills.push(...page.fills.map(parseFill));
+        if (!page.cursor || page.fills.length === 0) break;
+        cursor = page.cursor;
+      }
+      return fills.slice(0, limit);
+    },
+
+    async fetchPositions(
+      ctx: VenueContext,
+      session: VenueSession,
+      marketId: string | null,
+    ): Promise<Position[]> {
+      const key = kalshiKey(session);
+      const held = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < MAX_PAGES; i++) {
+        const page = await client.get(ctx, decodePositions, {
+          path: '/portfolio/positions',
+          query: { count_filter: 'position', ticker: marketId ?? undefined, limit: PAGE, cursor },
+          operation: 'get_positions',
+          key,
+        });
+        held.push(...page.market_positions);
+        if (!page.cursor) break;
+        cursor = page.cursor;
+      }
+      const prices = await currentYesPrices(
+        ctx,
+        held.map((p) => p.ticker),
+      );
+      return held.flatMap((p) => parsePosition(p, prices.get(p.ticker) ?? null) ?? []);
+    },
+
+    async fetchBalance(ctx: VenueContext, session: VenueSession): Promise<Balance> {
+      // Kalshi computes the balance on every request, so `refresh` needs nothing more than this read.
+      const raw = await client.get(ctx, decodeBalance, {
+        path: '/portfolio/balance',
+        operation: 'get_balance',
+        key: kalshiKey(session),
+      });
+      return { raw: raw as Record<string, unknown> };
+    },
+
+    openUserStream(ctx: StreamContext, session: VenueSession): UserStream {
+      kalshiKey(session);
+      return openKalshiUserStream(ctx, client.options.wsUrl, {
+        api_key_id: session.credentials.api_key_id ?? '',
+        private_key: session.credentials.private_key ?? '',
+      });
+    },
+  };
+
+  /** Current YES prices of held markets, 100 tickers per request; a failure leaves them unknown (null). */
+  async function currentYesPrices(ctx: VenueContext, tickers: string[]): Promise<Map<string, number | null>> {
+    const prices = new Map<string, number | null>();
+    for (let i = 0; i < tickers.length; i += 100) {
+      const chunk = tickers.slice(i, i + 100);
+      try {
+        const page = await client.get(ctx, decodeMarkets, {
+          path: '/markets',
+          query: { tickers: chunk.join(','), limit: chunk.length },
+          operation: 'get_markets',
+        });
+        for (const m of page.markets) prices.set(m.ticker, yesPriceOf(m));
+      } catch (error) {
+        ctx.logger.warn({ venue: 'kalshi', err: error }, 'current prices of held markets unavailable');
+      }
+    }
+    return prices;
+  }
+}
