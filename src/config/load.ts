@@ -57,6 +57,9 @@ function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   if (logLevel !== undefined) out.logLevel = logLevel as Config['logLevel'];
   const accessLog = str('OMNIBOOK_ACCESS_LOG');
   if (accessLog !== undefined) out.accessLog = accessLog === '1' || accessLog === 'true';
+  const predictfunApiKey = str('PREDICTFUN_API_KEY');
+  if (predictfunApiKey !== undefined)
+    out.venues = { ...out.venues, predictfun: { apiKey: predictfunApiKey } };
   return out;
 }
 

@@ -44,3 +44,14 @@ test('invalid values fail at start with every problem listed', () => {
     (e: ConfigError) => e.problems.length >= 3,
   );
 });
+
+test('PREDICTFUN_API_KEY sets the operator Predict.fun key; absent, the key stays unset', () => {
+  const withKey = loadConfig({ env: { PREDICTFUN_API_KEY: 'pf-operator-key' } });
+  assert.equal(withKey.venues.predictfun.apiKey, 'pf-operator-key');
+  assert.equal(
+    withKey.venues.predictfun.restUrl,
+    'https://api.predict.fun',
+    'the other settings keep defaults',
+  );
+  assert.equal(loadConfig({ env: {} }).venues.predictfun.apiKey, undefined);
+});
