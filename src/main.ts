@@ -164,6 +164,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
             clearInterval(sweeper);
           }
           for (const job of jobs) await job.stop();
+          await Promise.allSettled(registry.list().map((venue) => venue.close?.()));
           await options.onStop?.().catch((err) => logger.warn({ err }, 'stop hook failed'));
           await admission.close().catch((err) => logger.error({ err }, 'final usage flush failed'));
           for (const close of closers) await close().catch((err) => logger.warn({ err }, 'close failed'));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { VenueAdapter } from '../venues/port.js';
+import { launchPredictfunSandbox } from './sandbox/predictfun-sandbox.js';
 
 export interface SandboxAccount {
   /** Exactly the JSON a client puts (base64) in X-Exchange-Credentials. */
@@ -36,7 +37,9 @@ export interface SimWorldOptions {
   size?: number;
 }
 
-export const SIM_VENUE_LAUNCHERS: Partial<Record<ExchangeId, SimVenueLauncher>> = {};
+export const SIM_VENUE_LAUNCHERS: Partial<Record<ExchangeId, SimVenueLauncher>> = {
+  predictfun: launchPredictfunSandbox,
+};
 
 export interface SandboxVenues {
   venues: VenueAdapter[];

@@ -145,4 +145,6 @@ export interface VenueAdapter {
   readonly trading: TradingFacet;
   /** Checks reachability, and authentication when a session is given. Must not throw for an unreachable venue. */
   ping(ctx: VenueContext, session: VenueSession | null): Promise<PingOutcome>;
+  /** Releases pooled connections; called once when the server stops. */
+  close?(): Promise<void>;
 }
