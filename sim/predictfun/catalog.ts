@@ -40,6 +40,8 @@ export class PfCatalog {
   readonly manifest: Record<string, string[]> = {};
   private readonly firstIds: number[] = [];
   private readonly sorted = new Map<string, PfCategory[]>();
+  private readonly prefixes = new Map<PfCategory[], Int32Array>();
+  private tradingRefs: PfMarketRef[] | null = null;
 
   constructor(readonly world: World) {
     let nextMarket = MARKET_BASE_ID;
@@ -103,6 +105,45 @@ export class PfCatalog {
       this.sorted.set(key, found);
     }
     return found;
+  }
+
+  /**
+   * The markets of a category list from the `offset`-th market on, at most `count` of them, and the list's market
+   * total: a binary search over cumulative counts, so paging /v1/markets never scans the catalogue.
+   */
+  marketSlice(list: PfCategory[], offset: number, count: number): { refs: PfMarketRef[]; total: number } {
+    let prefix = this.prefixes.get(list);
+    if (!prefix) {
+      prefix = new Int32Array(list.length + 1);
+      list.forEach((c, i) => {
+        (prefix as Int32Array)[i + 1] = ((prefix as Int32Array)[i] as number) + c.marketCount;
+      });
+      this.prefixes.set(list, prefix);
+    }
+    const total = prefix[list.length] as number;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((prefix[mid + 1] as number) <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    const refs: PfMarketRef[] = [];
+    for (let i = lo; i < list.length && refs.length < count; i++) {
+      const c = list[i] as PfCategory;
+      const start = i === lo ? offset - (prefix[i] as number) : 0;
+      for (let j = Math.max(0, start); j < c.marketCount && refs.length < count; j++)
+        refs.push(marketRef(c, j));
+    }
+    return { refs, total };
+  }
+
+  /** Every market that trades, in id order (the tape's rows), built once. */
+  trading(): PfMarketRef[] {
+    this.tradingRefs ??= this.categories
+      .filter((c) => c.prop.status === 'active')
+      .flatMap((c) => this.marketsOf(c));
+    return this.tradingRefs;
   }
 
   private uniqueSlug(base: string): string {

@@ -51,21 +51,14 @@ export function getCategory(state: PfState, res: ServerResponse, slug: string): 
 export function listMarkets(state: PfState, res: ServerResponse, q: URLSearchParams): void {
   const first = parseFirst(q.get('first'));
   const offset = cursorOffset(q.get('after'));
-  const categories = state.catalog.list(statusParam(q.get('status')), null);
-  // Walk categories in id order, skipping whole categories before the offset (markets per category are few).
-  const data: unknown[] = [];
-  let seen = 0;
-  let total = 0;
-  for (const c of categories) {
-    total += c.marketCount;
-    if (data.length >= first) continue;
-    for (const ref of state.catalog.marketsOf(c)) {
-      if (seen++ < offset || data.length >= first) continue;
-      data.push(marketJson(state, ref));
-    }
-  }
-  const end = offset + data.length;
-  ok(res, data, end < total ? encodeCursor({ offset: end }) : null);
+  const list = state.catalog.list(statusParam(q.get('status')), null);
+  const { refs, total } = state.catalog.marketSlice(list, offset, first);
+  const end = offset + refs.length;
+  ok(
+    res,
+    refs.map((ref) => marketJson(state, ref)),
+    end < total ? encodeCursor({ offset: end }) : null,
+  );
 }
 
 export function getMarket(state: PfState, res: ServerResponse, idRaw: string | undefined): void {
@@ -112,14 +105,10 @@ export function listMatches(state: PfState, res: ServerResponse, q: URLSearchPar
   const minRaw = q.get('minValueUsdtWei');
   if (minRaw !== null && !/^\d+$/.test(minRaw)) throw new BadRequest('minValueUsdtWei must be an integer');
   const minValue = minRaw === null ? 0n : BigInt(minRaw);
-  const refs: PfMarketRef[] = [];
+  let refs: readonly PfMarketRef[] = state.catalog.trading();
   if (marketRaw !== null) {
     const ref = state.catalog.market(marketIdParam(marketRaw));
-    if (ref) refs.push(ref);
-  } else {
-    for (const c of state.catalog.list('OPEN', null)) {
-      if (c.prop.status === 'active') refs.push(...state.catalog.marketsOf(c));
-    }
+    refs = ref ? [ref] : [];
   }
   // Only the tape's own wallets ever appear in it: any other signer has no matches at all.
   if (signer !== null && !state.traders.some((t) => t.toLowerCase() === signer)) {
