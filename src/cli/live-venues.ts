@@ -6,6 +6,7 @@ import { createLimitlessAdapter } from '../venues/limitless/index.js';
 import { createOpinionAdapter } from '../venues/opinion/index.js';
 import { createPolymarketAdapter } from '../venues/polymarket/index.js';
 import type { VenueAdapter } from '../venues/port.js';
+import { createPredictfunAdapter } from '../venues/predictfun/index.js';
 
 export const LIVE_VENUE_FACTORIES: Partial<Record<ExchangeId, (config: Config) => VenueAdapter>> = {
   polymarket: (config) =>
@@ -25,6 +26,8 @@ export const LIVE_VENUE_FACTORIES: Partial<Record<ExchangeId, (config: Config) =
   limitless: (config) =>
     createLimitlessAdapter({ ...config.venues.limitless, timeoutMs: config.venues.timeoutMs }),
   opinion: (config) => createOpinionAdapter({ ...config.venues.opinion, timeoutMs: config.venues.timeoutMs }),
+  predictfun: (config) =>
+    createPredictfunAdapter({ ...config.venues.predictfun, timeoutMs: config.venues.timeoutMs }),
 };
 
 export function liveVenues(config: Config): VenueAdapter[] {

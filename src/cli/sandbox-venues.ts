@@ -10,6 +10,7 @@ import { launchKalshiSandbox } from './sandbox/kalshi-sandbox.js';
 import { launchLimitlessSandbox } from './sandbox/limitless-sandbox.js';
 import { launchOpinionSandbox } from './sandbox/opinion-sandbox.js';
 import { launchPolymarketSandbox } from './sandbox/polymarket-sandbox.js';
+import { launchPredictfunSandbox } from './sandbox/predictfun-sandbox.js';
 
 export interface SandboxAccount {
   /** Exactly the JSON a client puts (base64) in X-Exchange-Credentials. */
@@ -45,6 +46,7 @@ export const SIM_VENUE_LAUNCHERS: Partial<Record<ExchangeId, SimVenueLauncher>> 
   kalshi: launchKalshiSandbox,
   limitless: launchLimitlessSandbox,
   opinion: launchOpinionSandbox,
+  predictfun: launchPredictfunSandbox,
 };
 
 export interface SandboxVenues {

@@ -64,6 +64,9 @@ function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   if (kalshiKeyId !== undefined || kalshiKey !== undefined) {
     out.venues = { ...out.venues, kalshi: { streamApiKeyId: kalshiKeyId, streamPrivateKey: kalshiKey } };
   }
+  const predictfunApiKey = str('PREDICTFUN_API_KEY');
+  if (predictfunApiKey !== undefined)
+    out.venues = { ...out.venues, predictfun: { apiKey: predictfunApiKey } };
   return out;
 }
 

@@ -60,7 +60,21 @@ export const ConfigSchema = Type.Object({
       /** How often a subscribed Opinion book is polled for the book stream. */
       pollIntervalMs: Type.Integer({ minimum: 100 }),
     }),
-    predictfun: Type.Object({ restUrl: Type.String(), wsUrl: Type.String() }),
+    predictfun: Type.Object({
+      restUrl: Type.String(),
+      wsUrl: Type.String(),
+      /**
+       * Operator-level Predict.fun API key (x-api-key). Mainnet wants it on every request, market data included;
+       * without it public calls answer 503 "PREDICTFUN_API_KEY not configured".
+       */
+      apiKey: Type.Optional(Type.String({ minLength: 1 })),
+      /** BNB Chain JSON-RPC endpoint: balances are USDT `balanceOf` reads, Predict.fun has no balance endpoint. */
+      rpcUrl: Type.String(),
+      /** The collateral token (BSC USDT, 18 decimals) whose balance GET /balance reports. */
+      collateralToken: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }),
+      /** How often a subscribed book is polled for the WebSocket feed (the REST limit is 240 requests/minute). */
+      pollIntervalMs: Type.Integer({ minimum: 100 }),
+    }),
     /** Per-call deadline for venue requests. */
     timeoutMs: Type.Integer({ minimum: 100 }),
   }),
@@ -101,7 +115,13 @@ export const DEFAULT_CONFIG: Config = {
       wsUrl: 'wss://ws.opinion.trade',
       pollIntervalMs: 2_000,
     },
-    predictfun: { restUrl: 'https://api.predict.fun', wsUrl: 'wss://ws.predict.fun/ws' },
+    predictfun: {
+      restUrl: 'https://api.predict.fun',
+      wsUrl: 'wss://ws.predict.fun/ws',
+      rpcUrl: 'https://bsc-dataseed.bnbchain.org',
+      collateralToken: '0x55d398326f99059fF775485246999027B3197955',
+      pollIntervalMs: 2_000,
+    },
     timeoutMs: 10_000,
   },
   shutdownDrainMs: 200,

@@ -16,6 +16,8 @@ const SECRET_FIELDS = [
   'password',
   'credentials',
   'signature',
+  // Predict.fun sessions may carry a ready wallet JWT.
+  'jwt',
 ];
 
 export const REDACT_PATHS: string[] = [

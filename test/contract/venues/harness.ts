@@ -203,6 +203,16 @@ export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
     strangerCredentials: async () => ({ api_key: '0123456789abcdef0123456789abcdef' }),
     unknownOrderId: '00000000-0000-4000-8000-000000000000',
   },
+  predictfun: {
+    // Any wallet can sign in to Predict.fun, so a stranger is a well-formed JWT the venue never issued.
+    strangerCredentials: async () => {
+      const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const payload = { address: `0x${'12'.repeat(20)}`, iat: 1_700_000_000, exp: 4_100_000_000 };
+      return { jwt: `${part({ alg: 'HS256', typ: 'JWT' })}.${part(payload)}.${'x'.repeat(43)}` };
+    },
+    // Orders are addressed by their EIP-712 hash.
+    unknownOrderId: `0x${'0'.repeat(64)}`,
+  },
 };
 
 export function hintsFor(id: ExchangeId): VenueTestHints {

@@ -52,3 +52,14 @@ test('OPINION_API_KEY sets venues.opinion.apiKey, beside the defaults of that ve
   assert.equal(c.venues.opinion.pollIntervalMs, 2_000);
   assert.equal(loadConfig({ env: {} }).venues.opinion.apiKey, undefined);
 });
+
+test('PREDICTFUN_API_KEY sets the operator Predict.fun key; absent, the key stays unset', () => {
+  const withKey = loadConfig({ env: { PREDICTFUN_API_KEY: 'pf-operator-key' } });
+  assert.equal(withKey.venues.predictfun.apiKey, 'pf-operator-key');
+  assert.equal(
+    withKey.venues.predictfun.restUrl,
+    'https://api.predict.fun',
+    'the other settings keep defaults',
+  );
+  assert.equal(loadConfig({ env: {} }).venues.predictfun.apiKey, undefined);
+});

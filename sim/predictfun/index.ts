@@ -1,0 +1,149 @@
+// Public entry of the Predict.fun simulator: the REST API (with /__sim controls) and a BNB Chain JSON-RPC endpoint
+// for on-chain balances, both on loopback, built from the shared world. Imports nothing from src/.
+
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SimClock, type SimControl } from '../shared/control.js';
+import { SimFaults } from '../shared/faults.js';
+import { createWorld } from '../shared/world.js';
+import { DEFAULT_BALANCE_WEI, type NewAccountOptions, PfAccounts, type SeededPosition } from './accounts.js';
+import { PfAuth } from './auth.js';
+import { PfCatalog } from './catalog.js';
+import { BSC_USDT, createRpcServer } from './rpc.js';
+import { createPredictfunServer } from './server.js';
+import { PfState } from './state.js';
+
+export { BSC_USDT } from './rpc.js';
+
+export interface PredictfunSimOptions {
+  seed?: number;
+  size?: number;
+  now?: Date;
+  /** The operator API key the simulator accepts in x-api-key; random when left out. */
+  apiKey?: string;
+}
+
+/** The credentials JSON a client of our API sends for Predict.fun, and where the account's funds live. */
+export interface PredictfunSimAccount {
+  credentials: Record<string, string>;
+  address: string;
+}
+
+export interface PredictfunSim {
+  /** REST base URL (paths under /v1). */
+  url: string;
+  /** Base URL of the /__sim/* control surface (the same server). */
+  control: string;
+  /** BNB Chain JSON-RPC endpoint holding the paper USDT balances. */
+  rpcUrl: string;
+  /** The collateral token the RPC answers balanceOf for. */
+  collateralToken: string;
+  apiKey: string;
+  createAccount(opts?: AccountRequest): Promise<PredictfunSimAccount>;
+  close(): Promise<void>;
+}
+
+/** Body of POST /__sim/accounts: a Predict account instead of a bare EOA, an opening balance, seeded holdings. */
+export interface AccountRequest {
+  predict_account?: boolean;
+  /** USDT in wei, as a decimal string. */
+  balance?: string;
+  positions?: Array<{ market_id: number; outcome: 'Yes' | 'No'; shares: number; average_price: number }>;
+}
+
+export async function startPredictfunSim(options: PredictfunSimOptions = {}): Promise<PredictfunSim> {
+  const world = createWorld({ seed: options.seed, size: options.size, now: options.now });
+  const clock = new SimClock();
+  const catalog = new PfCatalog(world);
+  const state = new PfState(world, catalog, clock);
+  const accounts = new PfAccounts();
+  const apiKey = options.apiKey ?? `pf_sim_${randomBytes(16).toString('hex')}`;
+  const auth = new PfAuth(apiKey, accounts, clock);
+
+  const createAccount = (body: Record<string, unknown> = {}): PredictfunSimAccount => {
+    const made = accounts.create(accountOptions(body, catalog));
+    const credentials: Record<string, string> = { private_key: made.privateKey };
+    if (made.predictAccount) credentials.predict_account = made.predictAccount;
+    return { credentials, address: made.address };
+  };
+
+  const control: SimControl = {
+    faults: new SimFaults(),
+    clock,
+    hooks: {
+      manifest: () => catalog.manifest,
+      advance: (steps) => state.advance(steps),
+      createAccount,
+      fund: (address, amount) => accounts.fund(address, BigInt(amount)),
+    },
+  };
+
+  const api = createPredictfunServer({ state, auth, accounts, control });
+  const rpc = createRpcServer(accounts, () => 40_000_000 + state.step);
+  const apiPort = await listen(api);
+  const rpcPort = await listen(rpc);
+  const url = `http://127.0.0.1:${apiPort}`;
+  return {
+    url,
+    control: url,
+    rpcUrl: `http://127.0.0.1:${rpcPort}`,
+    collateralToken: BSC_USDT,
+    apiKey,
+    createAccount: async (opts) => createAccount((opts ?? {}) as Record<string, unknown>),
+    close: async () => {
+      await Promise.all([closeServer(api), closeServer(rpc)]);
+    },
+  };
+}
+
+/** Validates a POST /__sim/accounts body; a bad one throws (rendered as 400 by the control surface). */
+function accountOptions(body: Record<string, unknown>, catalog: PfCatalog): NewAccountOptions {
+  const out: NewAccountOptions = {};
+  if (body.predict_account !== undefined) {
+    if (typeof body.predict_account !== 'boolean') throw new SyntaxError('predict_account must be a boolean');
+    out.predictAccount = body.predict_account;
+  }
+  if (body.balance !== undefined) {
+    if (typeof body.balance !== 'string' || !/^\d+$/.test(body.balance)) {
+      throw new SyntaxError('balance must be a wei integer string');
+    }
+    out.balanceWei = BigInt(body.balance);
+  } else {
+    out.balanceWei = DEFAULT_BALANCE_WEI;
+  }
+  if (body.positions !== undefined) {
+    if (!Array.isArray(body.positions)) throw new SyntaxError('positions must be an array');
+    out.positions = body.positions.map((raw): SeededPosition => {
+      const p = (raw ?? {}) as Record<string, unknown>;
+      const marketId = p.market_id;
+      if (typeof marketId !== 'number' || !catalog.market(marketId)) {
+        throw new SyntaxError('positions[].market_id must be a listed market id');
+      }
+      if (p.outcome !== 'Yes' && p.outcome !== 'No')
+        throw new SyntaxError('positions[].outcome must be Yes or No');
+      const { shares, average_price: avg } = p;
+      if (typeof shares !== 'number' || !(shares > 0) || typeof avg !== 'number' || !(avg > 0 && avg < 1)) {
+        throw new SyntaxError('positions[] need shares > 0 and 0 < average_price < 1');
+      }
+      return {
+        marketId,
+        indexSet: p.outcome === 'Yes' ? 1 : 2,
+        amountWei: BigInt(Math.round(shares * 1e6)) * 10n ** 12n,
+        averageBuyPriceUsd: String(avg),
+      };
+    });
+  }
+  return out;
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+}

@@ -1,0 +1,126 @@
+// The moving parts of the Predict.fun simulator: the step counter that POST /__sim/advance moves (books and the
+// trade tape follow it deterministically), when each step happened, and the books and matches derived from it.
+import type { SimClock } from '../shared/control.js';
+import type { World } from '../shared/world.js';
+import { buildYesBook, type YesBook } from './book.js';
+import { hex32, marketTokens, type PfCatalog, type PfMarketRef, traderPool } from './catalog.js';
+
+export interface MatchLeg {
+  amount: string;
+  fee: { amount: string; type: 'COLLATERAL' | 'SHARES' };
+  hash: string;
+  outcome: { indexSet: 1 | 2; name: string; onChainId: string };
+  price: string;
+  quoteType: 'Bid' | 'Ask';
+  signer: string;
+}
+
+export interface Match {
+  amountFilled: string;
+  executedAt: string;
+  priceExecuted: string;
+  settlementId: string;
+  transactionHash: string;
+  taker: MatchLeg;
+  makers: MatchLeg[];
+  market: { id: number };
+}
+
+const WEI = 10n ** 18n;
+
+export class PfState {
+  step = 0;
+  /** Wall-clock (simulator clock) ms of each step; index k-1 is step k. */
+  readonly stepTimes: number[] = [];
+  readonly traders: string[];
+  readonly startedAt: number;
+
+  constructor(
+    readonly world: World,
+    readonly catalog: PfCatalog,
+    readonly clock: SimClock,
+  ) {
+    this.traders = traderPool(world);
+    this.startedAt = clock.now();
+  }
+
+  advance(steps: number): number {
+    const now = this.clock.now();
+    for (let i = 0; i < steps; i++) this.stepTimes.push(now);
+    this.step += steps;
+    return this.step;
+  }
+
+  trading(ref: PfMarketRef): boolean {
+    return ref.category.prop.status === 'active';
+  }
+
+  book(ref: PfMarketRef, step = this.step): YesBook {
+    const c = ref.category;
+    return buildYesBook(this.world.seed, ref.id, ref.fairYes, c.decimalPrecision, step, this.trading(ref));
+  }
+
+  /** When the book last changed: the last advance, or the simulator's start. */
+  bookUpdatedAt(): number {
+    return this.stepTimes.at(-1) ?? this.startedAt;
+  }
+
+  /**
+   * The one match a trading market prints at step k (1-based): a taker crossing the top of the step's book against
+   * one maker on the same outcome, amounts and prices in wei as the API sends them.
+   */
+  match(ref: PfMarketRef, k: number): Match | null {
+    if (!this.trading(ref) || k < 1 || k > this.step) return null;
+    const book = this.book(ref, k);
+    const h = Number.parseInt(hex32('pf-match', this.world.seed, ref.id, k).slice(2, 14), 16);
+    const takerBuys = h % 2 === 0;
+    const level = takerBuys ? book.asks[0] : book.bids[0];
+    if (!level) return null;
+    const tokens = marketTokens(this.world, ref.id);
+    const yes = { indexSet: 1 as const, name: 'Yes', onChainId: tokens.yes };
+    const shares = BigInt(1 + (h % 20_000)) * 10n ** 16n; // 0.01 .. 200 shares
+    const priceWei = BigInt(Math.round(level[0] * 1_000_000)) * 10n ** 12n;
+    const fee = (shares * 2n) / 100n; // feeRateBps 200 taken in shares from a buyer
+    const n = this.traders.length;
+    const takerIndex = h % n;
+    const taker = this.traders[takerIndex] as string;
+    // A different wallet makes: self-trades exist on the venue, but the tape need not invent them.
+    const maker = this.traders[(takerIndex + 1 + (Math.floor(h / n) % (n - 1))) % n] as string;
+    const at = new Date((this.stepTimes[k - 1] ?? this.startedAt) + (ref.id % 1000)).toISOString();
+    return {
+      amountFilled: shares.toString(),
+      executedAt: at,
+      priceExecuted: priceWei.toString(),
+      settlementId: uuid(hex32('pf-settlement', this.world.seed, ref.id, k)),
+      transactionHash: hex32('pf-tx', this.world.seed, ref.id, k),
+      taker: {
+        amount: shares.toString(),
+        fee: takerBuys
+          ? { amount: fee.toString(), type: 'SHARES' }
+          : { amount: ((fee * priceWei) / WEI).toString(), type: 'COLLATERAL' },
+        hash: hex32('pf-order', this.world.seed, ref.id, k, 'taker'),
+        outcome: yes,
+        price: priceWei.toString(),
+        quoteType: takerBuys ? 'Bid' : 'Ask',
+        signer: taker,
+      },
+      makers: [
+        {
+          amount: shares.toString(),
+          fee: { amount: '0', type: 'SHARES' },
+          hash: hex32('pf-order', this.world.seed, ref.id, k, 'maker'),
+          outcome: yes,
+          price: priceWei.toString(),
+          quoteType: takerBuys ? 'Ask' : 'Bid',
+          signer: maker,
+        },
+      ],
+      market: { id: ref.id },
+    };
+  }
+}
+
+function uuid(hex: string): string {
+  const h = hex.slice(2, 34);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-7${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

@@ -1,0 +1,69 @@
+// What the Predict.fun adapter can do, as data: GET /exchanges serves these flags and the registry checks them
+// against the facet methods at start. Data only: no order entry; price history is not offered (spec).
+import type { VenueDescriptor } from '../port.js';
+import { DEFAULT_RATE_LIMIT } from './client.js';
+
+export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
+  id: 'predictfun',
+  name: 'Predict.fun',
+  has: Object.freeze({
+    fetch_markets: 'supported',
+    fetch_events: 'supported',
+    // Beyond the spec's floor: the REST book is live and public (with our API key).
+    fetch_orderbook: 'supported',
+    fetch_orderbook_history: 'unsupported',
+    // The spec marks it unsupported for this exchange; the venue's /timeseries is not used.
+    fetch_price_history: 'unsupported',
+    // Beyond the floor: GET /v1/orders/matches is the venue's public tape.
+    fetch_trades: 'supported',
+    fetch_user_activity: 'supported',
+    create_order: 'unsupported',
+    cancel_order: 'unsupported',
+    fetch_order_history: 'unsupported',
+    fetch_fills: 'unsupported',
+    // A plain REST read (GET /v1/positions). The spec's "polling" means no position push; in a descriptor
+    // `polling` means a stream emulated by polling, which this is not (the same reading as for opinion).
+    fetch_positions: 'supported',
+
+    fetch_balance: 'supported',
+    // Balances are read live from the chain on every call; there is nothing to refresh.
+    refresh_balance: 'unsupported',
+    // Wallet-address subscriptions are the realtime gateway's (it polls fetch_user_activity).
+    watch_address: 'unsupported',
+    // Books polled every venues.predictfun.pollIntervalMs and diffed into snapshot/delta events.
+    websocket: 'polling',
+  }),
+  features: Object.freeze({
+    orderTypes: Object.freeze([] as const),
+    gtdMinLeadSeconds: null,
+    maxBookDepth: 100,
+    candleIntervals: Object.freeze([] as const),
+  }),
+  credentials: Object.freeze([
+    {
+      name: 'private_key',
+      required: false,
+      secret: true,
+      description:
+        'Hex private key of the wallet (or, with predict_account, of its Privy owner); signs GET /v1/auth/message ' +
+        'for a JWT. Give this or jwt.',
+    },
+    {
+      name: 'predict_account',
+      required: false,
+      secret: false,
+      description:
+        'Predict account (deposit) address, when private_key is its owner key; funds and positions live there',
+    },
+    {
+      name: 'jwt',
+      required: false,
+      secret: true,
+      description:
+        'A Predict.fun JWT (POST /v1/auth) used as is instead of signing in; it expires after 24 hours',
+    },
+  ]),
+  onboarding: Object.freeze([] as const),
+  balanceUnit: 'USDT (BSC, 18 decimals) in wei as a decimal string, read on chain with balanceOf',
+  rateLimit: Object.freeze({ ...DEFAULT_RATE_LIMIT }),
+}) as VenueDescriptor;

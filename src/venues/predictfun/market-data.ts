@@ -1,0 +1,144 @@
+// Market-data facet: live books (the venue's YES book, complemented for the other outcome), the public match tape
+// per outcome, wallet activity by public address (raw positions and matches), and the polled book stream.
+import { Type } from 'typebox';
+import { isAddress } from 'viem';
+import type { OrderBook, Trade } from '../../domain/book.js';
+import type { Market } from '../../domain/market.js';
+import { AppError } from '../../errors/app-error.js';
+import type { MarketDataFacet, StreamContext, VenueContext } from '../port.js';
+import { payloadDecoder } from '../shared/payload.js';
+import type { PredictfunClient } from './client.js';
+import { matchToTrades, toOrderBook } from './parse.js';
+import type { PredictfunMatch as PredictfunMatchDoc } from './payloads.js';
+import { envelope, PredictfunBook, PredictfunMatch, PredictfunRawPage } from './payloads.js';
+import { openPredictfunStream } from './stream.js';
+
+const decodeBook = payloadDecoder(envelope(PredictfunBook));
+const decodeMatches = payloadDecoder(envelope(Type.Array(PredictfunMatch)));
+const decodeRawPage = payloadDecoder(PredictfunRawPage);
+const PAGE_SIZE = 100;
+
+export interface ResolvedOutcome {
+  name: string;
+  token_id: string;
+  /** 1 for the outcome the book is quoted in, 2 for its complement. */
+  indexSet: number;
+}
+
+/**
+ * Finds an outcome by name, case-insensitively. Binary markets also answer to `yes`/`no` when their outcomes are
+ * named otherwise (Up/Down, team names): indexSet 1 is the venue's YES side. Unknown outcomes are a 400.
+ */
+export function resolveOutcome(market: Market, outcome: string): ResolvedOutcome {
+  const wanted = outcome.trim().toLowerCase();
+  let index = market.outcomes.findIndex((o) => o.name.toLowerCase() === wanted);
+  if (index < 0 && market.outcomes.length === 2 && (wanted === 'yes' || wanted === 'no')) {
+    index = wanted === 'yes' ? 0 : 1;
+  }
+  const found = market.outcomes[index];
+  if (!found) {
+    const valid = market.outcomes.map((o) => o.name).join(', ');
+    throw new AppError(
+      'validation_error',
+      `${market.svc_id} has no outcome '${outcome}' (outcomes: ${valid})`,
+      {
+        validationErrors: [`outcome must be one of: ${valid}`],
+      },
+    );
+  }
+  if (!found.token_id)
+    throw new AppError('service_unavailable', `${market.svc_id} ${found.name} has no token id`);
+  return { name: found.name, token_id: found.token_id, indexSet: index + 1 };
+}
+
+export async function fetchBook(
+  client: PredictfunClient,
+  ctx: VenueContext,
+  market: Market,
+  outcome: ResolvedOutcome,
+): Promise<OrderBook> {
+  const { data } = await client.public(ctx, decodeBook, {
+    path: `/v1/markets/${market.exchange_market_id}/orderbook`,
+    operation: 'orderbook',
+  });
+  return toOrderBook(data, market, outcome);
+}
+
+export function predictfunMarketData(client: PredictfunClient): MarketDataFacet {
+  return {
+    async fetchOrderBook(ctx: VenueContext, market: Market, outcome: string): Promise<OrderBook> {
+      return fetchBook(client, ctx, market, resolveOutcome(market, outcome));
+    },
+
+    async fetchTrades(ctx: VenueContext, market: Market, outcome: string, limit: number): Promise<Trade[]> {
+      const wanted = resolveOutcome(market, outcome);
+      const trades: Trade[] = [];
+      let after: string | null = null;
+      // A match may hold no print on this outcome's book, so pages are read until `limit` prints or the end.
+      for (let page = 0; page < 10 && trades.length < limit; page++) {
+        const res: { data: PredictfunMatchDoc[]; cursor?: string | null } = await client.public(
+          ctx,
+          decodeMatches,
+          {
+            path: '/v1/orders/matches',
+            query: { marketId: market.exchange_market_id, first: PAGE_SIZE, after: after ?? undefined },
+            operation: 'matches',
+          },
+        );
+        for (const m of res.data) trades.push(...matchToTrades(m, wanted.indexSet, wanted.name));
+        after = res.data.length > 0 ? (res.cursor ?? null) : null;
+        if (after === null) break;
+      }
+      return trades.slice(0, limit);
+    },
+
+    async fetchUserActivity(
+      ctx: VenueContext,
+      address: string,
+      limit: number,
+    ): Promise<Record<string, unknown>> {
+      if (!isAddress(address, { strict: false })) {
+        throw new AppError('validation_error', `'${address}' is not a BNB Chain address`, {
+          validationErrors: ['address must be a 0x-prefixed 20-byte hex address'],
+        });
+      }
+      const [positions, matches] = await Promise.all([
+        collect(client, ctx, `/v1/positions/${address}`, {}, limit, 'positions_by_address'),
+        collect(client, ctx, '/v1/orders/matches', { signerAddress: address }, limit, 'matches_by_signer'),
+      ]);
+      return { positions, matches };
+    },
+
+    openMarketStream(ctx: StreamContext) {
+      return openPredictfunStream(client, ctx);
+    },
+  };
+}
+
+/** Up to `limit` raw documents of a cursor-paged list, as the venue sent them. */
+async function collect(
+  client: PredictfunClient,
+  ctx: VenueContext,
+  path: string,
+  query: Record<string, string>,
+  limit: number,
+  operation: string,
+): Promise<Array<Record<string, unknown>>> {
+  const out: Array<Record<string, unknown>> = [];
+  let after: string | null = null;
+  while (out.length < limit) {
+    const res: { data: Array<Record<string, unknown>>; cursor?: string | null } = await client.public(
+      ctx,
+      decodeRawPage,
+      {
+        path,
+        query: { ...query, first: Math.min(PAGE_SIZE, limit - out.length), after: after ?? undefined },
+        operation,
+      },
+    );
+    out.push(...res.data);
+    after = res.data.length > 0 ? (res.cursor ?? null) : null;
+    if (after === null) break;
+  }
+  return out.slice(0, limit);
+}

@@ -1,0 +1,310 @@
+// Predict.fun-specific contract cases, the adapter against its simulator over loopback: the operator API key
+// (missing → 503 "PREDICTFUN_API_KEY not configured", refused → 503), data-only capabilities, positions and
+// on-chain balances for EOAs, Predict accounts and bare JWTs, JWT refusal and expiry, outcome aliases on the
+// YES-quoted book, wallet activity by address, and the polled stream on the complement outcome.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { privateKeyToAccount } from 'viem/accounts';
+import { type PredictfunSim, startPredictfunSim } from '../../../sim/predictfun/index.js';
+import { LIVE_VENUE_FACTORIES } from '../../../src/cli/live-venues.js';
+import { loadConfig } from '../../../src/config/load.js';
+import type { BookLevel } from '../../../src/domain/book.js';
+import { applyBookChanges } from '../../../src/domain/book-diff.js';
+import type { Market } from '../../../src/domain/market.js';
+import { sessionFrom } from '../../../src/vault/per-request-credentials.js';
+import type { VenueAdapter, VenueContext, VenueSession } from '../../../src/venues/port.js';
+import { CAPABILITIES } from '../../../src/venues/port.js';
+import {
+  createPredictfunAdapter,
+  type PredictfunAdapterOptions,
+} from '../../../src/venues/predictfun/index.js';
+import { VenueRegistry } from '../../../src/venues/registry.js';
+import { waitFor } from '../../support/server.js';
+import { rejectsWith, silentLogger } from './harness.js';
+
+let sim: PredictfunSim;
+let adapter: VenueAdapter;
+let options: PredictfunAdapterOptions;
+let markets: Market[] = [];
+
+const ctx = (): VenueContext => ({
+  signal: AbortSignal.timeout(10_000),
+  requestId: 'predictfun-contract',
+  logger: silentLogger,
+  tenant: null,
+});
+const session = (credentials: Record<string, string>): VenueSession =>
+  sessionFrom(credentials, 'predictfun', adapter.descriptor.credentials, 'per_request');
+const control = async (path: string, body: unknown): Promise<unknown> => {
+  const res = await fetch(`${sim.control}/__sim/${path}`, { method: 'POST', body: JSON.stringify(body) });
+  assert.ok(res.ok, `control ${path}: ${res.status}`);
+  return res.json();
+};
+
+/** Signs in to the simulator directly, as a client holding its own JWT would have done. */
+async function jwtFor(privateKey: `0x${string}`): Promise<string> {
+  const account = privateKeyToAccount(privateKey);
+  const headers = { 'x-api-key': sim.apiKey, 'content-type': 'application/json' };
+  const message = (
+    (await (await fetch(`${sim.url}/v1/auth/message`, { headers })).json()) as { data: { message: string } }
+  ).data.message;
+  const signature = await account.signMessage({ message });
+  const res = await fetch(`${sim.url}/v1/auth`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ signer: account.address, message, signature }),
+  });
+  return ((await res.json()) as { data: { token: string } }).data.token;
+}
+
+before(async () => {
+  sim = await startPredictfunSim({ seed: 21, size: 50 });
+  options = {
+    restUrl: sim.url,
+    rpcUrl: sim.rpcUrl,
+    collateralToken: sim.collateralToken,
+    apiKey: sim.apiKey,
+    pollIntervalMs: 150,
+    timeoutMs: 3_000,
+    rateLimit: { requestsPerSecond: 1_000, burst: 1_000 },
+  };
+  adapter = createPredictfunAdapter(options);
+  const page = await adapter.catalog.fetchMarketsPage?.(ctx(), null);
+  markets = (page?.items ?? []).filter((m) => m.status === 'active');
+  assert.ok(markets.length >= 3);
+});
+after(async () => {
+  await adapter?.close?.();
+  await sim?.close();
+});
+
+describe('predictfun: operator API key', () => {
+  test('live mode without PREDICTFUN_API_KEY: public calls answer 503 with that message, ping says so', async () => {
+    const build = LIVE_VENUE_FACTORIES.predictfun;
+    assert.ok(build, 'predictfun is registered for `omnibook serve`');
+    const keyless = build(loadConfig({ env: {} }));
+    try {
+      const error = await rejectsWith(
+        keyless.catalog.fetchMarketsPage?.(ctx(), null) ?? Promise.resolve(),
+        'service_unavailable',
+      );
+      assert.equal(error.message, 'PREDICTFUN_API_KEY not configured');
+      assert.equal(error.retryable, true);
+      const ping = await keyless.ping(ctx(), null);
+      assert.deepEqual(ping, {
+        reachable: false,
+        authenticated: false,
+        message: 'PREDICTFUN_API_KEY not configured',
+      });
+    } finally {
+      await keyless.close?.();
+    }
+    const configured = loadConfig({ env: { PREDICTFUN_API_KEY: 'k' } });
+    assert.equal(configured.venues.predictfun.apiKey, 'k');
+  });
+
+  test('a key the venue refuses is our configuration problem: 503, never the client credentials', async () => {
+    const wrong = createPredictfunAdapter({ ...options, apiKey: 'not-the-key' });
+    try {
+      const error = await rejectsWith(
+        wrong.catalog.fetchMarket?.(ctx(), markets[0]?.exchange_market_id ?? '1') ?? Promise.resolve(),
+        'service_unavailable',
+      );
+      assert.match(error.message, /refused our API key \(PREDICTFUN_API_KEY\): authorization error/);
+      assert.equal((await wrong.ping(ctx(), null)).reachable, false);
+    } finally {
+      await wrong.close?.();
+    }
+  });
+});
+
+describe('predictfun: capabilities', () => {
+  test('data only: no order entry, no price history; every flag matches a facet method', () => {
+    const { has } = adapter.descriptor;
+    for (const flag of [
+      'create_order',
+      'cancel_order',
+      'fetch_order_history',
+      'fetch_fills',
+      'fetch_price_history',
+    ] as const) {
+      assert.equal(has[flag], 'unsupported', flag);
+    }
+    assert.equal(adapter.trading.createOrder, undefined);
+    assert.equal(adapter.trading.cancelOrder, undefined);
+    assert.equal(adapter.marketData.fetchPriceHistory, undefined);
+    assert.equal(has.fetch_positions, 'supported');
+
+    assert.equal(has.websocket, 'polling');
+    assert.deepEqual(Object.keys(has).sort(), [...CAPABILITIES].sort());
+    assert.doesNotThrow(() => new VenueRegistry([adapter]));
+  });
+});
+
+describe('predictfun: accounts', () => {
+  test('an EOA paper wallet: balance is its USDT balanceOf in wei, fund moves it, positions are read by JWT', async () => {
+    const ids = markets.slice(0, 2).map((m) => Number(m.exchange_market_id));
+    const account = (await control('accounts', {
+      positions: [
+        { market_id: ids[0], outcome: 'Yes', shares: 12.5, average_price: 0.4 },
+        { market_id: ids[1], outcome: 'No', shares: 3, average_price: 0.7 },
+      ],
+    })) as { credentials: Record<string, string>; address: string };
+    const s = session(account.credentials);
+    const trading = adapter.trading;
+    assert.ok(trading.fetchBalance && trading.fetchPositions);
+    const balance = await trading.fetchBalance(ctx(), s);
+    assert.deepEqual(balance.raw, {
+      balance: (1_000n * 10n ** 18n).toString(),
+      decimals: 18,
+      token: 'USDT',
+      token_address: sim.collateralToken,
+      chain_id: 56,
+      address: account.address,
+    });
+    await control('fund', { address: account.address, amount: '250000000000000000' });
+    assert.equal(
+      (await trading.fetchBalance(ctx(), s)).raw.balance,
+      (1_000n * 10n ** 18n + 25n * 10n ** 16n).toString(),
+    );
+    const positions = await trading.fetchPositions(ctx(), s, null);
+    assert.deepEqual(
+      positions.map((p) => [p.market_id, p.outcome, p.size, p.average_price]),
+      [
+        [String(ids[0]), 'Yes', 12.5, 0.4],
+        [String(ids[1]), 'No', 3, 0.7],
+      ],
+    );
+    for (const p of positions)
+      assert.ok(p.current_price !== null && p.current_price > 0 && p.current_price < 1);
+    const one = await trading.fetchPositions(ctx(), s, String(ids[1]));
+    assert.deepEqual(
+      one.map((p) => p.market_id),
+      [String(ids[1])],
+    );
+  });
+
+  test('a Predict account: the owner key signs in for the account, whose address holds the funds', async () => {
+    const account = (await control('accounts', {
+      predict_account: true,
+      balance: '7000000000000000000',
+    })) as {
+      credentials: Record<string, string>;
+      address: string;
+    };
+    assert.equal(account.address, account.credentials.predict_account);
+    const balance = await adapter.trading.fetchBalance?.(ctx(), session(account.credentials));
+    assert.equal(balance?.raw.balance, '7000000000000000000');
+    assert.equal(balance?.raw.address, account.address);
+    const ping = await adapter.ping(ctx(), session(account.credentials));
+    assert.deepEqual([ping.authenticated, ping.message], [true, `authenticated as ${account.address}`]);
+    // Another wallet's key cannot sign for the account: the venue refuses the signature.
+    const stranger = (await control('accounts', {})) as { credentials: Record<string, string> };
+    const forged = session({
+      private_key: stranger.credentials.private_key as string,
+      predict_account: account.address,
+    });
+    await rejectsWith(
+      adapter.trading.fetchBalance?.(ctx(), forged) ?? Promise.resolve(),
+      'authentication_failed',
+    );
+  });
+
+  test('a bare JWT works until it expires (24 h on the venue clock); a JWT the venue never issued is refused', async () => {
+    const account = (await control('accounts', {})) as {
+      credentials: Record<string, string>;
+      address: string;
+    };
+    const jwt = await jwtFor(account.credentials.private_key as `0x${string}`);
+    const s = session({ jwt });
+    const balance = await adapter.trading.fetchBalance?.(ctx(), s);
+    assert.equal(balance?.raw.address, account.address, 'the address comes from GET /v1/account');
+    assert.deepEqual(await adapter.trading.fetchPositions?.(ctx(), s, null), []);
+    await control('clock', { advance_seconds: 86_401 });
+    const expired = await rejectsWith(
+      adapter.trading.fetchPositions?.(ctx(), s, null) ?? Promise.resolve(),
+      'authentication_failed',
+    );
+    assert.match(expired.message, /predictfun rejected the credentials/);
+    assert.ok(!expired.message.includes(jwt), 'the token never appears in an error');
+    const [h, p] = jwt.split('.');
+    await rejectsWith(
+      adapter.trading.fetchBalance?.(ctx(), session({ jwt: `${h}.${p}.forged` })) ?? Promise.resolve(),
+      'authentication_failed',
+    );
+  });
+});
+
+describe('predictfun: market data', () => {
+  test('books answer to the outcome names and to yes/no; unknown markets are market_not_found', async () => {
+    const market = markets[0] as Market;
+    const yes = await adapter.marketData.fetchOrderBook?.(ctx(), market, 'yes');
+    const no = await adapter.marketData.fetchOrderBook?.(ctx(), market, 'NO');
+    assert.ok(yes && no);
+    assert.deepEqual(
+      no.bids.map(([p, s]) => [Number((1 - p).toFixed(9)), s]),
+      yes.asks,
+    );
+    assert.notEqual(yes.token_id, no.token_id);
+    const ghost: Market = { ...market, exchange_market_id: '999999999', svc_id: 'predictfun:999999999' };
+    await rejectsWith(
+      adapter.marketData.fetchOrderBook?.(ctx(), ghost, 'Yes') ?? Promise.resolve(),
+      'market_not_found',
+    );
+  });
+
+  test('wallet activity by address returns the venue documents under stable keys; a bad address is a 400', async () => {
+    await control('advance', { steps: 3 });
+    const trades = await adapter.marketData.fetchTrades?.(ctx(), markets[0] as Market, 'Yes', 5);
+    const trader = trades?.[0]?.taker_address;
+    assert.ok(trader, 'the tape has a taker');
+    const doc = (await adapter.marketData.fetchUserActivity?.(ctx(), trader, 10)) as {
+      positions: unknown[];
+      matches: Array<Record<string, unknown>>;
+    };
+    assert.deepEqual(Object.keys(doc), ['positions', 'matches']);
+    assert.ok(doc.matches.length > 0 && doc.matches.length <= 10);
+    assert.ok('settlementId' in (doc.matches[0] as object) && 'taker' in (doc.matches[0] as object));
+    await rejectsWith(
+      adapter.marketData.fetchUserActivity?.(ctx(), 'not-an-address', 10) ?? Promise.resolve(),
+      'validation_error',
+    );
+  });
+
+  test('the polled stream keeps a local copy of the NO book equal to REST across advances', async () => {
+    const market = markets[1] as Market;
+    const open = adapter.marketData.openMarketStream;
+    assert.ok(open);
+    const stream = open({ signal: new AbortController().signal, logger: silentLogger });
+    let local: { bids: BookLevel[]; asks: BookLevel[] } | null = null;
+    const reading = (async () => {
+      for await (const e of stream) {
+        if (e.type === 'book_snapshot') local = { bids: e.book.bids, asks: e.book.asks };
+        else if (e.type === 'book_delta' && local) {
+          local = {
+            bids: applyBookChanges(local.bids, e.changes, 'bid'),
+            asks: applyBookChanges(local.asks, e.changes, 'ask'),
+          };
+        }
+      }
+    })();
+    try {
+      stream.subscribe([{ market, outcome: 'No' }]);
+      for (let round = 0; round < 2; round++) {
+        await control('advance', { steps: 1 });
+        const rest = await adapter.marketData.fetchOrderBook?.(ctx(), market, 'No');
+        await waitFor(
+          async () =>
+            JSON.stringify(local) === JSON.stringify({ bids: rest?.bids, asks: rest?.asks })
+              ? true
+              : undefined,
+          5_000,
+          'the polled NO book to match REST',
+        );
+      }
+    } finally {
+      await stream.close();
+      await reading;
+    }
+  });
+});
