@@ -21,8 +21,11 @@ export const launchKalshiSandbox: SimVenueLauncher = async (config, world) => {
       control: sim.control,
       createAccount: () => sim.createAccount(),
       async close() {
-        await adapter.close?.();
-        await sim.close();
+        try {
+          await adapter.close?.();
+        } finally {
+          await sim.close();
+        }
       },
     };
   } catch (error) {

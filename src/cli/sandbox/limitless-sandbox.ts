@@ -22,8 +22,11 @@ export const launchLimitlessSandbox: SimVenueLauncher = async (config, world) =>
       control: sim.control,
       createAccount: () => sim.createAccount({ fund: PAPER_USDC }),
       async close() {
-        await adapter.close();
-        await sim.close();
+        try {
+          await adapter.close();
+        } finally {
+          await sim.close();
+        }
       },
     };
   } catch (error) {

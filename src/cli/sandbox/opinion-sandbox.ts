@@ -20,8 +20,11 @@ export const launchOpinionSandbox: SimVenueLauncher = async (config, world = {})
       control: sim.control,
       createAccount: () => sim.createAccount(),
       close: async () => {
-        await adapter.close?.();
-        await sim.close();
+        try {
+          await adapter.close?.();
+        } finally {
+          await sim.close();
+        }
       },
     };
   } catch (error) {

@@ -100,8 +100,12 @@ export class KalshiClient {
     this.eventTitles.set(eventTicker, title);
   }
 
-  async close(): Promise<void> {
-    await this.agent.close();
+  private closing: Promise<void> | null = null;
+
+  /** Closes the pool once; the runtime and the sandbox may both ask. */
+  close(): Promise<void> {
+    this.closing ??= this.agent.close();
+    return this.closing;
   }
 
   private headers(method: string, call: Call): (() => Record<string, string>) | undefined {
