@@ -13,6 +13,7 @@ export const launchLimitlessSandbox: SimVenueLauncher = async (config, world) =>
     restUrl: sim.url,
     wsUrl: sim.wsUrl,
     timeoutMs: config.venues.timeoutMs,
+    unpaced: true,
   });
   try {
     const account = await sim.createAccount({ holdings: 3, fund: PAPER_USDC });

@@ -11,6 +11,7 @@ export const launchOpinionSandbox: SimVenueLauncher = async (config, world = {})
     apiKey: sim.apiKey,
     pollIntervalMs: config.venues.opinion.pollIntervalMs,
     timeoutMs: config.venues.timeoutMs,
+    unpaced: true,
   });
   try {
     const account = await sim.createAccount();

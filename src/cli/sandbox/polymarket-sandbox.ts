@@ -22,6 +22,7 @@ export async function launchPolymarketSandbox(
       wsMarketUrl: sim.urls.wsMarket,
       wsUserUrl: sim.urls.wsUser,
       timeoutMs: config.venues.timeoutMs,
+      unpaced: true,
     });
     const account = await sim.createAccount();
     return {

@@ -13,8 +13,7 @@ export const launchPredictfunSandbox: SimVenueLauncher = async (config, world) =
     apiKey: sim.apiKey,
     pollIntervalMs: config.venues.predictfun.pollIntervalMs,
     timeoutMs: config.venues.timeoutMs,
-    // The simulator publishes no limit; pacing at the real 240 requests/minute would only slow the sandbox.
-    rateLimit: { requestsPerSecond: 1_000, burst: 1_000 },
+    unpaced: true,
   });
   const account = await sim.createAccount();
   return {

@@ -20,6 +20,8 @@ export interface KalshiAdapterOptions {
    */
   streamCredentials?: { api_key_id: string; private_key: string } | null;
   retry?: Partial<RetryPolicy>;
+  /** The counterpart publishes no limit (a simulator): send without pacing. */
+  unpaced?: boolean;
 }
 
 export const READ_LIMIT = { requestsPerSecond: 20, burst: 20 };
@@ -49,6 +51,7 @@ export class KalshiClient {
       baseUrl: options.restUrl,
       timeoutMs: options.timeoutMs,
       dispatcher: this.agent,
+      unpaced: options.unpaced,
     };
     this.read = new VenueHttp({ ...base, rateLimit: READ_LIMIT, retry: options.retry });
     this.write = new VenueHttp({ ...base, rateLimit: WRITE_LIMIT, retry: options.retry });

@@ -16,6 +16,8 @@ export interface LimitlessClientOptions {
   timeoutMs: number;
   /** How often a streamed book is checked against REST (catches a silent feed); 0 turns it off. */
   bookReconcileMs?: number;
+  /** The counterpart publishes no limit (a simulator): send without pacing. */
+  unpaced?: boolean;
 }
 
 export interface GetRequest {
@@ -33,6 +35,7 @@ export class LimitlessClient {
       baseUrl: options.restUrl,
       timeoutMs: options.timeoutMs,
       rateLimit: LIMITLESS_DESCRIPTOR.rateLimit,
+      unpaced: options.unpaced,
     });
   }
 

@@ -17,6 +17,8 @@ export interface OpinionClientOptions {
   /** The operator's key for public data; absent means public calls answer 503 OPINION_API_KEY not configured. */
   apiKey?: string | undefined;
   timeoutMs: number;
+  /** The counterpart publishes no limit (a simulator): send without pacing. */
+  unpaced?: boolean;
 }
 
 export interface OpinionGet {
@@ -41,7 +43,12 @@ export class OpinionClient {
   private closing: Promise<void> | null = null;
 
   constructor(private readonly options: OpinionClientOptions) {
-    const common = { venue: 'opinion' as const, baseUrl: options.restUrl, timeoutMs: options.timeoutMs };
+    const common = {
+      venue: 'opinion' as const,
+      baseUrl: options.restUrl,
+      timeoutMs: options.timeoutMs,
+      unpaced: options.unpaced,
+    };
     this.publicHttp = new VenueHttp({ ...common, rateLimit: { requestsPerSecond: 15, burst: 15 } });
     this.privateHttp = new VenueHttp({ ...common, rateLimit: { requestsPerSecond: 30, burst: 30 } });
   }

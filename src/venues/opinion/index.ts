@@ -21,6 +21,8 @@ export interface OpinionAdapterOptions {
   pollIntervalMs: number;
   /** Per-attempt deadline (config venues.timeoutMs). */
   timeoutMs: number;
+  /** The counterpart publishes no limit (a simulator): send without pacing. */
+  unpaced?: boolean;
 }
 
 const decodeLabels = payloadDecoder(OpinionLabelList);
@@ -31,8 +33,10 @@ export function createOpinionAdapter(options: OpinionAdapterOptions): VenueAdapt
     restUrl: options.restUrl,
     apiKey: options.apiKey,
     timeoutMs: options.timeoutMs,
+    unpaced: options.unpaced,
   });
   const index = new ParentIndex();
+
   return {
     descriptor: OPINION_DESCRIPTOR,
     catalog: wrapErrors(opinionCatalog(client, index)),

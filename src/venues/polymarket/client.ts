@@ -28,6 +28,8 @@ export interface PolymarketClientOptions extends PolymarketUrls {
   timeoutMs: number;
   /** 137 (Polygon) in production and in the sandbox; the EIP-712 domains depend on it. */
   chainId?: number;
+  /** The counterpart publishes no limit (a simulator): send without pacing. */
+  unpaced?: boolean;
 }
 
 /** An authenticated caller: the wallet that signs and the CLOB API credentials. */
@@ -54,7 +56,7 @@ export class PolymarketClient {
   readonly chainId: number;
 
   constructor(readonly options: PolymarketClientOptions) {
-    const base = { venue: 'polymarket' as const, timeoutMs: options.timeoutMs };
+    const base = { venue: 'polymarket' as const, timeoutMs: options.timeoutMs, unpaced: options.unpaced };
     // Published limits per 10 s: Gamma listings 300, CLOB /book 1,500, Data API /positions 150.
     this.gamma = new VenueHttp({
       ...base,

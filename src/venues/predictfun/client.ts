@@ -29,8 +29,8 @@ export interface PredictfunAdapterOptions {
   /** Book polling interval of the market stream. */
   pollIntervalMs: number;
   timeoutMs: number;
-  /** The venue's published limit by default (240 requests/minute per key); the sandbox lifts it. */
-  rateLimit?: { requestsPerSecond: number; burst: number };
+  /** The counterpart publishes no limit (a simulator): send without pacing. */
+  unpaced?: boolean;
   /** 56 (BNB Chain); 97 for the testnet API. Signs Predict-account sign-ins and is checked against the RPC. */
   chainId?: number;
 }
@@ -67,13 +67,15 @@ export class PredictfunClient {
       venue: 'predictfun',
       baseUrl: options.restUrl,
       timeoutMs: options.timeoutMs,
-      rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+      rateLimit: DEFAULT_RATE_LIMIT,
+      unpaced: options.unpaced,
     });
     this.rpc = new VenueHttp({
       venue: 'predictfun',
       baseUrl: options.rpcUrl,
       timeoutMs: options.timeoutMs,
       rateLimit: { requestsPerSecond: 20, burst: 20 },
+      unpaced: options.unpaced,
     });
     this.chainId = options.chainId ?? 56;
   }

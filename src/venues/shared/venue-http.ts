@@ -27,6 +27,8 @@ export interface VenueHttpOptions {
   timeoutMs: number;
   rateLimit: { requestsPerSecond: number; burst: number };
   retry?: Partial<RetryPolicy>;
+  /** No pacing at all: for a counterpart that publishes no limit (the sandbox's simulators). */
+  unpaced?: boolean;
   /** Largest response body read; a bigger one is a transport failure rather than an out-of-memory. */
   maxResponseBytes?: number;
   dispatcher?: Dispatcher;
@@ -199,6 +201,7 @@ export class VenueHttp {
 
   /** Waits for a token of the venue's own rate limit, never past the caller's deadline. */
   private async pace(ctx: VenueContext, operation: string, attempt: number): Promise<void> {
+    if (this.options.unpaced) return;
     const { requestsPerSecond, burst } = this.options.rateLimit;
     for (;;) {
       const taken = takeToken(this.bucket, requestsPerSecond, burst, Date.now());

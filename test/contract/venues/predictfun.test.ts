@@ -66,7 +66,7 @@ before(async () => {
     apiKey: sim.apiKey,
     pollIntervalMs: 150,
     timeoutMs: 3_000,
-    rateLimit: { requestsPerSecond: 1_000, burst: 1_000 },
+    unpaced: true,
   };
   adapter = createPredictfunAdapter(options);
   const page = await adapter.catalog.fetchMarketsPage?.(ctx(), null);

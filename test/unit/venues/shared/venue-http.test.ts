@@ -186,3 +186,11 @@ test('closing twice is harmless', async () => {
   await client.close();
   await client.close();
 });
+
+test('an unpaced client ignores the rate limit (simulators publish none)', async () => {
+  const client = http({ rateLimit: { requestsPerSecond: 0.001, burst: 1 }, unpaced: true });
+  for (let i = 0; i < 5; i++) {
+    await client.send(ctx(500), { method: 'GET', path: '/x', idempotent: true, operation: 'read' });
+  }
+  await client.close();
+});
