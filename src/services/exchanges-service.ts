@@ -42,4 +42,17 @@ export class ExchangesService {
     }
     return venue;
   }
+
+  /**
+   * The venue behind a request that needs `capability`: 404 exchange_not_found for an unknown exchange, 501
+   * not_supported when the exchange does not offer it. Every venue-facing route resolves its venue here, so an
+   * undeclared capability answers the same way everywhere.
+   */
+  venueFor(raw: string, capability: Capability): VenueAdapter {
+    const venue = this.venue(raw);
+    if (venue.descriptor.has[capability] === 'unsupported') {
+      throw new AppError('not_supported', `${venue.descriptor.id} does not support ${capability}`);
+    }
+    return venue;
+  }
 }

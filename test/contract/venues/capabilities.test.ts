@@ -1,0 +1,37 @@
+// Contract: what every registered venue declares is what it does. A declared capability resolves to the venue;
+// an undeclared one answers 501 not_supported through the resolution every venue-facing route uses (and the
+// adapter has no method for it, which the registry enforces at start).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { CAPABILITIES } from '../../../src/domain/capabilities.js';
+import { ExchangesService } from '../../../src/services/exchanges-service.js';
+import { VenueRegistry } from '../../../src/venues/registry.js';
+import { registeredVenues, rejectsWithStatus, startVenue, type VenueUnderTest } from './harness.js';
+
+for (const id of registeredVenues()) {
+  describe(`${id}: capabilities`, () => {
+    let venue: VenueUnderTest;
+    let exchanges: ExchangesService;
+    before(async () => {
+      venue = await startVenue(id, { size: 20 });
+      exchanges = new ExchangesService(new VenueRegistry([venue.adapter]));
+    });
+    after(() => venue?.close());
+
+    test('each declared capability resolves; each undeclared one is 501 not_supported', async () => {
+      const served = exchanges.list()[0];
+      assert.ok(served);
+      for (const capability of CAPABILITIES) {
+        const declared = venue.adapter.descriptor.has[capability] !== 'unsupported';
+        assert.equal(served.has[capability], declared, capability);
+        if (declared) {
+          assert.equal(exchanges.venueFor(id, capability), venue.adapter);
+        } else {
+          const error = await rejectsWithStatus((async () => exchanges.venueFor(id, capability))(), 501);
+          assert.equal(error.code, 'not_supported');
+          assert.match(error.message, new RegExp(capability));
+        }
+      }
+    });
+  });
+}
