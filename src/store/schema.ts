@@ -28,10 +28,79 @@ export interface SchemaMetaTable {
   updated_at: string;
 }
 
+export interface MarketsTable {
+  /** Immutable insertion sequence: the keyset of every list page. */
+  seq: Generated<number>;
+  svc_id: string;
+  exchange: string;
+  native_lc: string;
+  slug_lc: string | null;
+  svc_group_id: string;
+  status: string;
+  question: string;
+  description: string;
+  volume_total: number | null;
+  liquidity: number | null;
+  /** The served Market as JSON text. */
+  doc: string;
+  synced_at: string;
+  /** PostgreSQL only: folded words of the question, and of question plus description. */
+  tsv_question: ColumnType<never, unknown, unknown>;
+  tsv_all: ColumnType<never, unknown, unknown>;
+}
+
+export interface EventsTable {
+  svc_group_id: string;
+  exchange: string;
+  exchange_group_id: string;
+  title: string;
+  title_lc: string;
+  status: string;
+  close_time: string | null;
+  volume_total: number | null;
+  synced_at: string;
+}
+
+export interface MarketLinksTable {
+  svc_id: string;
+  linked_svc_id: string;
+  /** same_market (matched_markets) or co_dependent (related_markets). */
+  kind: string;
+  confidence: number;
+  confidence_tier: string;
+  source: string;
+  published: number;
+  dependency_type: string | null;
+  dependency_direction: string | null;
+  updated_at: string;
+}
+
+export interface SyncStateTable {
+  exchange: string;
+  resource: string;
+  cursor: string | null;
+  pass_started_at: string | null;
+  pass_seen: number;
+  last_full_at: string | null;
+  last_error: string | null;
+  updated_at: string;
+}
+
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;
   schema_meta: SchemaMetaTable;
+  markets: MarketsTable;
+  events: EventsTable;
+  market_links: MarketLinksTable;
+  sync_state: SyncStateTable;
+  leases: LeasesTable;
 }
 
 export type AutoId = Generated<number>;

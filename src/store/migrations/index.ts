@@ -1,7 +1,9 @@
 // The ordered list of migrations. Each one must run on SQLite and PostgreSQL alike (the store suite checks both).
 import type { Migration } from 'kysely';
 import * as foundation from './0001-foundation.js';
+import * as catalogue from './0002-catalogue.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-catalogue': catalogue,
 };

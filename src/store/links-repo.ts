@@ -1,0 +1,109 @@
+// SQL for published market links: same_market (served as matched_markets) and co_dependent (related_markets).
+// The matching engine writes them; the catalogue only reads what is published.
+import type { Kysely } from 'kysely';
+import type { ExchangeId } from '../domain/exchanges.js';
+import type { Database } from './schema.js';
+
+export type LinkKind = 'same_market' | 'co_dependent';
+
+export interface LinkInput {
+  svc_id: string;
+  linked_svc_id: string;
+  kind: LinkKind;
+  confidence: number;
+  confidence_tier: string;
+  source: string;
+  dependency_type?: string | null;
+  dependency_direction?: string | null;
+}
+
+/** RelationLink of the wire contract. */
+export interface RelationLink {
+  svc_id: string;
+  exchange: ExchangeId;
+  confidence: number;
+  confidence_tier: string;
+  source: string;
+  status: string;
+  dependency_type?: string | null;
+  dependency_direction?: string | null;
+}
+
+export class LinksRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async publish(links: readonly LinkInput[], updatedAt: string): Promise<void> {
+    if (links.length === 0) return;
+    const rows = links.map((l) => ({
+      svc_id: l.svc_id,
+      linked_svc_id: l.linked_svc_id,
+      kind: l.kind,
+      confidence: l.confidence,
+      confidence_tier: l.confidence_tier,
+      source: l.source,
+      published: 1,
+      dependency_type: l.dependency_type ?? null,
+      dependency_direction: l.dependency_direction ?? null,
+      updated_at: updatedAt,
+    }));
+    await this.db
+      .insertInto('market_links')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['svc_id', 'linked_svc_id', 'kind']).doUpdateSet((eb) => ({
+          confidence: eb.ref('excluded.confidence'),
+          confidence_tier: eb.ref('excluded.confidence_tier'),
+          source: eb.ref('excluded.source'),
+          published: eb.ref('excluded.published'),
+          dependency_type: eb.ref('excluded.dependency_type'),
+          dependency_direction: eb.ref('excluded.dependency_direction'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+
+  /** Published links of each market, strongest first; the linked market's current status comes from the store. */
+  async forMarkets(svcIds: readonly string[], kind: LinkKind): Promise<Map<string, RelationLink[]>> {
+    const out = new Map<string, RelationLink[]>();
+    if (svcIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('market_links as l')
+      .innerJoin('markets as m', 'm.svc_id', 'l.linked_svc_id')
+      .select([
+        'l.svc_id as from_id',
+        'l.linked_svc_id',
+        'm.exchange',
+        'm.status',
+        'l.confidence',
+        'l.confidence_tier',
+        'l.source',
+        'l.dependency_type',
+        'l.dependency_direction',
+      ])
+      .where('l.svc_id', 'in', [...svcIds])
+      .where('l.kind', '=', kind)
+      .where('l.published', '=', 1)
+      .orderBy('l.confidence', 'desc')
+      .orderBy('l.linked_svc_id')
+      .execute();
+    for (const r of rows) {
+      const link: RelationLink = {
+        svc_id: r.linked_svc_id,
+        exchange: r.exchange as ExchangeId,
+        confidence: r.confidence,
+        confidence_tier: r.confidence_tier,
+        source: r.source,
+        status: r.status,
+      };
+      if (kind === 'co_dependent') {
+        link.dependency_type = r.dependency_type;
+        link.dependency_direction = r.dependency_direction;
+      }
+      const list = out.get(r.from_id) ?? [];
+      list.push(link);
+      out.set(r.from_id, list);
+    }
+    return out;
+  }
+}

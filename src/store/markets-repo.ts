@@ -1,0 +1,329 @@
+// SQL for the market catalogue: idempotent upserts from sync, exact lookups, and keyset pages for listing and
+// keyword search. Pages are ordered by the immutable `seq` inside each relevance tier, so a cursor stays correct
+// while a sync rewrites rows. Documents come back as stored JSON text.
+import { type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Market } from '../domain/market.js';
+import type { Dialect } from './database.js';
+import type { Database } from './schema.js';
+import { ftsAllWords, indexWords, parseSearchWords, type SearchWord, tsAllWords } from './search-text.js';
+
+/** 0: exact id / slug / ticker; 1: every word in the question; 2: every word across question and description. */
+export type SearchTier = 0 | 1 | 2;
+
+export interface MarketFilter {
+  status: string;
+  exchanges: readonly string[] | null;
+  minVolume: number | null;
+  minLiquidity: number | null;
+  /** Raw keyword text as the client sent it. */
+  search: string | null;
+}
+
+export interface PagePosition {
+  tier: SearchTier;
+  seq: number;
+}
+
+export interface MarketPageRow {
+  seq: number;
+  tier: SearchTier;
+  doc: string;
+}
+
+interface PreparedFilter extends MarketFilter {
+  words: SearchWord[];
+}
+
+const UPSERT_CHUNK = 200;
+
+export class MarketsRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** Writes markets; a row whose document did not change is left alone. Returns how many rows were written. */
+  async upsertMany(markets: readonly Market[], syncedAt: string): Promise<number> {
+    let written = 0;
+    for (let i = 0; i < markets.length; i += UPSERT_CHUNK) {
+      const rows = markets.slice(i, i + UPSERT_CHUNK).map((m) => this.toRow(m, syncedAt));
+      const result = await this.db
+        .insertInto('markets')
+        .values(rows)
+        .onConflict((oc) =>
+          oc
+            .column('svc_id')
+            .doUpdateSet((eb) => ({
+              svc_group_id: eb.ref('excluded.svc_group_id'),
+              native_lc: eb.ref('excluded.native_lc'),
+              slug_lc: eb.ref('excluded.slug_lc'),
+              status: eb.ref('excluded.status'),
+              question: eb.ref('excluded.question'),
+              description: eb.ref('excluded.description'),
+              volume_total: eb.ref('excluded.volume_total'),
+              liquidity: eb.ref('excluded.liquidity'),
+              doc: eb.ref('excluded.doc'),
+              synced_at: eb.ref('excluded.synced_at'),
+              ...(this.dialect === 'postgres'
+                ? { tsv_question: sql`excluded.tsv_question`, tsv_all: sql`excluded.tsv_all` }
+                : {}),
+            }))
+            .where(sql<SqlBool>`markets.doc <> excluded.doc`),
+        )
+        .executeTakeFirst();
+      written += Number(result.numInsertedOrUpdatedRows ?? 0);
+    }
+    return written;
+  }
+
+  private toRow(m: Market, syncedAt: string) {
+    const description = m.description ?? '';
+    const row = {
+      svc_id: m.svc_id,
+      exchange: m.exchange,
+      native_lc: m.exchange_market_id.toLowerCase(),
+      slug_lc: m.slug ? m.slug.toLowerCase() : null,
+      svc_group_id: m.svc_group_id,
+      status: m.status,
+      question: m.question,
+      description,
+      volume_total: m.volume_total,
+      liquidity: m.liquidity ?? null,
+      doc: JSON.stringify(m),
+      synced_at: syncedAt,
+    };
+    if (this.dialect !== 'postgres') return row;
+    const question = indexWords(m.question);
+    return {
+      ...row,
+      tsv_question: sql`to_tsvector('simple', ${question})`,
+      tsv_all: sql`to_tsvector('simple', ${`${question} ${indexWords(description)}`})`,
+    };
+  }
+
+  /** Documents by svc_id (which is also the `{exchange}:{exchange_market_id}` external key). */
+  async findBySvcIds(svcIds: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (svcIds.length === 0) return found;
+    const rows = await this.db
+      .selectFrom('markets')
+      .select(['svc_id', 'doc'])
+      .where('svc_id', 'in', [...svcIds])
+      .execute();
+    for (const row of rows) found.set(row.svc_id, row.doc);
+    return found;
+  }
+
+  /** Markets of one event, in listing order. */
+  async findByGroup(svcGroupId: string, afterSeq: number, limit: number): Promise<MarketPageRow[]> {
+    const rows = await this.db
+      .selectFrom('markets')
+      .select(['seq', 'doc'])
+      .where('svc_group_id', '=', svcGroupId)
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ seq: Number(r.seq), tier: 0, doc: r.doc }));
+  }
+
+  async countByGroup(svcGroupId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('markets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('svc_group_id', '=', svcGroupId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Market counts per event, for event listings. */
+  async countByGroups(svcGroupIds: readonly string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    if (svcGroupIds.length === 0) return counts;
+    const rows = await this.db
+      .selectFrom('markets')
+      .select(['svc_group_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('svc_group_id', 'in', [...svcGroupIds])
+      .groupBy('svc_group_id')
+      .execute();
+    for (const row of rows) counts.set(row.svc_group_id, Number(row.n));
+    return counts;
+  }
+
+  /**
+   * Up to `limit` rows after `after`, in (tier, seq) order. Without search everything is tier 1. With search,
+   * tier 0 holds exact id / slug / ticker matches, which the later tiers leave out.
+   */
+  async page(filter: MarketFilter, after: PagePosition | null, limit: number): Promise<MarketPageRow[]> {
+    const f = prepare(filter);
+    const out: MarketPageRow[] = [];
+    if (!f.search) {
+      const rows = await this.plainPage(f, after?.seq ?? 0, limit);
+      return rows.map((r) => ({ ...r, tier: 1 }));
+    }
+    const exact = await this.exactMatches(f);
+    const startTier = after?.tier ?? 0;
+    if (startTier === 0) {
+      const afterSeq = after?.seq ?? 0;
+      for (const row of exact) {
+        if (row.seq > afterSeq && out.length < limit) out.push({ ...row, tier: 0 });
+      }
+    }
+    if (f.words.length === 0) return out;
+    const exclude = exact.map((r) => r.seq);
+    for (const tier of [1, 2] as const) {
+      if (out.length >= limit || tier < startTier) continue;
+      const afterSeq = after && after.tier === tier ? after.seq : 0;
+      const rows = await this.searchTier(f, tier, afterSeq, exclude, limit - out.length);
+      for (const row of rows) out.push({ ...row, tier });
+    }
+    return out;
+  }
+
+  /** Total rows matching the filter (every tier). */
+  async count(filter: MarketFilter): Promise<number> {
+    const f = prepare(filter);
+    if (!f.search) {
+      const row = await this.filtered(this.db.selectFrom('markets'), f)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    }
+    const exact = await this.exactMatches(f);
+    if (f.words.length === 0) return exact.length;
+    const exclude = exact.map((r) => r.seq);
+    const matched = await this.searchCount(f, exclude);
+    return matched + exact.length;
+  }
+
+  private filtered<O>(
+    qb: SelectQueryBuilder<Database, 'markets', O>,
+    f: PreparedFilter,
+  ): SelectQueryBuilder<Database, 'markets', O> {
+    let q = qb.where('status', '=', f.status);
+    if (f.exchanges) q = q.where('exchange', 'in', [...f.exchanges]);
+    if (f.minVolume !== null) q = q.where('volume_total', '>=', f.minVolume);
+    if (f.minLiquidity !== null) q = q.where('liquidity', '>=', f.minLiquidity);
+    return q;
+  }
+
+  private async plainPage(f: PreparedFilter, afterSeq: number, limit: number) {
+    const rows = await this.filtered(this.db.selectFrom('markets'), f)
+      .select(['seq', 'doc'])
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ seq: Number(r.seq), doc: r.doc }));
+  }
+
+  /** Rows whose svc_id, native id / ticker or slug equals the search text (case-insensitive), in seq order. */
+  private async exactMatches(f: PreparedFilter): Promise<Array<{ seq: number; doc: string }>> {
+    const text = (f.search ?? '').trim();
+    if (text.length === 0 || text.length > 512) return [];
+    const lc = text.toLowerCase();
+    const colon = lc.indexOf(':');
+    const viaSvc = colon > 0 ? { exchange: lc.slice(0, colon), native: lc.slice(colon + 1) } : null;
+    // Separate indexed lookups joined by UNION, so each one uses its own index.
+    const byNative = this.filtered(this.db.selectFrom('markets'), f)
+      .select(['seq', 'doc'])
+      .where('native_lc', '=', lc);
+    const bySlug = this.filtered(this.db.selectFrom('markets'), f)
+      .select(['seq', 'doc'])
+      .where('slug_lc', '=', lc);
+    let query = byNative.union(bySlug);
+    if (viaSvc) {
+      query = query.union(
+        this.filtered(this.db.selectFrom('markets'), f)
+          .select(['seq', 'doc'])
+          .where('exchange', '=', viaSvc.exchange)
+          .where('native_lc', '=', viaSvc.native),
+      );
+    }
+    const rows = await query.orderBy('seq').limit(100).execute();
+    return rows.map((r) => ({ seq: Number(r.seq), doc: r.doc }));
+  }
+
+  private async searchTier(
+    f: PreparedFilter,
+    tier: 1 | 2,
+    afterSeq: number,
+    exclude: readonly number[],
+    limit: number,
+  ): Promise<Array<{ seq: number; doc: string }>> {
+    if (this.dialect === 'postgres') {
+      const q = tsAllWords(f.words);
+      let query = this.filtered(this.db.selectFrom('markets'), f)
+        .select(['seq', 'doc'])
+        .where('seq', '>', afterSeq)
+        .where(
+          tier === 1
+            ? sql<SqlBool>`tsv_question @@ to_tsquery('simple', ${q})`
+            : sql<SqlBool>`tsv_all @@ to_tsquery('simple', ${q}) and not (tsv_question @@ to_tsquery('simple', ${q}))`,
+        );
+      if (exclude.length > 0) query = query.where('seq', 'not in', [...exclude]);
+      const rows = await query.orderBy('seq').limit(limit).execute();
+      return rows.map((r) => ({ seq: Number(r.seq), doc: r.doc }));
+    }
+    const expression = tier === 1 ? ftsTier1(f) : ftsTier2(f);
+    const excluded = exclude.length > 0 ? sql`and f.rowid not in (${sql.join(exclude)})` : sql``;
+    const rows = await sql<{ seq: number; doc: string }>`
+      select m.seq as seq, m.doc as doc from markets_fts f join markets m on m.seq = f.rowid
+      where f.markets_fts match ${expression} and f.rowid > ${afterSeq} ${excluded} ${sqliteRowFilters(f)}
+      order by f.rowid limit ${limit}`.execute(this.db);
+    return rows.rows.map((r) => ({ seq: Number(r.seq), doc: r.doc }));
+  }
+
+  private async searchCount(f: PreparedFilter, exclude: readonly number[]): Promise<number> {
+    if (this.dialect === 'postgres') {
+      let query = this.filtered(this.db.selectFrom('markets'), f)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(sql<SqlBool>`tsv_all @@ to_tsquery('simple', ${tsAllWords(f.words)})`);
+      if (exclude.length > 0) query = query.where('seq', 'not in', [...exclude]);
+      return Number((await query.executeTakeFirstOrThrow()).n);
+    }
+    const excluded = exclude.length > 0 ? sql`and f.rowid not in (${sql.join(exclude)})` : sql``;
+    const needsRows = f.minVolume !== null || f.minLiquidity !== null;
+    const rows = needsRows
+      ? await sql<{ n: number }>`
+          select count(*) as n from markets_fts f join markets m on m.seq = f.rowid
+          where f.markets_fts match ${ftsAll(f)} ${excluded} ${sqliteRowFilters(f)}`.execute(this.db)
+      : await sql<{ n: number }>`
+          select count(*) as n from markets_fts f
+          where f.markets_fts match ${ftsAll(f)} ${excluded}`.execute(this.db);
+    return Number(rows.rows[0]?.n ?? 0);
+  }
+}
+
+function prepare(filter: MarketFilter): PreparedFilter {
+  const search = filter.search?.trim() ? filter.search : null;
+  return { ...filter, search, words: search ? parseSearchWords(search) : [] };
+}
+
+/** Status and exchange as FTS5 tag tokens, so the full-text index filters them itself. */
+function ftsTags(f: PreparedFilter): string {
+  const status = `tags : "st${f.status}"`;
+  if (!f.exchanges) return status;
+  return `${status} AND tags : (${f.exchanges.map((e) => `"ex${e}"`).join(' OR ')})`;
+}
+
+function ftsAll(f: PreparedFilter): string {
+  return `({question description} : (${ftsAllWords(f.words)})) AND ${ftsTags(f)}`;
+}
+
+function ftsTier1(f: PreparedFilter): string {
+  return `(question : (${ftsAllWords(f.words)})) AND ${ftsTags(f)}`;
+}
+
+function ftsTier2(f: PreparedFilter): string {
+  const words = ftsAllWords(f.words);
+  return `(({question description} : (${words})) NOT (question : (${words}))) AND ${ftsTags(f)}`;
+}
+
+/** Filters FTS5 cannot answer, applied to the joined market row. */
+function sqliteRowFilters(f: PreparedFilter) {
+  const parts = [];
+  if (f.minVolume !== null) parts.push(sql`and m.volume_total >= ${f.minVolume}`);
+  if (f.minLiquidity !== null) parts.push(sql`and m.liquidity >= ${f.minLiquidity}`);
+  return parts.length > 0 ? sql.join(parts, sql` `) : sql``;
+}
