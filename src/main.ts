@@ -7,13 +7,20 @@ import type { Config } from './config/schema.js';
 import type { BackgroundJob } from './domain/background-job.js';
 import { type BuiltApp, buildApp } from './http/build-app.js';
 import { HttpMetrics } from './http/plugins/metrics.js';
+import { EventsService } from './services/catalogue/events-service.js';
+import { MarketsService } from './services/catalogue/markets-service.js';
 import { ExchangesService } from './services/exchanges-service.js';
+
 import { HealthService } from './services/health-service.js';
 import { KeysAdminService } from './services/keys-admin-service.js';
 import { PingService } from './services/ping-service.js';
 import { UsageService } from './services/usage-service.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
 import { openStore, type Store } from './store/database.js';
+import { EventsRepo } from './store/events-repo.js';
+import { LinksRepo } from './store/links-repo.js';
+import { MarketsRepo } from './store/markets-repo.js';
+
 import { UsageRepo } from './store/usage-repo.js';
 import type { AdmissionControl } from './tenancy/admission/admission.js';
 import { MemoryAdmission } from './tenancy/admission/memory-admission.js';
@@ -47,6 +54,9 @@ export interface Runtime {
   /** Stops accepting, lets in-flight requests finish, stops workers, flushes counters, closes connections. */
   stop(): Promise<void>;
 }
+
+/** How long a list total (and a venue's "no such market") is reused: counting a million rows is not free. */
+const CATALOGUE_TOTALS_TTL_MS = 30_000;
 
 export const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -106,6 +116,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
     const registry = new VenueRegistry(options.venues ?? []);
     const exchanges = new ExchangesService(registry);
+    const marketsRepo = new MarketsRepo(store.db, store.dialect);
+    const eventsRepo = new EventsRepo(store.db);
+
     const usageJob = new UsageFlushJob(admission, config.usage.flushIntervalMs);
     const jobs: BackgroundJob[] = [usageJob];
     const metrics = new HttpMetrics(() => jobs);
@@ -133,6 +146,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       health,
       keysAdmin: new KeysAdminService(keys),
       usage: new UsageService(admission),
+      markets: new MarketsService(marketsRepo, eventsRepo, new LinksRepo(store.db), exchanges, {
+        totalsTtlMs: CATALOGUE_TOTALS_TTL_MS,
+        missTtlMs: CATALOGUE_TOTALS_TTL_MS,
+        venueTimeoutMs: config.venues.timeoutMs,
+      }),
+      events: new EventsService(eventsRepo, marketsRepo, exchanges, CATALOGUE_TOTALS_TTL_MS),
       metrics,
     });
 

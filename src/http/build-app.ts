@@ -2,7 +2,10 @@
 // tests and benchmarks build the very same app.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
+import type { EventsService } from '../services/catalogue/events-service.js';
+import type { MarketsService } from '../services/catalogue/markets-service.js';
 import type { ExchangesService } from '../services/exchanges-service.js';
+
 import type { HealthService } from '../services/health-service.js';
 import type { KeysAdminService } from '../services/keys-admin-service.js';
 import type { PingService } from '../services/ping-service.js';
@@ -18,6 +21,8 @@ import { installDocsUi, installOpenApi } from './plugins/openapi.js';
 import { installShutdownGate, type ShutdownGate } from './plugins/shutdown-gate.js';
 import { exchangesRoutes } from './routes/exchanges-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
+import { marketsRoutes } from './routes/markets-routes.js';
+
 import { pingRoutes } from './routes/ping-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
@@ -37,6 +42,8 @@ export interface AppDeps {
   health: HealthService;
   keysAdmin: KeysAdminService;
   usage: UsageService;
+  markets: MarketsService;
+  events: EventsService;
   metrics: HttpMetrics;
 }
 
@@ -82,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       pingRoutes(api, deps.ping);
       usageRoutes(api, deps.usage);
       keysRoutes(api, deps.keysAdmin);
+      marketsRoutes(api, deps.markets, deps.events);
     },
     { prefix: API_PREFIX },
   );

@@ -1,0 +1,116 @@
+// GET /events: venue events from the catalogue store, highest volume first, with market counts and optionally
+// their markets.
+import type { MarketStatus } from '../../domain/market.js';
+import { validationError } from '../../errors/app-error.js';
+import type { EventPosition, EventRow, EventsRepo } from '../../store/events-repo.js';
+import type { MarketsRepo } from '../../store/markets-repo.js';
+import type { ExchangesService } from '../exchanges-service.js';
+import { decodeCursor, encodeCursor, queryFingerprint } from './list-cursor.js';
+import { TtlCache } from './ttl-cache.js';
+
+export interface EventsQuery {
+  exchanges?: string;
+  status?: MarketStatus;
+  search?: string;
+  min_volume?: number;
+  limit?: number;
+  cursor?: string;
+  include_markets?: boolean;
+}
+
+export const EVENTS_DEFAULT_LIMIT = 50;
+/** Markets embedded per event with include_markets; the full list is GET /markets?scope=event. */
+export const EVENT_MARKETS_EMBEDDED = 100;
+
+export class EventsService {
+  private readonly totals: TtlCache<number>;
+
+  constructor(
+    private readonly events: EventsRepo,
+    private readonly markets: MarketsRepo,
+    private readonly exchanges: ExchangesService,
+    totalsTtlMs: number,
+  ) {
+    this.totals = new TtlCache(totalsTtlMs);
+  }
+
+  async list(q: EventsQuery): Promise<string> {
+    const exchanges = q.exchanges
+      ? [
+          ...new Set(
+            q.exchanges
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+              .map((id) => this.exchanges.venue(id).descriptor.id as string),
+          ),
+        ].sort()
+      : null;
+    const filter = {
+      status: q.status ?? 'active',
+      exchanges: exchanges && exchanges.length > 0 ? exchanges : null,
+      minVolume: q.min_volume ?? null,
+      search: q.search?.trim() ? q.search.trim() : null,
+    };
+    const limit = q.limit ?? EVENTS_DEFAULT_LIMIT;
+    const fingerprint = queryFingerprint([
+      'events',
+      filter.status,
+      filter.exchanges,
+      filter.minVolume,
+      filter.search?.toLowerCase() ?? null,
+    ]);
+    let after: EventPosition | null = null;
+    if (q.cursor !== undefined) {
+      const [volume, id] = decodeCursor(q.cursor, fingerprint, 2);
+      if (!(volume === null || typeof volume === 'number') || typeof id !== 'string') {
+        throw validationError(['cursor is not a cursor this server issued']);
+      }
+      after = { volume, id };
+    }
+    const [rows, total] = await Promise.all([
+      this.events.page(filter, after, limit + 1),
+      this.totals.get(fingerprint, () => this.events.count(filter)),
+    ]);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const hasMore = rows.length > limit && last !== undefined;
+    const counts = await this.markets.countByGroups(page.map((e) => e.svc_group_id));
+    const embedded = q.include_markets ? await this.embeddedMarkets(page) : null;
+    const events = page.map((e) => {
+      const item: Record<string, unknown> = {
+        event_id: e.svc_group_id,
+        title: e.title,
+        market_count: counts.get(e.svc_group_id) ?? 0,
+        total_volume: e.volume_total,
+        exchanges: [e.exchange],
+        status: e.status,
+        close_time: e.close_time,
+      };
+      const json = JSON.stringify(item);
+      const markets = embedded?.get(e.svc_group_id);
+      return embedded ? `${json.slice(0, -1)},"markets":[${(markets ?? []).join(',')}]}` : json;
+    });
+    const pagination: Record<string, unknown> = {
+      count: page.length,
+      total: Math.max(total, page.length),
+      has_more: hasMore,
+    };
+    if (hasMore) pagination.next_cursor = encodeCursor(fingerprint, [last.volume_total, last.svc_group_id]);
+    return `{"events":[${events.join(',')}],"pagination":${JSON.stringify(pagination)}}`;
+  }
+
+  private async embeddedMarkets(page: readonly EventRow[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    await Promise.all(
+      page.map(async (e) => {
+        const rows = await this.markets.findByGroup(e.svc_group_id, 0, EVENT_MARKETS_EMBEDDED);
+        out.set(
+          e.svc_group_id,
+          rows.map((r) => r.doc),
+        );
+      }),
+    );
+    return out;
+  }
+}

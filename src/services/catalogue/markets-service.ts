@@ -1,0 +1,401 @@
+// GET /markets: the four scopes (list, market, market_batch, event) over the catalogue store. Stored documents
+// are JSON text and a response is concatenated from them, so a page of 100 markets is never parsed or
+// re-serialized unless links were asked for. A market the store does not know yet is fetched from its venue.
+
+import type { Market, MarketStatus } from '../../domain/market.js';
+import { parseSvcId } from '../../domain/svc-id.js';
+import { AppError, validationError } from '../../errors/app-error.js';
+import type { EventsRepo } from '../../store/events-repo.js';
+import type { LinksRepo } from '../../store/links-repo.js';
+import type { MarketFilter, MarketPageRow, MarketsRepo, SearchTier } from '../../store/markets-repo.js';
+import type { LoggerLike, VenueContext } from '../../venues/port.js';
+import type { ExchangesService } from '../exchanges-service.js';
+import { decodeCursor, encodeCursor, queryFingerprint } from './list-cursor.js';
+import { TtlCache } from './ttl-cache.js';
+
+export const MARKET_SCOPES = ['list', 'market', 'market_batch', 'event'] as const;
+export type MarketScope = (typeof MARKET_SCOPES)[number];
+
+export interface MarketsQuery {
+  scope?: MarketScope;
+  include_matches?: boolean;
+  include_related?: boolean;
+  exchanges?: string;
+  status?: MarketStatus;
+  search?: string;
+  min_volume?: number;
+  min_liquidity?: number;
+  limit?: number;
+  cursor?: string;
+  svc_id?: string;
+  exchange?: string;
+  exchange_market_id?: string;
+  svc_ids?: string;
+  external_market_keys?: string;
+  event_id?: string;
+  exchange_group_id?: string;
+}
+
+export interface CallerContext {
+  requestId: string;
+  logger: LoggerLike;
+  tenant: string | null;
+}
+
+export interface MarketsServiceOptions {
+  /** How long a list total may be served before it is recounted in the background. */
+  totalsTtlMs: number;
+  /** Deadline of one on-demand venue lookup. */
+  venueTimeoutMs: number;
+  /** How long a market the venue did not know is remembered as unknown. */
+  missTtlMs: number;
+}
+
+const SCOPE_PARAMS: Record<MarketScope, readonly (keyof MarketsQuery)[]> = {
+  list: ['exchanges', 'status', 'search', 'min_volume', 'min_liquidity', 'limit', 'cursor'],
+  market: ['svc_id', 'exchange', 'exchange_market_id'],
+  market_batch: ['svc_ids', 'external_market_keys'],
+  event: ['event_id', 'exchange', 'exchange_group_id', 'limit', 'cursor'],
+};
+const COMMON_PARAMS: readonly (keyof MarketsQuery)[] = ['scope', 'include_matches', 'include_related'];
+export const MAX_BATCH = 100;
+export const MAX_LIMIT = 100;
+const ON_DEMAND_CONCURRENCY = 8;
+
+export class MarketsService {
+  private readonly totals: TtlCache<number>;
+  private readonly misses: TtlCache<true>;
+
+  constructor(
+    private readonly markets: MarketsRepo,
+    private readonly events: EventsRepo,
+    private readonly links: LinksRepo,
+    private readonly exchanges: ExchangesService,
+    private readonly options: MarketsServiceOptions,
+  ) {
+    this.totals = new TtlCache(options.totalsTtlMs);
+    this.misses = new TtlCache(options.missTtlMs);
+  }
+
+  /** The response body as JSON text. */
+  async query(q: MarketsQuery, caller: CallerContext): Promise<string> {
+    const scope = resolveScope(q);
+    rejectForeignParams(q, scope);
+    switch (scope) {
+      case 'list':
+        return this.list(q);
+      case 'market':
+        return this.one(q, caller);
+      case 'market_batch':
+        return this.batch(q, caller);
+      case 'event':
+        return this.event(q);
+    }
+  }
+
+  private async list(q: MarketsQuery): Promise<string> {
+    const filter: MarketFilter = {
+      status: q.status ?? 'active',
+      exchanges: this.parseExchanges(q.exchanges),
+      minVolume: q.min_volume ?? null,
+      minLiquidity: q.min_liquidity ?? null,
+      search: q.search?.trim() ? q.search.trim() : null,
+    };
+    const limit = q.limit ?? MAX_LIMIT;
+    const fingerprint = queryFingerprint([
+      'list',
+      filter.status,
+      filter.exchanges,
+      filter.minVolume,
+      filter.minLiquidity,
+      filter.search?.toLowerCase() ?? null,
+    ]);
+    let after: { tier: SearchTier; seq: number } | null = null;
+    if (q.cursor !== undefined) {
+      const [tier, seq] = decodeCursor(q.cursor, fingerprint, 2);
+      if (!(tier === 0 || tier === 1 || tier === 2) || !Number.isSafeInteger(seq)) {
+        throw validationError(['cursor is not a cursor this server issued']);
+      }
+      after = { tier, seq: seq as number };
+    }
+    const [rows, total] = await Promise.all([
+      this.markets.page(filter, after, limit + 1),
+      this.totals.get(fingerprint, () => this.markets.count(filter)),
+    ]);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const hasMore = rows.length > limit && last !== undefined;
+    const nextCursor = hasMore ? encodeCursor(fingerprint, [last.tier, last.seq]) : undefined;
+    return this.render(q, 'list', page.map(docOf), {
+      count: page.length,
+      // A total counted moments ago can trail the pages; it never claims fewer rows than were served.
+      total: Math.max(total, (after ? 0 : page.length) + (hasMore ? 1 : 0)),
+      has_more: hasMore,
+      next_cursor: nextCursor,
+    });
+  }
+
+  private async one(q: MarketsQuery, caller: CallerContext): Promise<string> {
+    const bySvc = q.svc_id !== undefined;
+    const byExchange = q.exchange !== undefined || q.exchange_market_id !== undefined;
+    if (bySvc && byExchange) {
+      throw validationError([
+        'svc_id and exchange + exchange_market_id are mutually exclusive: send one form',
+      ]);
+    }
+    let svcId: string;
+    if (bySvc) {
+      svcId = this.checkSvcId(q.svc_id ?? '', 'svc_id');
+    } else {
+      if (q.exchange === undefined || q.exchange_market_id === undefined) {
+        throw missing('scope=market needs svc_id, or exchange together with exchange_market_id');
+      }
+      const venue = this.exchanges.venue(q.exchange);
+      svcId = `${venue.descriptor.id}:${q.exchange_market_id}`;
+    }
+    const found = await this.lookup([svcId], caller, true);
+    const doc = found.get(svcId);
+    if (doc === undefined) throw new AppError('market_not_found', `no market ${svcId}`);
+    return this.render(q, 'market', [doc], { count: 1, total: 1, has_more: false });
+  }
+
+  private async batch(q: MarketsQuery, caller: CallerContext): Promise<string> {
+    if (q.svc_ids !== undefined && q.external_market_keys !== undefined) {
+      throw validationError(['svc_ids and external_market_keys are mutually exclusive: send one list']);
+    }
+    const param = q.svc_ids !== undefined ? 'svc_ids' : 'external_market_keys';
+    const raw = q.svc_ids ?? q.external_market_keys;
+    if (raw === undefined) throw missing('scope=market_batch needs svc_ids or external_market_keys');
+    const ids = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
+    if (ids.length === 0) throw missing(`${param} is empty`);
+    if (ids.length > MAX_BATCH) {
+      throw validationError([`${param} holds ${ids.length} ids; at most ${MAX_BATCH} per request`]);
+    }
+    const problems: string[] = [];
+    for (const id of ids) {
+      const parsed = parseSvcId(id);
+      if (!parsed.ok) problems.push(`${param}: ${parsed.reason}`);
+    }
+    if (problems.length > 0) throw validationError(problems);
+
+    const seen = new Set<string>();
+    const duplicates = new Set<string>();
+    const unique: string[] = [];
+    for (const id of ids) {
+      if (seen.has(id)) duplicates.add(id);
+      else {
+        seen.add(id);
+        unique.push(id);
+      }
+    }
+    const found = await this.lookup(unique, caller, false);
+    const docs: string[] = [];
+    const notFound: string[] = [];
+    for (const id of unique) {
+      const doc = found.get(id);
+      if (doc === undefined) notFound.push(id);
+      else docs.push(doc);
+    }
+    return this.render(
+      q,
+      'market_batch',
+      docs,
+      { count: docs.length, total: docs.length, has_more: false },
+      { duplicates: [...duplicates], notFound },
+    );
+  }
+
+  private async event(q: MarketsQuery): Promise<string> {
+    const byId = q.event_id !== undefined;
+    const byExchange = q.exchange !== undefined || q.exchange_group_id !== undefined;
+    if (byId && byExchange) {
+      throw validationError([
+        'event_id and exchange + exchange_group_id are mutually exclusive: send one form',
+      ]);
+    }
+    let eventId: string;
+    if (byId) {
+      const raw = (q.event_id ?? '').startsWith('ev:') ? (q.event_id ?? '').slice(3) : (q.event_id ?? '');
+      eventId = this.checkSvcId(raw, 'event_id');
+    } else {
+      if (q.exchange === undefined || q.exchange_group_id === undefined) {
+        throw missing('scope=event needs event_id, or exchange together with exchange_group_id');
+      }
+      const venue = this.exchanges.venue(q.exchange);
+      eventId = `${venue.descriptor.id}:${q.exchange_group_id}`;
+    }
+    const limit = q.limit ?? MAX_LIMIT;
+    const fingerprint = queryFingerprint(['event', eventId]);
+    let afterSeq = 0;
+    if (q.cursor !== undefined) {
+      const [seq] = decodeCursor(q.cursor, fingerprint, 1);
+      if (!Number.isSafeInteger(seq)) throw validationError(['cursor is not a cursor this server issued']);
+      afterSeq = seq as number;
+    }
+    const [row, rows, total] = await Promise.all([
+      this.events.get(eventId),
+      this.markets.findByGroup(eventId, afterSeq, limit + 1),
+      this.markets.countByGroup(eventId),
+    ]);
+    if (!row && total === 0) throw new AppError('event_not_found', `no event ${eventId}`);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const hasMore = rows.length > limit && last !== undefined;
+    const docs = page.map(docOf);
+    const title = row?.title ?? groupTitleOf(docs[0]);
+    return this.render(
+      q,
+      'event',
+      docs,
+      {
+        count: page.length,
+        total,
+        has_more: hasMore,
+        next_cursor: hasMore ? encodeCursor(fingerprint, [last.seq]) : undefined,
+      },
+      // Events are venue-scoped, so every market of one shares its exchange.
+      { event: { event_id: eventId, title, market_count: total, exchange_count: total > 0 ? 1 : 0 } },
+    );
+  }
+
+  /**
+   * Stored documents for the given svc_ids; the rest are asked of their venues (bounded concurrency) and stored.
+   * `strict`: a venue failure is an error (503) rather than a not-found.
+   */
+  private async lookup(svcIds: readonly string[], caller: CallerContext, strict: boolean) {
+    const found = await this.markets.findBySvcIds(svcIds);
+    const missingIds = svcIds.filter((id) => !found.has(id) && this.misses.peek(id) === undefined);
+    let next = 0;
+    const worker = async () => {
+      while (next < missingIds.length) {
+        const id = missingIds[next++] as string;
+        try {
+          const market = await this.fetchFromVenue(id, caller);
+          if (market) {
+            await this.markets.upsertMany([market], new Date().toISOString());
+            found.set(id, JSON.stringify(market));
+          } else {
+            this.misses.set(id, true);
+          }
+        } catch (error) {
+          if (strict) throw error;
+          caller.logger.warn({ svc_id: id, err: error }, 'on-demand market lookup failed');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(ON_DEMAND_CONCURRENCY, missingIds.length) }, worker));
+    return found;
+  }
+
+  private async fetchFromVenue(svcId: string, caller: CallerContext): Promise<Market | null> {
+    const parsed = parseSvcId(svcId);
+    if (!parsed.ok) return null;
+    let venue: ReturnType<ExchangesService['venue']>;
+    try {
+      venue = this.exchanges.venueFor(parsed.value.exchange, 'fetch_markets');
+    } catch {
+      return null; // Not enabled here, or no catalogue: only the store can know it.
+    }
+    const fetchMarket = venue.catalog.fetchMarket;
+    if (!fetchMarket) return null;
+    const ctx: VenueContext = { ...caller, signal: AbortSignal.timeout(this.options.venueTimeoutMs) };
+    // The venue may spell the id its own way (case): the store keys it by the venue's spelling, and this answer
+    // serves it under the id the client asked for.
+    return fetchMarket.call(venue.catalog, ctx, parsed.value.nativeId);
+  }
+
+  private async render(
+    q: MarketsQuery,
+    scope: MarketScope,
+    docs: string[],
+    pagination: { count: number; total: number; has_more: boolean; next_cursor?: string | undefined },
+    extra: { duplicates?: string[]; notFound?: string[]; event?: object } = {},
+  ): Promise<string> {
+    const withLinks = q.include_matches || q.include_related ? await this.attachLinks(q, docs) : docs;
+    const page: Record<string, unknown> = {
+      count: pagination.count,
+      total: pagination.total,
+      has_more: pagination.has_more,
+    };
+    if (pagination.next_cursor !== undefined) page.next_cursor = pagination.next_cursor;
+    return (
+      `{"scope":${JSON.stringify(scope)},"markets":[${withLinks.join(',')}]` +
+      `,"duplicate_ids":${JSON.stringify(extra.duplicates ?? [])}` +
+      `,"not_found_ids":${JSON.stringify(extra.notFound ?? [])}` +
+      `,"pagination":${JSON.stringify(page)}` +
+      (extra.event ? `,"event":${JSON.stringify(extra.event)}` : '') +
+      '}'
+    );
+  }
+
+  private async attachLinks(q: MarketsQuery, docs: string[]): Promise<string[]> {
+    const markets = docs.map((d) => JSON.parse(d) as Market & Record<string, unknown>);
+    const ids = markets.map((m) => m.svc_id);
+    const [matched, related] = await Promise.all([
+      q.include_matches ? this.links.forMarkets(ids, 'same_market') : null,
+      q.include_related ? this.links.forMarkets(ids, 'co_dependent') : null,
+    ]);
+    return markets.map((m) => {
+      if (matched) m.matched_markets = matched.get(m.svc_id) ?? [];
+      if (related) m.related_markets = related.get(m.svc_id) ?? [];
+      return JSON.stringify(m);
+    });
+  }
+
+  private parseExchanges(raw: string | undefined): string[] | null {
+    if (raw === undefined) return null;
+    const ids = [
+      ...new Set(
+        raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s.length > 0),
+      ),
+    ];
+    if (ids.length === 0) return null;
+    return ids.map((id) => this.exchanges.venue(id).descriptor.id).sort();
+  }
+
+  private checkSvcId(raw: string, param: string): string {
+    const parsed = parseSvcId(raw);
+    if (!parsed.ok) throw validationError([`${param}: ${parsed.reason}`]);
+    return raw;
+  }
+}
+
+function resolveScope(q: MarketsQuery): MarketScope {
+  if (q.scope !== undefined) return q.scope;
+  // Rule 1: a batch list without a scope means market_batch.
+  if (q.svc_ids !== undefined || q.external_market_keys !== undefined) return 'market_batch';
+  return 'list';
+}
+
+function rejectForeignParams(q: MarketsQuery, scope: MarketScope): void {
+  const allowed = new Set<keyof MarketsQuery>([...COMMON_PARAMS, ...SCOPE_PARAMS[scope]]);
+  const foreign = (Object.keys(q) as (keyof MarketsQuery)[]).filter(
+    (k) => q[k] !== undefined && !allowed.has(k),
+  );
+  if (foreign.length === 0) return;
+  throw validationError(
+    foreign.map((k) => {
+      const owner = MARKET_SCOPES.find((s) => SCOPE_PARAMS[s].includes(k));
+      return `${k} is not a parameter of scope=${scope}${owner ? ` (it belongs to scope=${owner})` : ''}`;
+    }),
+  );
+}
+
+function missing(message: string): AppError {
+  return new AppError('missing_parameter', message, { validationErrors: [message] });
+}
+
+function docOf(row: MarketPageRow): string {
+  return row.doc;
+}
+
+function groupTitleOf(doc: string | undefined): string {
+  if (doc === undefined) return '';
+  return (JSON.parse(doc) as Market).group_title;
+}

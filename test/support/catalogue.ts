@@ -1,0 +1,90 @@
+// A test server whose catalogue holds every market and event of the five sandbox simulators: the venues are
+// real simulators over loopback, and the store is filled by walking each adapter's own pages into the real
+// repositories (what a sync pass does), so HTTP tests know exactly which markets exist.
+
+import { type RunningSimVenue, SIM_VENUE_LAUNCHERS } from '../../src/cli/sandbox-venues.js';
+import { loadConfig } from '../../src/config/load.js';
+import type { ExchangeId } from '../../src/domain/exchanges.js';
+import type { Market, MarketEvent, Page } from '../../src/domain/market.js';
+import { EventsRepo } from '../../src/store/events-repo.js';
+import { MarketsRepo } from '../../src/store/markets-repo.js';
+import type { VenueAdapter, VenueContext } from '../../src/venues/port.js';
+import { type StartOptions, startTestServer, type TestServer } from './server.js';
+
+export interface CatalogueServer {
+  server: TestServer;
+  sims: Map<ExchangeId, RunningSimVenue>;
+  /** Every market the venues list, by svc_id. */
+  markets: Map<string, Market>;
+  events: MarketEvent[];
+  stop(): Promise<void>;
+}
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+export function venueContext(): VenueContext {
+  return { signal: AbortSignal.timeout(30_000), requestId: 'test', logger: silent, tenant: null };
+}
+
+export async function walkVenue(
+  adapter: VenueAdapter,
+): Promise<{ markets: Market[]; events: MarketEvent[] }> {
+  const markets: Market[] = [];
+  const events: MarketEvent[] = [];
+  for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
+    const page: Page<Market> | undefined = await adapter.catalog.fetchMarketsPage?.(venueContext(), cursor);
+    if (!page) break;
+    markets.push(...page.items);
+    cursor = page.cursor;
+  }
+  for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
+    const page: Page<MarketEvent> | undefined = await adapter.catalog.fetchEventsPage?.(
+      venueContext(),
+      cursor,
+    );
+    if (!page) break;
+    events.push(...page.items);
+    cursor = page.cursor;
+  }
+  return { markets, events };
+}
+
+export async function startCatalogueServer(
+  size: number,
+  options: StartOptions = {},
+): Promise<CatalogueServer> {
+  const config = loadConfig({ env: {}, overrides: { mode: 'sandbox' } });
+  const sims = new Map<ExchangeId, RunningSimVenue>();
+  try {
+    for (const [id, launch] of Object.entries(SIM_VENUE_LAUNCHERS)) {
+      if (launch) sims.set(id as ExchangeId, await launch(config, { size, seed: 7 }));
+    }
+  } catch (error) {
+    await Promise.allSettled([...sims.values()].map((s) => s.close()));
+    throw error;
+  }
+  const venues = [...sims.values()].map((s) => s.adapter);
+  const server = await startTestServer({ ...options, venues });
+  const markets = new Map<string, Market>();
+  const events: MarketEvent[] = [];
+  const marketsRepo = new MarketsRepo(server.runtime.store.db, server.runtime.store.dialect);
+  const eventsRepo = new EventsRepo(server.runtime.store.db);
+  const now = new Date().toISOString();
+  for (const adapter of venues) {
+    const walked = await walkVenue(adapter);
+    await marketsRepo.upsertMany(walked.markets, now);
+    await eventsRepo.upsertMany(walked.events, now);
+    for (const m of walked.markets) markets.set(m.svc_id, m);
+    events.push(...walked.events);
+  }
+  return {
+    server,
+    sims,
+    markets,
+    events,
+    async stop() {
+      await server.stop();
+      await Promise.allSettled([...sims.values()].map((s) => s.close()));
+    },
+  };
+}
