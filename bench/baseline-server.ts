@@ -10,9 +10,11 @@ if (!bodyFile) throw new Error('BENCH_BASELINE_BODY_FILE is not set');
 const body = readFileSync(bodyFile);
 const contentType = process.env.BENCH_BASELINE_CONTENT_TYPE || 'application/json';
 const headers = { 'content-type': contentType, 'content-length': String(body.length) };
+/** BENCH_BASELINE_ANY_PATH=1: the same body for every GET, so the baseline can stand in for any of our routes. */
+const anyPath = process.env.BENCH_BASELINE_ANY_PATH === '1';
 
 const server = createServer((request, response) => {
-  if (request.method === 'GET' && request.url === BASELINE_PATH) {
+  if (request.method === 'GET' && (anyPath || request.url === BASELINE_PATH)) {
     response.writeHead(200, headers);
     response.end(body);
     return;

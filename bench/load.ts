@@ -8,6 +8,8 @@ export interface LoadOptions {
   headers: Record<string, string>;
   connections: number;
   durationS: number;
+  /** Request paths sent in turn (e.g. different search words); the URL's own path when absent. */
+  paths?: readonly string[];
 }
 
 export interface LoadSummary {
@@ -38,7 +40,9 @@ export function runLoad(options: LoadOptions): Promise<LoadSummary> {
         connections: options.connections,
         duration: options.durationS,
         timeout: 10,
+        ...(options.paths && options.paths.length > 0 ? { requests: [rotatingPaths(options.paths)] } : {}),
       },
+
       (error: Error | null, result: autocannon.Result) => {
         if (error) {
           reject(error);
@@ -53,7 +57,18 @@ export function runLoad(options: LoadOptions): Promise<LoadSummary> {
   });
 }
 
+function rotatingPaths(paths: readonly string[]): autocannon.Request {
+  let next = 0;
+  return {
+    setupRequest: (request) => {
+      const path = paths[next++ % paths.length] as string;
+      return { ...request, path };
+    },
+  };
+}
+
 /** Total non-2xx responses plus socket errors (timeouts included): anything but a clean 2xx. */
+
 export function failuresOf(summary: LoadSummary): number {
   return summary.non2xx + summary.errors;
 }

@@ -102,6 +102,8 @@ export async function createBenchKey(dataDir: string): Promise<string> {
 export interface BaselineLaunch {
   bodyFile: string;
   contentType: string;
+  /** Answer every GET path with the body, not only /api/v1/exchanges. */
+  anyPath?: boolean;
 }
 
 export function startBaseline(launch: BaselineLaunch): Promise<ServerProcess> {
@@ -112,7 +114,9 @@ export function startBaseline(launch: BaselineLaunch): Promise<ServerProcess> {
     env: cleanEnv({
       BENCH_BASELINE_BODY_FILE: launch.bodyFile,
       BENCH_BASELINE_CONTENT_TYPE: launch.contentType,
+      ...(launch.anyPath ? { BENCH_BASELINE_ANY_PATH: '1' } : {}),
     }),
+
     cwd: REPO_ROOT,
     startTimeoutMs: 30_000,
   });

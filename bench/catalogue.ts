@@ -1,0 +1,383 @@
+// `npm run bench:catalogue`: the market catalogue at scale, per dialect (SQLite, PostgreSQL).
+//  1. Sync time: `omnibook sync --sandbox` of ~BENCH_SYNC_MARKETS markets from the five simulators into an empty
+//     store (target ≤ 60 s at 100,000).
+//  2. Load ~BENCH_MARKETS markets the same way (cached between runs in BENCH_CATALOGUE_DIR / a PG schema, since a
+//     million takes minutes), then run `omnibook serve` on that store with sync off and drive it with autocannon:
+//     scope=list throughput against a bare node:http server answering the same bytes (ratio, target ≥ 0.4),
+//     keyword search p50/p99 with 32 connections (target p99 ≤ 25 ms), batch lookups of 100 ids p99, and the
+//     server's resident memory.
+// Everything runs on 127.0.0.1; the figures are printed, never asserted.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { type LoadSummary, runLoad } from './load.js';
+import { machineFacts, processMemory } from './machine.js';
+import { cleanEnv, keyCreateArgs, REPO_ROOT, randomAdminKey, startBaseline } from './servers.js';
+import { type ServerProcess, spawnServer } from './spawn-server.js';
+
+const execFileAsync = promisify(execFile);
+
+/** Markets the five simulators list per world proposition (measured: 7,058 markets at size 2,000). */
+const MARKETS_PER_PROPOSITION = 3.53;
+const SEARCH_CONNECTIONS = 32;
+const BATCH_CONNECTIONS = 8;
+const BENCH_PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+type Dialect = 'sqlite' | 'postgres';
+
+interface Settings {
+  markets: number;
+  syncMarkets: number;
+  durationS: number;
+  rounds: number;
+  dialects: Dialect[];
+  cacheDir: string;
+}
+
+interface Target {
+  dialect: Dialect;
+  dataDir: string;
+  /** DATABASE_URL for PostgreSQL (schema chosen through the connection's search_path). */
+  databaseUrl: string | null;
+}
+
+function settings(): Settings {
+  const num = (name: string, fallback: number) => {
+    const raw = process.env[name];
+    const n = raw ? Number(raw) : fallback;
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number`);
+    return Math.round(n);
+  };
+  const dialect = process.env.BENCH_DIALECT ?? 'both';
+  if (!['sqlite', 'postgres', 'both'].includes(dialect))
+    throw new Error('BENCH_DIALECT: sqlite, postgres or both');
+  return {
+    markets: num('BENCH_MARKETS', 1_000_000),
+    syncMarkets: num('BENCH_SYNC_MARKETS', 100_000),
+    durationS: num('BENCH_DURATION', 10),
+    rounds: num('BENCH_ROUNDS', 3),
+    dialects: dialect === 'both' ? ['sqlite', 'postgres'] : [dialect as Dialect],
+    cacheDir: resolve(process.env.BENCH_CATALOGUE_DIR ?? join(REPO_ROOT, '.bench-cache')),
+  };
+}
+
+function progress(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+function sizeFor(markets: number): number {
+  return Math.max(10, Math.round(markets / MARKETS_PER_PROPOSITION));
+}
+
+function pgUrl(schema: string): string {
+  const url = new URL(BENCH_PG_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+async function resetPgSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: BENCH_PG_URL });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+    await client.query(`create schema ${schema}`);
+  } finally {
+    await client.end();
+  }
+}
+
+function envFor(target: Target, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return cleanEnv({ ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}), ...extra });
+}
+
+/** Runs `omnibook sync --sandbox` into the target; returns wall seconds. */
+async function sync(target: Target, markets: number): Promise<number> {
+  const started = process.hrtime.bigint();
+  await execFileAsync(
+    process.execPath,
+    [
+      'bin/omnibook.js',
+      'sync',
+      '--sandbox',
+      '--size',
+      String(sizeFor(markets)),
+      '--data-dir',
+      target.dataDir,
+    ],
+    {
+      cwd: REPO_ROOT,
+      env: envFor(target, { LOG_LEVEL: 'warn' }),
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 60 * 60 * 1000,
+    },
+  );
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+/** Every stored market, as the API counts them: the sum of the per-status totals. */
+async function storedMarkets(baseUrl: string, key: string): Promise<number> {
+  let total = 0;
+  for (const status of ['active', 'closed', 'resolved', 'archived']) {
+    const res = await fetch(`${baseUrl}/api/v1/markets?limit=1&status=${status}`, {
+      headers: { 'x-api-key': key },
+    });
+    total += ((await res.json()) as { pagination: { total: number } }).pagination.total;
+  }
+  return total;
+}
+
+async function startServer(target: Target, adminKey: string): Promise<ServerProcess> {
+  return spawnServer({
+    name: `omnibook-${target.dialect}`,
+    command: process.execPath,
+    args: ['bin/omnibook.js', 'serve', '--port', '0', '--data-dir', target.dataDir, '--log-level', 'warn'],
+    env: envFor(target, { OMNIBOOK_ADMIN_KEY: adminKey, OMNIBOOK_CATALOGUE_SYNC: '0' }),
+    cwd: REPO_ROOT,
+    startTimeoutMs: 120_000,
+  });
+}
+
+async function createKey(target: Target): Promise<string> {
+  const { stdout } = await execFileAsync(process.execPath, keyCreateArgs(target.dataDir), {
+    cwd: REPO_ROOT,
+    env: envFor(target),
+    timeout: 60_000,
+  });
+  return (JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { key: string }).key;
+}
+
+interface Workload {
+  listBody: Buffer;
+  contentType: string;
+  searches: string[];
+  batches: string[];
+}
+
+/** Search words and batch ids drawn from what the server serves, spread over the whole catalogue. */
+async function workload(baseUrl: string, key: string): Promise<Workload> {
+  const headers = { 'x-api-key': key };
+  const first = await fetch(`${baseUrl}/api/v1/markets?limit=100`, { headers });
+  const listBody = Buffer.from(await first.arrayBuffer());
+  const contentType = first.headers.get('content-type') ?? 'application/json';
+  const ids: string[] = [];
+  const questions: string[] = [];
+  const tickers: string[] = [];
+  let cursor: string | undefined;
+  // Every 20th page of the walk, so samples reach the end of the catalogue without walking all of it.
+  for (let page = 0; page < 4000 && ids.length < 5000; page++) {
+    const url = `${baseUrl}/api/v1/markets?limit=100${cursor ? `&cursor=${cursor}` : ''}`;
+    const body = (await (await fetch(url, { headers })).json()) as {
+      markets: Array<{ svc_id: string; question: string; exchange_market_id: string }>;
+      pagination: { next_cursor?: string };
+    };
+    if (page % 20 === 0) {
+      for (const m of body.markets) {
+        ids.push(m.svc_id);
+        questions.push(m.question);
+        if (ids.length % 10 === 0) tickers.push(m.exchange_market_id);
+      }
+    }
+    cursor = body.pagination.next_cursor;
+    if (!cursor) break;
+  }
+  let seed = 42;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const searches: string[] = [];
+  for (const q of questions.slice(0, 400)) {
+    const words = q.split(/[^A-Za-z]+/).filter((w) => w.length >= 4);
+    if (words.length === 0) continue;
+    const a = words[Math.floor(random() * words.length)] as string;
+    const b = words[Math.floor(random() * words.length)] as string;
+    const text = random() < 0.5 ? a : `${a} ${b}`;
+    searches.push(`/api/v1/markets?search=${encodeURIComponent(text)}`);
+  }
+  for (const t of tickers.slice(0, 40)) searches.push(`/api/v1/markets?search=${encodeURIComponent(t)}`);
+  const batches: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    const pick = Array.from({ length: 100 }, () => ids[Math.floor(random() * ids.length)] as string);
+    batches.push(`/api/v1/markets?svc_ids=${encodeURIComponent([...new Set(pick)].join(','))}`);
+  }
+  return { listBody, contentType, searches, batches };
+}
+
+function load(
+  title: string,
+  url: string,
+  key: string,
+  connections: number,
+  durationS: number,
+  paths?: string[],
+) {
+  return runLoad({
+    title,
+    url,
+    headers: { 'x-api-key': key },
+    connections,
+    durationS,
+    ...(paths ? { paths } : {}),
+  });
+}
+
+function checkClean(s: LoadSummary): void {
+  if (s.non2xx > 0 || s.errors > 0) {
+    throw new Error(`${s.title}: ${s.non2xx} non-2xx (${JSON.stringify(s.statusCodes)}), ${s.errors} errors`);
+  }
+}
+
+interface DialectResult {
+  dialect: Dialect;
+  syncMarkets: number;
+  syncSeconds: number;
+  loadedMarkets: number;
+  loadSeconds: number | null;
+  listRounds: Array<{ baseline: number; ours: number }>;
+  search: LoadSummary;
+  batch: LoadSummary;
+  rssMiB: number | null;
+  peakMiB: number | null;
+}
+
+async function benchDialect(s: Settings, dialect: Dialect, tmp: string): Promise<DialectResult> {
+  // 1. Sync time into an empty store.
+  const syncTarget: Target =
+    dialect === 'sqlite'
+      ? { dialect, dataDir: join(tmp, 'sync-sqlite'), databaseUrl: null }
+      : { dialect, dataDir: join(tmp, 'sync-pg'), databaseUrl: pgUrl('omnibook_bench_sync') };
+  if (dialect === 'postgres') await resetPgSchema('omnibook_bench_sync');
+  progress(
+    `${dialect}: syncing ~${s.syncMarkets} markets from the simulators (size ${sizeFor(s.syncMarkets)})`,
+  );
+  const syncSeconds = await sync(syncTarget, s.syncMarkets);
+
+  // 2. The large catalogue, cached by size and dialect.
+  const cacheName = `${dialect}-load${s.markets}`;
+  const target: Target =
+    dialect === 'sqlite'
+      ? { dialect, dataDir: join(s.cacheDir, cacheName), databaseUrl: null }
+      : { dialect, dataDir: join(s.cacheDir, cacheName), databaseUrl: pgUrl(`omnibook_bench_${s.markets}`) };
+  const marker = join(s.cacheDir, `${cacheName}.done`);
+  let loadSeconds: number | null = null;
+  if (!existsSync(marker)) {
+    rmSync(target.dataDir, { recursive: true, force: true });
+    mkdirSync(target.dataDir, { recursive: true });
+    if (dialect === 'postgres') await resetPgSchema(`omnibook_bench_${s.markets}`);
+    progress(`${dialect}: loading ~${s.markets} markets (cached in ${target.dataDir} for later runs)`);
+    loadSeconds = await sync(target, s.markets);
+    writeFileSync(marker, `${loadSeconds}\n`);
+  } else {
+    progress(`${dialect}: reusing the loaded catalogue in ${target.dataDir}`);
+  }
+
+  const servers: ServerProcess[] = [];
+  try {
+    const adminKey = randomAdminKey();
+    const ours = await startServer(target, adminKey);
+    servers.push(ours);
+    const key = await createKey(target);
+    const loadedMarkets = await storedMarkets(ours.url, key);
+    const syncCount = await (async () => {
+      const server = await startServer(syncTarget, adminKey);
+      try {
+        return await storedMarkets(server.url, await createKey(syncTarget));
+      } finally {
+        await server.stop();
+      }
+    })();
+    progress(`${dialect}: ${loadedMarkets} markets served; building the workload`);
+    const w = await workload(ours.url, key);
+    const bodyFile = join(tmp, `list-${dialect}.json`);
+    writeFileSync(bodyFile, w.listBody);
+    const baseline = await startBaseline({ bodyFile, contentType: w.contentType, anyPath: true });
+    servers.push(baseline);
+
+    const listUrl = '/api/v1/markets?limit=100';
+    const listRounds: DialectResult['listRounds'] = [];
+    for (let round = 1; round <= s.rounds; round++) {
+      await load('warm', `${baseline.url}${listUrl}`, key, 50, 2);
+      const b = await load(`baseline#${round}`, `${baseline.url}${listUrl}`, key, 50, s.durationS);
+      await load('warm', `${ours.url}${listUrl}`, key, 50, 2);
+      const o = await load(`list#${round}`, `${ours.url}${listUrl}`, key, 50, s.durationS);
+      checkClean(b);
+      checkClean(o);
+      listRounds.push({ baseline: b.reqPerSec, ours: o.reqPerSec });
+      progress(
+        `${dialect}: list round ${round}: ${o.reqPerSec.toFixed(0)} vs ${b.reqPerSec.toFixed(0)} req/s`,
+      );
+    }
+    // One pass over every query first: their totals are counted once and then served from the 30 s cache, as
+    // for any popular search; the measured run repeats the same queries.
+    await load('warm-search', ours.url, key, SEARCH_CONNECTIONS, 3, w.searches);
+    const search = await load('search', ours.url, key, SEARCH_CONNECTIONS, s.durationS, w.searches);
+    checkClean(search);
+    const batch = await load('batch', ours.url, key, BATCH_CONNECTIONS, s.durationS, w.batches);
+    checkClean(batch);
+    const mem = processMemory(ours.pid);
+    return {
+      dialect,
+      syncMarkets: syncCount,
+      syncSeconds,
+      loadedMarkets,
+      loadSeconds,
+      listRounds,
+      search,
+      batch,
+      rssMiB: mem ? mem.rssKiB / 1024 : null,
+      peakMiB: mem ? mem.peakKiB / 1024 : null,
+    };
+  } finally {
+    await Promise.allSettled(servers.map((server) => server.stop()));
+  }
+}
+
+function report(s: Settings, results: DialectResult[]): string[] {
+  const m = machineFacts();
+  const lines = [
+    '',
+    `catalogue benchmark — ${m.cpuModel}, ${m.cores} cores, ${m.totalMemMiB} MiB, node ${m.node}`,
+    `command: BENCH_MARKETS=${s.markets} BENCH_SYNC_MARKETS=${s.syncMarkets} BENCH_DURATION=${s.durationS} npm run bench:catalogue`,
+    'load: autocannon in this process, 127.0.0.1; list 50 connections; search 32; batch 8',
+  ];
+  for (const r of results) {
+    const ratios = r.listRounds.map((x) => x.ours / x.baseline);
+    const ours = r.listRounds.reduce((a, x) => a + x.ours, 0) / r.listRounds.length;
+    const base = r.listRounds.reduce((a, x) => a + x.baseline, 0) / r.listRounds.length;
+    lines.push(
+      '',
+      `[${r.dialect}]`,
+      `  sync: ${r.syncMarkets} markets in ${r.syncSeconds.toFixed(1)} s (${(r.syncMarkets / r.syncSeconds).toFixed(0)} markets/s; target ≤ 60 s at 100,000)`,
+      `  catalogue served: ${r.loadedMarkets} markets${r.loadSeconds === null ? ' (cached load)' : `, loaded in ${r.loadSeconds.toFixed(0)} s`}`,
+      `  scope=list limit=100: ${ours.toFixed(0)} req/s vs bare node:http ${base.toFixed(0)} req/s, ratio ${(ours / base).toFixed(2)} (rounds ${ratios.map((x) => x.toFixed(2)).join(', ')}; target ≥ 0.4)`,
+      `  search (${SEARCH_CONNECTIONS} connections, default limit 100): ${r.search.reqPerSec.toFixed(0)} req/s, p50 ${r.search.p50Ms.toFixed(1)} ms, p99 ${r.search.p99Ms.toFixed(1)} ms (target p99 ≤ 25 ms)`,
+      `  batch of 100 ids (${BATCH_CONNECTIONS} connections): ${r.batch.reqPerSec.toFixed(0)} req/s, p50 ${r.batch.p50Ms.toFixed(1)} ms, p99 ${r.batch.p99Ms.toFixed(1)} ms`,
+      `  server memory after the runs: RSS ${r.rssMiB?.toFixed(0) ?? '?'} MiB, peak ${r.peakMiB?.toFixed(0) ?? '?'} MiB`,
+    );
+  }
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const s = settings();
+  mkdirSync(s.cacheDir, { recursive: true });
+  const tmp = mkdtempSync(join(tmpdir(), 'omnibook-bench-catalogue-'));
+  const results: DialectResult[] = [];
+  try {
+    for (const dialect of s.dialects) results.push(await benchDialect(s, dialect, tmp));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  process.stdout.write(`${report(s, results).join('\n')}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);
