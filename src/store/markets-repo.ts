@@ -1,6 +1,6 @@
 // SQL for the market catalogue: idempotent upserts from sync, exact lookups, and keyset pages for listing and
 // keyword search. Pages are ordered by the immutable `seq` inside each relevance tier, so a cursor stays correct
-// while a sync rewrites rows. Documents come back as stored JSON text.
+// while a sync rewrites rows. Documents come back as the stored JSON bytes.
 import { type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Market } from '../domain/market.js';
 import type { Dialect } from './database.js';
@@ -27,7 +27,7 @@ export interface PagePosition {
 export interface MarketPageRow {
   seq: number;
   tier: SearchTier;
-  doc: string;
+  doc: Buffer;
 }
 
 interface PreparedFilter extends MarketFilter {
@@ -89,7 +89,7 @@ export class MarketsRepo {
       description,
       volume_total: m.volume_total,
       liquidity: m.liquidity ?? null,
-      doc: JSON.stringify(m),
+      doc: Buffer.from(JSON.stringify(m)),
       synced_at: syncedAt,
     };
     if (this.dialect !== 'postgres') return row;
@@ -102,8 +102,8 @@ export class MarketsRepo {
   }
 
   /** Documents by svc_id (which is also the `{exchange}:{exchange_market_id}` external key). */
-  async findBySvcIds(svcIds: readonly string[]): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
+  async findBySvcIds(svcIds: readonly string[]): Promise<Map<string, Buffer>> {
+    const found = new Map<string, Buffer>();
     if (svcIds.length === 0) return found;
     const rows = await this.db
       .selectFrom('markets')
@@ -218,7 +218,7 @@ export class MarketsRepo {
   }
 
   /** Rows whose svc_id, native id / ticker or slug equals the search text (case-insensitive), in seq order. */
-  private async exactMatches(f: PreparedFilter): Promise<Array<{ seq: number; doc: string }>> {
+  private async exactMatches(f: PreparedFilter): Promise<Array<{ seq: number; doc: Buffer }>> {
     const text = (f.search ?? '').trim();
     if (text.length === 0 || text.length > 512) return [];
     const lc = text.toLowerCase();
@@ -250,7 +250,7 @@ export class MarketsRepo {
     afterSeq: number,
     exclude: readonly number[],
     limit: number,
-  ): Promise<Array<{ seq: number; doc: string }>> {
+  ): Promise<Array<{ seq: number; doc: Buffer }>> {
     if (this.dialect === 'postgres') {
       const q = tsAllWords(f.words);
       let query = this.filtered(this.db.selectFrom('markets'), f)
@@ -267,7 +267,7 @@ export class MarketsRepo {
     }
     const expression = tier === 1 ? ftsTier1(f) : ftsTier2(f);
     const excluded = exclude.length > 0 ? sql`and f.rowid not in (${sql.join(exclude)})` : sql``;
-    const rows = await sql<{ seq: number; doc: string }>`
+    const rows = await sql<{ seq: number; doc: Buffer }>`
       select m.seq as seq, m.doc as doc from markets_fts f join markets m on m.seq = f.rowid
       where f.markets_fts match ${expression} and f.rowid > ${afterSeq} ${excluded} ${sqliteRowFilters(f)}
       order by f.rowid limit ${limit}`.execute(this.db);

@@ -41,8 +41,8 @@ export interface MarketsTable {
   description: string;
   volume_total: number | null;
   liquidity: number | null;
-  /** The served Market as JSON text. */
-  doc: string;
+  /** The served Market as UTF-8 JSON bytes, sent without re-encoding. */
+  doc: Buffer;
   synced_at: string;
   /** PostgreSQL only: folded words of the question, and of question plus description. */
   tsv_question: ColumnType<never, unknown, unknown>;

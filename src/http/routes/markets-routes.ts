@@ -1,4 +1,4 @@
-// GET /markets (four scopes) and GET /events. The services answer JSON text concatenated from stored documents,
+// GET /markets (four scopes) and GET /events. The services answer JSON bytes concatenated from stored documents,
 // sent as is; the schemas below validate the query and document the responses.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -109,7 +109,7 @@ function callerOf(request: FastifyRequest) {
   return { requestId: request.id, logger: request.log, tenant: principalOf(request).customerId };
 }
 
-/** The body is already JSON text: with a JSON content type Fastify sends a string unchanged. */
-function sendJson(reply: FastifyReply, body: string): FastifyReply {
+/** The body is already UTF-8 JSON: Fastify sends a Buffer unchanged. */
+function sendJson(reply: FastifyReply, body: Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(body);
 }

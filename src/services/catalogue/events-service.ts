@@ -5,6 +5,7 @@ import { validationError } from '../../errors/app-error.js';
 import type { EventPosition, EventRow, EventsRepo } from '../../store/events-repo.js';
 import type { MarketsRepo } from '../../store/markets-repo.js';
 import type { ExchangesService } from '../exchanges-service.js';
+import { joinJson } from './json-bytes.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from './list-cursor.js';
 import { TtlCache } from './ttl-cache.js';
 
@@ -34,7 +35,7 @@ export class EventsService {
     this.totals = new TtlCache(totalsTtlMs);
   }
 
-  async list(q: EventsQuery): Promise<string> {
+  async list(q: EventsQuery): Promise<Buffer> {
     const exchanges = q.exchanges
       ? [
           ...new Set(
@@ -88,8 +89,8 @@ export class EventsService {
         close_time: e.close_time,
       };
       const json = JSON.stringify(item);
-      const markets = embedded?.get(e.svc_group_id);
-      return embedded ? `${json.slice(0, -1)},"markets":[${(markets ?? []).join(',')}]}` : json;
+      if (!embedded) return Buffer.from(json);
+      return joinJson(`${json.slice(0, -1)},"markets":[`, embedded.get(e.svc_group_id) ?? [], ']}');
     });
     const pagination: Record<string, unknown> = {
       count: page.length,
@@ -97,11 +98,11 @@ export class EventsService {
       has_more: hasMore,
     };
     if (hasMore) pagination.next_cursor = encodeCursor(fingerprint, [last.volume_total, last.svc_group_id]);
-    return `{"events":[${events.join(',')}],"pagination":${JSON.stringify(pagination)}}`;
+    return joinJson('{"events":[', events, `],"pagination":${JSON.stringify(pagination)}}`);
   }
 
-  private async embeddedMarkets(page: readonly EventRow[]): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>();
+  private async embeddedMarkets(page: readonly EventRow[]): Promise<Map<string, Buffer[]>> {
+    const out = new Map<string, Buffer[]>();
     await Promise.all(
       page.map(async (e) => {
         const rows = await this.markets.findByGroup(e.svc_group_id, 0, EVENT_MARKETS_EMBEDDED);

@@ -1,6 +1,7 @@
 // GET /markets: the four scopes (list, market, market_batch, event) over the catalogue store. Stored documents
-// are JSON text and a response is concatenated from them, so a page of 100 markets is never parsed or
-// re-serialized unless links were asked for. A market the store does not know yet is fetched from its venue.
+// are UTF-8 JSON bytes and a response is concatenated from them, so a page of 100 markets is never parsed,
+// re-serialized or re-encoded unless links were asked for. A market the store does not know yet is fetched from
+// its venue.
 
 import type { Market, MarketStatus } from '../../domain/market.js';
 import { parseSvcId } from '../../domain/svc-id.js';
@@ -10,6 +11,7 @@ import type { LinksRepo } from '../../store/links-repo.js';
 import type { MarketFilter, MarketPageRow, MarketsRepo, SearchTier } from '../../store/markets-repo.js';
 import type { LoggerLike, VenueContext } from '../../venues/port.js';
 import type { ExchangesService } from '../exchanges-service.js';
+import { joinJson } from './json-bytes.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from './list-cursor.js';
 import { TtlCache } from './ttl-cache.js';
 
@@ -77,8 +79,8 @@ export class MarketsService {
     this.misses = new TtlCache(options.missTtlMs);
   }
 
-  /** The response body as JSON text. */
-  async query(q: MarketsQuery, caller: CallerContext): Promise<string> {
+  /** The response body: UTF-8 JSON. */
+  async query(q: MarketsQuery, caller: CallerContext): Promise<Buffer> {
     const scope = resolveScope(q);
     rejectForeignParams(q, scope);
     switch (scope) {
@@ -93,7 +95,7 @@ export class MarketsService {
     }
   }
 
-  private async list(q: MarketsQuery): Promise<string> {
+  private async list(q: MarketsQuery): Promise<Buffer> {
     const filter: MarketFilter = {
       status: q.status ?? 'active',
       exchanges: this.parseExchanges(q.exchanges),
@@ -135,7 +137,7 @@ export class MarketsService {
     });
   }
 
-  private async one(q: MarketsQuery, caller: CallerContext): Promise<string> {
+  private async one(q: MarketsQuery, caller: CallerContext): Promise<Buffer> {
     const bySvc = q.svc_id !== undefined;
     const byExchange = q.exchange !== undefined || q.exchange_market_id !== undefined;
     if (bySvc && byExchange) {
@@ -159,7 +161,7 @@ export class MarketsService {
     return this.render(q, 'market', [doc], { count: 1, total: 1, has_more: false });
   }
 
-  private async batch(q: MarketsQuery, caller: CallerContext): Promise<string> {
+  private async batch(q: MarketsQuery, caller: CallerContext): Promise<Buffer> {
     if (q.svc_ids !== undefined && q.external_market_keys !== undefined) {
       throw validationError(['svc_ids and external_market_keys are mutually exclusive: send one list']);
     }
@@ -192,7 +194,7 @@ export class MarketsService {
       }
     }
     const found = await this.lookup(unique, caller, false);
-    const docs: string[] = [];
+    const docs: Buffer[] = [];
     const notFound: string[] = [];
     for (const id of unique) {
       const doc = found.get(id);
@@ -208,7 +210,7 @@ export class MarketsService {
     );
   }
 
-  private async event(q: MarketsQuery): Promise<string> {
+  private async event(q: MarketsQuery): Promise<Buffer> {
     const byId = q.event_id !== undefined;
     const byExchange = q.exchange !== undefined || q.exchange_group_id !== undefined;
     if (byId && byExchange) {
@@ -276,7 +278,7 @@ export class MarketsService {
           const market = await this.fetchFromVenue(id, caller);
           if (market) {
             await this.markets.upsertMany([market], new Date().toISOString());
-            found.set(id, JSON.stringify(market));
+            found.set(id, Buffer.from(JSON.stringify(market)));
           } else {
             this.misses.set(id, true);
           }
@@ -310,10 +312,10 @@ export class MarketsService {
   private async render(
     q: MarketsQuery,
     scope: MarketScope,
-    docs: string[],
+    docs: Buffer[],
     pagination: { count: number; total: number; has_more: boolean; next_cursor?: string | undefined },
     extra: { duplicates?: string[]; notFound?: string[]; event?: object } = {},
-  ): Promise<string> {
+  ): Promise<Buffer> {
     const withLinks = q.include_matches || q.include_related ? await this.attachLinks(q, docs) : docs;
     const page: Record<string, unknown> = {
       count: pagination.count,
@@ -321,18 +323,17 @@ export class MarketsService {
       has_more: pagination.has_more,
     };
     if (pagination.next_cursor !== undefined) page.next_cursor = pagination.next_cursor;
-    return (
-      `{"scope":${JSON.stringify(scope)},"markets":[${withLinks.join(',')}]` +
-      `,"duplicate_ids":${JSON.stringify(extra.duplicates ?? [])}` +
+    const tail =
+      `],"duplicate_ids":${JSON.stringify(extra.duplicates ?? [])}` +
       `,"not_found_ids":${JSON.stringify(extra.notFound ?? [])}` +
       `,"pagination":${JSON.stringify(page)}` +
       (extra.event ? `,"event":${JSON.stringify(extra.event)}` : '') +
-      '}'
-    );
+      '}';
+    return joinJson(`{"scope":${JSON.stringify(scope)},"markets":[`, withLinks, tail);
   }
 
-  private async attachLinks(q: MarketsQuery, docs: string[]): Promise<string[]> {
-    const markets = docs.map((d) => JSON.parse(d) as Market & Record<string, unknown>);
+  private async attachLinks(q: MarketsQuery, docs: Buffer[]): Promise<Buffer[]> {
+    const markets = docs.map((d) => JSON.parse(d.toString('utf8')) as Market & Record<string, unknown>);
     const ids = markets.map((m) => m.svc_id);
     const [matched, related] = await Promise.all([
       q.include_matches ? this.links.forMarkets(ids, 'same_market') : null,
@@ -341,7 +342,7 @@ export class MarketsService {
     return markets.map((m) => {
       if (matched) m.matched_markets = matched.get(m.svc_id) ?? [];
       if (related) m.related_markets = related.get(m.svc_id) ?? [];
-      return JSON.stringify(m);
+      return Buffer.from(JSON.stringify(m));
     });
   }
 
@@ -391,11 +392,11 @@ function missing(message: string): AppError {
   return new AppError('missing_parameter', message, { validationErrors: [message] });
 }
 
-function docOf(row: MarketPageRow): string {
+function docOf(row: MarketPageRow): Buffer {
   return row.doc;
 }
 
-function groupTitleOf(doc: string | undefined): string {
+function groupTitleOf(doc: Buffer | undefined): string {
   if (doc === undefined) return '';
-  return (JSON.parse(doc) as Market).group_title;
+  return (JSON.parse(doc.toString('utf8')) as Market).group_title;
 }

@@ -1,4 +1,4 @@
-// Catalogue tables: markets (one row per svc_id, the served document kept as JSON text so a page is concatenated,
+// Catalogue tables: markets (one row per svc_id, the served document kept as JSON bytes so a page is concatenated,
 // never re-serialized), events, published cross-market links, resumable sync cursors and leader leases.
 // `seq` is an immutable insertion sequence: list pages are keyset over it, so a row never moves between pages while
 // a sync rewrites prices, and markets listed later appear at the end of a walk. Keyword search is FTS5 on SQLite and
@@ -22,7 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('description', 'text', (c) => c.notNull())
     .addColumn('volume_total', 'double precision')
     .addColumn('liquidity', 'double precision')
-    .addColumn('doc', 'text', (c) => c.notNull())
+    .addColumn('doc', postgres ? 'bytea' : 'blob', (c) => c.notNull())
     .addColumn('synced_at', 'text', (c) => c.notNull());
   if (postgres) {
     markets = markets

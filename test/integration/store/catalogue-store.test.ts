@@ -40,7 +40,7 @@ async function walk(repo: MarketsRepo, filter: MarketFilter, limit: number): Pro
   let after: PagePosition | null = null;
   for (let i = 0; i < 1000; i++) {
     const rows = await repo.page(filter, after, limit);
-    for (const r of rows) ids.push((JSON.parse(r.doc) as Market).svc_id);
+    for (const r of rows) ids.push((JSON.parse(r.doc.toString()) as Market).svc_id);
     if (rows.length < limit) break;
     const last = rows[rows.length - 1];
     if (!last) break;
@@ -101,7 +101,7 @@ onBothDialects('catalogue store', (store) => {
     assert.equal(await repo.upsertMany([{ ...again, volume_total: 901 }], now), 1);
     assert.deepEqual(await walk(repo, ALL, 100), before);
     const doc = (await repo.findBySvcIds(['polymarket:0xabc1'])).get('polymarket:0xabc1');
-    assert.equal((JSON.parse(doc ?? '{}') as Market).volume_total, 901);
+    assert.equal((JSON.parse(doc?.toString() ?? '{}') as Market).volume_total, 901);
   });
 
   test('pages walk every active market once, in any page size', async () => {
