@@ -116,7 +116,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
     const registry = new VenueRegistry(options.venues ?? []);
     const exchanges = new ExchangesService(registry);
-    const marketsRepo = new MarketsRepo(store.db, store.dialect);
+    const marketsRepo = new MarketsRepo(store.db, store.dialect, store.sqliteReader);
     const eventsRepo = new EventsRepo(store.db);
 
     const usageJob = new UsageFlushJob(admission, config.usage.flushIntervalMs);

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import { RejectNulPlugin } from './reject-nul-plugin.js';
 import type { Database } from './schema.js';
+import { SqliteReader } from './sqlite-reader.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,6 +17,8 @@ export interface Store {
   readonly dialect: Dialect;
   /** Human description for logs and /healthz: the SQLite path or the PostgreSQL host/db (never the password). */
   readonly location: string;
+  /** SQLite only: a read-only connection with cached statements for the catalogue's hot reads. */
+  readonly sqliteReader: SqliteReader | null;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -45,7 +48,8 @@ function openSqlite(dataDir: string): Store {
     dialect: new SqliteDialect({ database: handle }),
     plugins: [new RejectNulPlugin()],
   });
-  return finish(db, 'sqlite', file);
+  const reader = new SqliteReader(new SqliteDatabase(file, { readonly: true }));
+  return finish(db, 'sqlite', file, reader);
 }
 
 function openPostgres(url: string, options: OpenStoreOptions): Store {
@@ -63,15 +67,21 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
     dialect: new PostgresDialect({ pool }),
     plugins: [new RejectNulPlugin()],
   });
-  return finish(db, 'postgres', describePgUrl(url, options.pgSchema));
+  return finish(db, 'postgres', describePgUrl(url, options.pgSchema), null);
 }
 
-function finish(db: Kysely<Database>, dialect: Dialect, location: string): Store {
+function finish(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  location: string,
+  reader: SqliteReader | null,
+): Store {
   let closed = false;
   return {
     db,
     dialect,
     location,
+    sqliteReader: reader,
     async migrate() {
       // On PostgreSQL, pin Kysely's bookkeeping tables to our own schema: otherwise it finds another schema's
       // migration tables on the search path and skips creating ours.
@@ -94,6 +104,7 @@ function finish(db: Kysely<Database>, dialect: Dialect, location: string): Store
     async close() {
       if (closed) return;
       closed = true;
+      reader?.close();
       await db.destroy();
     },
   };

@@ -1,11 +1,12 @@
 // SQL for the market catalogue: idempotent upserts from sync, exact lookups, and keyset pages for listing and
 // keyword search. Pages are ordered by the immutable `seq` inside each relevance tier, so a cursor stays correct
 // while a sync rewrites rows. Documents come back as the stored JSON bytes.
-import { type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Market } from '../domain/market.js';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
 import { ftsAllWords, indexWords, parseSearchWords, type SearchWord, tsAllWords } from './search-text.js';
+import type { SqliteReader } from './sqlite-reader.js';
 
 /** 0: exact id / slug / ticker; 1: every word in the question; 2: every word across question and description. */
 export type SearchTier = 0 | 1 | 2;
@@ -40,7 +41,13 @@ export class MarketsRepo {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
+    /** SQLite's read-only connection for the hot reads; without it reads go through Kysely. */
+    private readonly reader: SqliteReader | null = null,
   ) {}
+
+  private async rows<R>(query: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }): Promise<R[]> {
+    return this.reader ? this.reader.all<R>(query.compile()) : query.execute();
+  }
 
   /** Writes markets; a row whose document did not change is left alone. Returns how many rows were written. */
   async upsertMany(markets: readonly Market[], syncedAt: string): Promise<number> {
@@ -105,25 +112,27 @@ export class MarketsRepo {
   async findBySvcIds(svcIds: readonly string[]): Promise<Map<string, Buffer>> {
     const found = new Map<string, Buffer>();
     if (svcIds.length === 0) return found;
-    const rows = await this.db
-      .selectFrom('markets')
-      .select(['svc_id', 'doc'])
-      .where('svc_id', 'in', [...svcIds])
-      .execute();
+    const rows = await this.rows(
+      this.db
+        .selectFrom('markets')
+        .select(['svc_id', 'doc'])
+        .where('svc_id', 'in', [...svcIds]),
+    );
     for (const row of rows) found.set(row.svc_id, row.doc);
     return found;
   }
 
   /** Markets of one event, in listing order. */
   async findByGroup(svcGroupId: string, afterSeq: number, limit: number): Promise<MarketPageRow[]> {
-    const rows = await this.db
-      .selectFrom('markets')
-      .select(['seq', 'doc'])
-      .where('svc_group_id', '=', svcGroupId)
-      .where('seq', '>', afterSeq)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
+    const rows = await this.rows(
+      this.db
+        .selectFrom('markets')
+        .select(['seq', 'doc'])
+        .where('svc_group_id', '=', svcGroupId)
+        .where('seq', '>', afterSeq)
+        .orderBy('seq')
+        .limit(limit),
+    );
     return rows.map((r) => ({ seq: Number(r.seq), tier: 0, doc: r.doc }));
   }
 
@@ -208,12 +217,13 @@ export class MarketsRepo {
   }
 
   private async plainPage(f: PreparedFilter, afterSeq: number, limit: number) {
-    const rows = await this.filtered(this.db.selectFrom('markets'), f)
-      .select(['seq', 'doc'])
-      .where('seq', '>', afterSeq)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
+    const rows = await this.rows(
+      this.filtered(this.db.selectFrom('markets'), f)
+        .select(['seq', 'doc'])
+        .where('seq', '>', afterSeq)
+        .orderBy('seq')
+        .limit(limit),
+    );
     return rows.map((r) => ({ seq: Number(r.seq), doc: r.doc }));
   }
 
@@ -240,7 +250,7 @@ export class MarketsRepo {
           .where('native_lc', '=', viaSvc.native),
       );
     }
-    const rows = await query.orderBy('seq').limit(100).execute();
+    const rows = await this.rows(query.orderBy('seq').limit(100));
     return rows.map((r) => ({ seq: Number(r.seq), doc: r.doc }));
   }
 
@@ -267,11 +277,14 @@ export class MarketsRepo {
     }
     const expression = tier === 1 ? ftsTier1(f) : ftsTier2(f);
     const excluded = exclude.length > 0 ? sql`and f.rowid not in (${sql.join(exclude)})` : sql``;
-    const rows = await sql<{ seq: number; doc: Buffer }>`
+    const query = sql<{ seq: number; doc: Buffer }>`
       select m.seq as seq, m.doc as doc from markets_fts f join markets m on m.seq = f.rowid
       where f.markets_fts match ${expression} and f.rowid > ${afterSeq} ${excluded} ${sqliteRowFilters(f)}
-      order by f.rowid limit ${limit}`.execute(this.db);
-    return rows.rows.map((r) => ({ seq: Number(r.seq), doc: r.doc }));
+      order by f.rowid limit ${limit}`;
+    const rows = this.reader
+      ? this.reader.all<{ seq: number; doc: Buffer }>(query.compile(this.db))
+      : (await query.execute(this.db)).rows;
+    return rows.map((r) => ({ seq: Number(r.seq), doc: r.doc }));
   }
 
   private async searchCount(f: PreparedFilter, exclude: readonly number[]): Promise<number> {
