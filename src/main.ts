@@ -7,6 +7,8 @@ import type { Config } from './config/schema.js';
 import type { BackgroundJob } from './domain/background-job.js';
 import { type BuiltApp, buildApp } from './http/build-app.js';
 import { HttpMetrics } from './http/plugins/metrics.js';
+import { CatalogSync } from './ingestion/catalog-sync.js';
+import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
 import { ExchangesService } from './services/exchanges-service.js';
 import { HealthService } from './services/health-service.js';
 import { KeysAdminService } from './services/keys-admin-service.js';
@@ -14,6 +16,9 @@ import { PingService } from './services/ping-service.js';
 import { UsageService } from './services/usage-service.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
 import { openStore, type Store } from './store/database.js';
+import { EventsRepo } from './store/events-repo.js';
+import { MarketsRepo } from './store/markets-repo.js';
+import { SyncStateRepo } from './store/sync-state-repo.js';
 import { UsageRepo } from './store/usage-repo.js';
 import type { AdmissionControl } from './tenancy/admission/admission.js';
 import { MemoryAdmission } from './tenancy/admission/memory-admission.js';
@@ -42,6 +47,10 @@ export interface Runtime {
   readonly store: Store;
   readonly keys: ApiKeyService;
   readonly app: BuiltApp['app'];
+  /** Walks the venues' catalogues into the store; `runAll()` runs (or joins) a pass on demand. */
+  readonly catalogSync: CatalogSync;
+  /** The background sync started by listen(); null when config.catalogue.sync is off. */
+  readonly catalogSyncJob: CatalogSyncJob | null;
   /** Listens on the configured host and port; resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish, stops workers, flushes counters, closes connections. */
@@ -107,7 +116,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const registry = new VenueRegistry(options.venues ?? []);
     const exchanges = new ExchangesService(registry);
     const usageJob = new UsageFlushJob(admission, config.usage.flushIntervalMs);
-    const jobs: BackgroundJob[] = [usageJob];
+    const syncState = new SyncStateRepo(store.db);
+    const catalogSync = new CatalogSync({
+      venues: () => registry.list(),
+      markets: new MarketsRepo(store.db, store.dialect),
+      events: new EventsRepo(store.db),
+      state: syncState,
+      logger: logger.child({ component: 'catalogue-sync' }),
+    });
+    const catalogSyncJob = config.catalogue.sync
+      ? new CatalogSyncJob({
+          sync: catalogSync,
+          state: syncState,
+          logger: logger.child({ component: 'catalogue-sync' }),
+          refreshIntervalMs: config.catalogue.refreshIntervalMs,
+          leaseTtlMs: config.catalogue.leaseTtlMs,
+        })
+      : null;
+    const jobs: BackgroundJob[] = catalogSyncJob ? [usageJob, catalogSyncJob] : [usageJob];
     const metrics = new HttpMetrics(() => jobs);
     const health = new HealthService({
       mode: config.mode,
@@ -117,6 +143,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       jobs: () => jobs,
       registry,
       startedAt: Date.now(),
+      ...(catalogSyncJob ? { catalogue: () => catalogSyncJob.catalogue() } : {}),
     });
 
     const { app, shutdown } = await buildApp({
@@ -143,6 +170,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       store,
       keys,
       app,
+      catalogSync,
+      catalogSyncJob,
       async listen() {
         await app.listen({ host: config.host, port: config.port });
         for (const job of jobs) job.start();
