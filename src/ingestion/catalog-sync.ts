@@ -22,6 +22,8 @@ export interface VenueProgress {
   written: number;
   pages: number;
   started_at: number;
+  /** When the pass ended (done, failed or aborted); null while it runs. */
+  finished_at: number | null;
   /** Items per second since this run started (resumed items not counted). */
   rate: number;
   /** Markets the last complete pass saw, when known: the basis of an ETA. */
@@ -136,6 +138,7 @@ export class CatalogSync {
       written: 0,
       pages: 0,
       started_at: started,
+      finished_at: null,
       rate: 0,
       expected_markets: this.lastTotals.get(exchange) ?? null,
       resumed: false,
@@ -216,6 +219,7 @@ export class CatalogSync {
           .catch((err) => this.deps.logger.error({ exchange, err }, 'could not record the sync error'));
       }
     }
+    progress.finished_at = this.clock();
     report(0);
     return {
       exchange,
