@@ -30,6 +30,7 @@ export class CatalogSyncJob implements BackgroundJob {
   private pass: AbortController | null = null;
   private loop: Promise<void> = Promise.resolve();
   private renewer: NodeJS.Timeout | null = null;
+  private renewing: Promise<void> = Promise.resolve();
   private leader = false;
   private leaseRenewedAt = 0;
   private passes = 0;
@@ -66,7 +67,12 @@ export class CatalogSyncJob implements BackgroundJob {
     if (this.stopper) return;
     const stopper = new AbortController();
     this.stopper = stopper;
-    this.renewer = setInterval(() => void this.renewLease(), Math.max(50, this.options.leaseTtlMs / 3));
+    this.renewer = setInterval(
+      () => {
+        this.renewing = this.renewLease();
+      },
+      Math.max(50, this.options.leaseTtlMs / 3),
+    );
     this.renewer.unref();
     this.loop = this.run(stopper.signal);
   }
@@ -79,6 +85,8 @@ export class CatalogSyncJob implements BackgroundJob {
     if (this.renewer) clearInterval(this.renewer);
     this.renewer = null;
     await this.loop;
+    // A renewal already in flight would otherwise take the lease back just after it was released.
+    await this.renewing;
     if (this.leader) {
       this.leader = false;
       await this.options.state
