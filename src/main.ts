@@ -7,10 +7,11 @@ import type { Config } from './config/schema.js';
 import type { BackgroundJob } from './domain/background-job.js';
 import { type BuiltApp, buildApp } from './http/build-app.js';
 import { HttpMetrics } from './http/plugins/metrics.js';
+import { CatalogSync } from './ingestion/catalog-sync.js';
+import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
 import { EventsService } from './services/catalogue/events-service.js';
 import { MarketsService } from './services/catalogue/markets-service.js';
 import { ExchangesService } from './services/exchanges-service.js';
-
 import { HealthService } from './services/health-service.js';
 import { KeysAdminService } from './services/keys-admin-service.js';
 import { PingService } from './services/ping-service.js';
@@ -20,7 +21,7 @@ import { openStore, type Store } from './store/database.js';
 import { EventsRepo } from './store/events-repo.js';
 import { LinksRepo } from './store/links-repo.js';
 import { MarketsRepo } from './store/markets-repo.js';
-
+import { SyncStateRepo } from './store/sync-state-repo.js';
 import { UsageRepo } from './store/usage-repo.js';
 import type { AdmissionControl } from './tenancy/admission/admission.js';
 import { MemoryAdmission } from './tenancy/admission/memory-admission.js';
@@ -49,6 +50,10 @@ export interface Runtime {
   readonly store: Store;
   readonly keys: ApiKeyService;
   readonly app: BuiltApp['app'];
+  /** Walks the venues' catalogues into the store; `runAll()` runs (or joins) a pass on demand. */
+  readonly catalogSync: CatalogSync;
+  /** The background sync started by listen(); null when config.catalogue.sync is off. */
+  readonly catalogSyncJob: CatalogSyncJob | null;
   /** Listens on the configured host and port; resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish, stops workers, flushes counters, closes connections. */
@@ -120,7 +125,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const eventsRepo = new EventsRepo(store.db);
 
     const usageJob = new UsageFlushJob(admission, config.usage.flushIntervalMs);
-    const jobs: BackgroundJob[] = [usageJob];
+    const syncState = new SyncStateRepo(store.db);
+    const catalogSync = new CatalogSync({
+      venues: () => registry.list(),
+      markets: marketsRepo,
+      events: eventsRepo,
+      state: syncState,
+      logger: logger.child({ component: 'catalogue-sync' }),
+    });
+    const catalogSyncJob = config.catalogue.sync
+      ? new CatalogSyncJob({
+          sync: catalogSync,
+          state: syncState,
+          logger: logger.child({ component: 'catalogue-sync' }),
+          refreshIntervalMs: config.catalogue.refreshIntervalMs,
+          leaseTtlMs: config.catalogue.leaseTtlMs,
+        })
+      : null;
+    const jobs: BackgroundJob[] = catalogSyncJob ? [usageJob, catalogSyncJob] : [usageJob];
     const metrics = new HttpMetrics(() => jobs);
     const health = new HealthService({
       mode: config.mode,
@@ -130,6 +152,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       jobs: () => jobs,
       registry,
       startedAt: Date.now(),
+      ...(catalogSyncJob ? { catalogue: () => catalogSyncJob.catalogue() } : {}),
     });
 
     const { app, shutdown } = await buildApp({
@@ -162,6 +185,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       store,
       keys,
       app,
+      catalogSync,
+      catalogSyncJob,
       async listen() {
         await app.listen({ host: config.host, port: config.port });
         for (const job of jobs) job.start();

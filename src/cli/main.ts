@@ -1,4 +1,4 @@
-// The `omnibook` command: dispatches to serve, sandbox, keys and migrate.
+// The `omnibook` command: dispatches to serve, sandbox, sync, keys and migrate.
 import { ConfigError } from '../config/load.js';
 import { isAppError } from '../errors/app-error.js';
 import { VERSION } from '../main.js';
@@ -6,6 +6,7 @@ import { UsageError } from './args.js';
 import { keysCommand } from './keys-command.js';
 import { migrateCommand } from './migrate-command.js';
 import { serveCommand } from './serve-command.js';
+import { syncCommand } from './sync-command.js';
 
 const HELP = `omnibook ${VERSION} — five prediction-market exchanges behind one API
 
@@ -14,6 +15,7 @@ usage: omnibook <command> [options]
 commands:
   serve      run the API against the live exchanges
   sandbox    run the API against the bundled exchange simulators (offline, paper money)
+  sync       walk every market and event into the database now, with progress (omnibook sync --help)
   keys       create, list or revoke API keys (omnibook keys --help)
   migrate    apply database migrations
 
@@ -28,6 +30,8 @@ export async function run(argv: string[]): Promise<number> {
       return serveCommand('serve', rest);
     case 'sandbox':
       return serveCommand('sandbox', rest);
+    case 'sync':
+      return syncCommand(rest);
     case 'keys':
       return keysCommand(rest);
     case 'migrate':

@@ -57,6 +57,9 @@ function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   if (logLevel !== undefined) out.logLevel = logLevel as Config['logLevel'];
   const accessLog = str('OMNIBOOK_ACCESS_LOG');
   if (accessLog !== undefined) out.accessLog = accessLog === '1' || accessLog === 'true';
+  const catalogueSync = str('OMNIBOOK_CATALOGUE_SYNC');
+  if (catalogueSync !== undefined)
+    out.catalogue = { sync: catalogueSync !== '0' && catalogueSync !== 'false' };
   const opinionApiKey = str('OPINION_API_KEY');
   if (opinionApiKey !== undefined) out.venues = { ...out.venues, opinion: { apiKey: opinionApiKey } };
   const kalshiKeyId = str('KALSHI_STREAM_API_KEY_ID');

@@ -30,6 +30,14 @@ export const ConfigSchema = Type.Object({
     /** How often monthly request counters are written to the database. */
     flushIntervalMs: Type.Integer({ minimum: 50 }),
   }),
+  catalogue: Type.Object({
+    /** Run the background catalogue sync (env OMNIBOOK_CATALOGUE_SYNC=0 turns it off). */
+    sync: Type.Boolean(),
+    /** Pause between two passes over every venue (the incremental refresh). */
+    refreshIntervalMs: Type.Integer({ minimum: 100 }),
+    /** How long the sync lease outlives its holder; a crashed leader is replaced after about this long. */
+    leaseTtlMs: Type.Integer({ minimum: 300 }),
+  }),
   /** Where each exchange lives. `serve` uses these; `sandbox` replaces them with its simulators' loopback URLs. */
   venues: Type.Object({
     polymarket: Type.Object({
@@ -95,6 +103,7 @@ export const DEFAULT_CONFIG: Config = {
   http: { bodyLimitBytes: 1_048_576, requestTimeoutMs: 30_000, trustProxy: false },
   auth: { keyCacheTtlMs: 1_000 },
   usage: { flushIntervalMs: 5_000 },
+  catalogue: { sync: true, refreshIntervalMs: 60_000, leaseTtlMs: 30_000 },
   venues: {
     polymarket: {
       gammaUrl: 'https://gamma-api.polymarket.com',

@@ -10,6 +10,22 @@ export interface HealthReport {
   rate_limiter: { backend: string };
   workers: JobState[];
   venues: Array<{ exchange: string; name: string }>;
+  /** Present when catalogue sync is configured. */
+  catalogue?: CatalogueHealth;
+}
+
+export interface CatalogueExchangeHealth {
+  markets_seen: number;
+  last_full_at: string | null;
+  /** A pass stopped part-way and will resume from its saved cursor. */
+  cursor_pending: boolean;
+  last_error: string | null;
+}
+
+export interface CatalogueHealth {
+  /** This node holds the sync lease (the other nodes stand by). */
+  leader: boolean;
+  exchanges: Record<string, CatalogueExchangeHealth>;
 }
 
 export interface HealthDeps {
@@ -20,6 +36,7 @@ export interface HealthDeps {
   jobs: () => readonly BackgroundJob[];
   registry: VenueRegistry;
   startedAt: number;
+  catalogue?: () => Promise<CatalogueHealth>;
 }
 
 export class HealthService {
@@ -33,6 +50,9 @@ export class HealthService {
       database = { ok: false, dialect: this.deps.dialect, error: (error as Error).message };
     }
     const workers = this.deps.jobs().map((j) => j.state());
+    // Catalogue detail comes from the database, which may be the thing that is down.
+    const catalogue =
+      database.ok && this.deps.catalogue ? await this.deps.catalogue().catch(() => undefined) : undefined;
     const degraded = workers.some((w) => w.health === 'degraded');
     return {
       status: !database.ok ? 'down' : degraded ? 'degraded' : 'ok',
@@ -42,6 +62,7 @@ export class HealthService {
       rate_limiter: { backend: this.deps.rateLimiterBackend },
       workers,
       venues: this.deps.registry.list().map((v) => ({ exchange: v.descriptor.id, name: v.descriptor.name })),
+      ...(catalogue ? { catalogue } : {}),
     };
   }
 }

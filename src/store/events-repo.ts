@@ -27,6 +27,7 @@ const NO_VOLUME = -1;
 export class EventsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Writes events; a row whose fields did not change is left alone. Returns how many rows were written. */
   async upsertMany(events: readonly MarketEvent[], syncedAt: string): Promise<number> {
     let written = 0;
     for (let i = 0; i < events.length; i += UPSERT_CHUNK) {
@@ -45,14 +46,21 @@ export class EventsRepo {
         .insertInto('events')
         .values(rows)
         .onConflict((oc) =>
-          oc.column('svc_group_id').doUpdateSet((eb) => ({
-            title: eb.ref('excluded.title'),
-            title_lc: eb.ref('excluded.title_lc'),
-            status: eb.ref('excluded.status'),
-            close_time: eb.ref('excluded.close_time'),
-            volume_total: eb.ref('excluded.volume_total'),
-            synced_at: eb.ref('excluded.synced_at'),
-          })),
+          oc
+            .column('svc_group_id')
+            .doUpdateSet((eb) => ({
+              title: eb.ref('excluded.title'),
+              title_lc: eb.ref('excluded.title_lc'),
+              status: eb.ref('excluded.status'),
+              close_time: eb.ref('excluded.close_time'),
+              volume_total: eb.ref('excluded.volume_total'),
+              synced_at: eb.ref('excluded.synced_at'),
+            }))
+            // Like markets, an unchanged event is left alone, so a refresh pass reports (and pays for) only changes.
+            // `is distinct from` is null-safe on both dialects (SQLite since 3.39).
+            .where(
+              sql<SqlBool>`events.title <> excluded.title or events.status <> excluded.status or events.volume_total <> excluded.volume_total or events.close_time is distinct from excluded.close_time`,
+            ),
         )
         .executeTakeFirst();
       written += Number(result.numInsertedOrUpdatedRows ?? 0);

@@ -326,6 +326,8 @@ describe('serve on PostgreSQL', () => {
     const adminKey = uniqueName('admin_key_for_cli_tests');
     const server = await startServerProcess(['serve', '--port', '0', '--data-dir', tempDir()], {
       ...BASE_ENV,
+      // Tests stay off the internet: serve would otherwise start syncing the live exchanges' catalogues.
+      OMNIBOOK_CATALOGUE_SYNC: '0',
       DATABASE_URL: databaseUrl,
       OMNIBOOK_ADMIN_KEY: adminKey,
     });

@@ -223,6 +223,21 @@ onBothDialects('catalogue store', (store) => {
     assert.equal((await repo.countByGroups(['kalshi:g-KXF'])).get('kalshi:g-KXF'), 1);
   });
 
+  test('events: an unchanged event is not rewritten; a changed one (including a close time set) is', async () => {
+    const events = new EventsRepo(store().db);
+    const base = {
+      exchange: 'limitless' as const,
+      exchange_group_id: 'g-unchanged',
+      title: 'T',
+      status: 'active' as const,
+    };
+    assert.equal(await events.upsertMany([{ ...base, volume_total: null, close_time: null }], now), 1);
+    assert.equal(await events.upsertMany([{ ...base, volume_total: null, close_time: null }], now), 0);
+    assert.equal(await events.upsertMany([{ ...base, volume_total: null, close_time: now }], now), 1);
+    assert.equal(await events.upsertMany([{ ...base, volume_total: 5, close_time: now }], now), 1);
+    assert.equal(await events.upsertMany([{ ...base, volume_total: 5, close_time: now }], now), 0);
+  });
+
   test('links: only published ones, with the linked market status', async () => {
     const links = new LinksRepo(store().db);
     await links.publish(

@@ -63,3 +63,13 @@ test('PREDICTFUN_API_KEY sets the operator Predict.fun key; absent, the key stay
   );
   assert.equal(loadConfig({ env: {} }).venues.predictfun.apiKey, undefined);
 });
+
+test('catalogue sync is on by default; OMNIBOOK_CATALOGUE_SYNC=0 or false turns it off', () => {
+  const defaults = loadConfig({ env: {} }).catalogue;
+  assert.deepEqual(defaults, { sync: true, refreshIntervalMs: 60_000, leaseTtlMs: 30_000 });
+  for (const off of ['0', 'false']) {
+    assert.equal(loadConfig({ env: { OMNIBOOK_CATALOGUE_SYNC: off } }).catalogue.sync, false, off);
+  }
+  assert.equal(loadConfig({ env: { OMNIBOOK_CATALOGUE_SYNC: '1' } }).catalogue.sync, true);
+  assert.equal(loadConfig({ env: { OMNIBOOK_CATALOGUE_SYNC: '0' } }).catalogue.refreshIntervalMs, 60_000);
+});
