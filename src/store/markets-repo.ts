@@ -45,6 +45,16 @@ export class MarketsRepo {
     private readonly reader: SqliteReader | null = null,
   ) {}
 
+  /**
+   * The document column. PostgreSQL sends bytea as hex text, and decoding twice the bytes took half the time of a
+   * page query; sending it as UTF-8 text and encoding once here is cheaper.
+   */
+  private docColumn() {
+    return this.dialect === 'postgres'
+      ? sql<Buffer | string>`convert_from(doc, 'UTF8')`.as('doc')
+      : sql<Buffer | string>`doc`.as('doc');
+  }
+
   private async rows<R>(query: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }): Promise<R[]> {
     return this.reader ? this.reader.all<R>(query.compile()) : query.execute();
   }
@@ -126,10 +136,10 @@ export class MarketsRepo {
     const rows = await this.rows(
       this.db
         .selectFrom('markets')
-        .select(['svc_id', 'doc'])
+        .select(['svc_id', this.docColumn()])
         .where('svc_id', 'in', [...svcIds]),
     );
-    for (const row of rows) found.set(row.svc_id, row.doc);
+    for (const row of rows) found.set(row.svc_id, asBytes(row.doc));
     return found;
   }
 
@@ -138,13 +148,13 @@ export class MarketsRepo {
     const rows = await this.rows(
       this.db
         .selectFrom('markets')
-        .select(['seq', 'doc'])
+        .select(['seq', this.docColumn()])
         .where('svc_group_id', '=', svcGroupId)
         .where('seq', '>', afterSeq)
         .orderBy('seq')
         .limit(limit),
     );
-    return rows.map((r) => ({ seq: Number(r.seq), tier: 0, doc: r.doc }));
+    return rows.map((r) => ({ seq: Number(r.seq), tier: 0, doc: asBytes(r.doc) }));
   }
 
   async countByGroup(svcGroupId: string): Promise<number> {
@@ -230,39 +240,41 @@ export class MarketsRepo {
   private async plainPage(f: PreparedFilter, afterSeq: number, limit: number) {
     const rows = await this.rows(
       this.filtered(this.db.selectFrom('markets'), f)
-        .select(['seq', 'doc'])
+        .select(['seq', this.docColumn()])
         .where('seq', '>', afterSeq)
         .orderBy('seq')
         .limit(limit),
     );
-    return rows.map((r) => ({ seq: Number(r.seq), doc: r.doc }));
+    return rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) }));
   }
 
   /** Rows whose svc_id, native id / ticker or slug equals the search text (case-insensitive), in seq order. */
   private async exactMatches(f: PreparedFilter): Promise<Array<{ seq: number; doc: Buffer }>> {
     const text = (f.search ?? '').trim();
-    if (text.length === 0 || text.length > 512) return [];
+    // Ids, tickers and slugs never contain white space: a query of several words needs no exact lookup.
+    if (text.length === 0 || text.length > 512 || /\s/.test(text)) return [];
+
     const lc = text.toLowerCase();
     const colon = lc.indexOf(':');
     const viaSvc = colon > 0 ? { exchange: lc.slice(0, colon), native: lc.slice(colon + 1) } : null;
     // Separate indexed lookups joined by UNION, so each one uses its own index.
     const byNative = this.filtered(this.db.selectFrom('markets'), f)
-      .select(['seq', 'doc'])
+      .select(['seq', this.docColumn()])
       .where('native_lc', '=', lc);
     const bySlug = this.filtered(this.db.selectFrom('markets'), f)
-      .select(['seq', 'doc'])
+      .select(['seq', this.docColumn()])
       .where('slug_lc', '=', lc);
     let query = byNative.union(bySlug);
     if (viaSvc) {
       query = query.union(
         this.filtered(this.db.selectFrom('markets'), f)
-          .select(['seq', 'doc'])
+          .select(['seq', this.docColumn()])
           .where('exchange', '=', viaSvc.exchange)
           .where('native_lc', '=', viaSvc.native),
       );
     }
     const rows = await this.rows(query.orderBy('seq').limit(100));
-    return rows.map((r) => ({ seq: Number(r.seq), doc: r.doc }));
+    return rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) }));
   }
 
   private async searchTier(
@@ -275,7 +287,7 @@ export class MarketsRepo {
     if (this.dialect === 'postgres') {
       const q = tsAllWords(f.words);
       let query = this.filtered(this.db.selectFrom('markets'), f)
-        .select(['seq', 'doc'])
+        .select(['seq', this.docColumn()])
         .where('seq', '>', afterSeq)
         .where(
           tier === 1
@@ -284,7 +296,7 @@ export class MarketsRepo {
         );
       if (exclude.length > 0) query = query.where('seq', 'not in', [...exclude]);
       const rows = await query.orderBy('seq').limit(limit).execute();
-      return rows.map((r) => ({ seq: Number(r.seq), doc: r.doc }));
+      return rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) }));
     }
     const expression = tier === 1 ? ftsTier1(f) : ftsTier2(f);
     const excluded = exclude.length > 0 ? sql`and f.rowid not in (${sql.join(exclude)})` : sql``;
@@ -295,7 +307,7 @@ export class MarketsRepo {
     const rows = this.reader
       ? this.reader.all<{ seq: number; doc: Buffer }>(query.compile(this.db))
       : (await query.execute(this.db)).rows;
-    return rows.map((r) => ({ seq: Number(r.seq), doc: r.doc }));
+    return rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) }));
   }
 
   private async searchCount(f: PreparedFilter, exclude: readonly number[]): Promise<number> {
@@ -350,4 +362,8 @@ function sqliteRowFilters(f: PreparedFilter) {
   if (f.minVolume !== null) parts.push(sql`and m.volume_total >= ${f.minVolume}`);
   if (f.minLiquidity !== null) parts.push(sql`and m.liquidity >= ${f.minLiquidity}`);
   return parts.length > 0 ? sql.join(parts, sql` `) : sql``;
+}
+
+function asBytes(doc: Buffer | string): Buffer {
+  return typeof doc === 'string' ? Buffer.from(doc) : doc;
 }
