@@ -346,3 +346,29 @@ describe('links', () => {
     assert.equal(plain.markets[0]?.matched_markets, undefined);
   });
 });
+
+describe('while the catalogue sync runs', () => {
+  test('a walk during a real sync pass over moved simulators sees every market active throughout, once', async () => {
+    const before = new Set(await walk('status=active', 100));
+    for (const sim of cat.sims.values()) {
+      const res = await fetch(`${sim.control}/__sim/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ steps: 5 }),
+      });
+      assert.ok(res.ok, `advance: ${res.status}`);
+    }
+    const pass = cat.server.runtime.catalogSync.runAll();
+    const during = await walk('status=active', 5);
+    const results = await pass;
+    assert.ok(
+      results.some((r) => r.written > 0),
+      'the pass rewrote markets',
+    );
+    assert.equal(during.length, new Set(during).size, 'no market twice');
+    const afterIds = new Set(await walk('status=active', 100));
+    for (const id of before) {
+      if (afterIds.has(id)) assert.ok(during.includes(id), `${id} was active throughout but missed`);
+    }
+  });
+});
