@@ -63,6 +63,9 @@ export interface Runtime {
 /** How long a list total (and a venue's "no such market") is reused: counting a million rows is not free. */
 const CATALOGUE_TOTALS_TTL_MS = 30_000;
 
+/** How long after the listener closes idle keep-alive sockets start being closed. */
+const IDLE_SWEEP_DELAY_MS = 250;
+
 export const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
@@ -198,15 +201,25 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       stop() {
         stopping ??= (async () => {
           shutdown.begin();
+          // The catalogue sync writes in synchronous batches: stopping it first keeps the event loop free to read
+          // the requests that arrive while the listener closes.
+          const syncStopped = catalogSyncJob?.stop();
           // A short drain lets load balancers see /healthz fail and stop sending before the listener closes.
           if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
-          // Keep-alive sockets that finish a response after close began would otherwise hold close() open.
-          const sweeper = setInterval(() => app.server.closeIdleConnections(), 50);
+          await syncStopped;
+          // Keep-alive sockets that finish a response after close began would otherwise hold close() open. The
+          // sweep starts late so a connection accepted just now has its request read, not closed as "idle".
+          let sweeper: NodeJS.Timeout | undefined;
+          const sweepStart = setTimeout(() => {
+            sweeper = setInterval(() => app.server.closeIdleConnections(), 50);
+          }, IDLE_SWEEP_DELAY_MS);
           try {
             await app.close();
           } finally {
+            clearTimeout(sweepStart);
             clearInterval(sweeper);
           }
+
           for (const job of jobs) await job.stop();
           await Promise.allSettled(registry.list().map((venue) => venue.close?.()));
           await options.onStop?.().catch((err) => logger.warn({ err }, 'stop hook failed'));
