@@ -44,6 +44,22 @@ export class ExchangesService {
   }
 
   /**
+   * A comma-separated `exchanges` filter as sorted, distinct, enabled exchange ids (404 for an unknown one);
+   * null when the filter is absent or empty, meaning every exchange.
+   */
+  filterList(raw: string | undefined): ExchangeId[] | null {
+    if (raw === undefined) return null;
+    const ids = new Set(
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0)
+        .map((id) => this.venue(id).descriptor.id),
+    );
+    return ids.size > 0 ? [...ids].sort() : null;
+  }
+
+  /**
    * The venue behind a request that needs `capability`: 404 exchange_not_found for an unknown exchange, 501
    * not_supported when the exchange does not offer it. Every venue-facing route resolves its venue here, so an
    * undeclared capability answers the same way everywhere.

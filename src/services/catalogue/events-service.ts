@@ -36,20 +36,9 @@ export class EventsService {
   }
 
   async list(q: EventsQuery): Promise<Buffer> {
-    const exchanges = q.exchanges
-      ? [
-          ...new Set(
-            q.exchanges
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean)
-              .map((id) => this.exchanges.venue(id).descriptor.id as string),
-          ),
-        ].sort()
-      : null;
     const filter = {
       status: q.status ?? 'active',
-      exchanges: exchanges && exchanges.length > 0 ? exchanges : null,
+      exchanges: this.exchanges.filterList(q.exchanges),
       minVolume: q.min_volume ?? null,
       search: q.search?.trim() ? q.search.trim() : null,
     };

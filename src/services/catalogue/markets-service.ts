@@ -98,7 +98,7 @@ export class MarketsService {
   private async list(q: MarketsQuery): Promise<Buffer> {
     const filter: MarketFilter = {
       status: q.status ?? 'active',
-      exchanges: this.parseExchanges(q.exchanges),
+      exchanges: this.exchanges.filterList(q.exchanges),
       minVolume: q.min_volume ?? null,
       minLiquidity: q.min_liquidity ?? null,
       search: q.search?.trim() ? q.search.trim() : null,
@@ -344,20 +344,6 @@ export class MarketsService {
       if (related) m.related_markets = related.get(m.svc_id) ?? [];
       return Buffer.from(JSON.stringify(m));
     });
-  }
-
-  private parseExchanges(raw: string | undefined): string[] | null {
-    if (raw === undefined) return null;
-    const ids = [
-      ...new Set(
-        raw
-          .split(',')
-          .map((s) => s.trim())
-          .filter((s) => s.length > 0),
-      ),
-    ];
-    if (ids.length === 0) return null;
-    return ids.map((id) => this.exchanges.venue(id).descriptor.id).sort();
   }
 
   private checkSvcId(raw: string, param: string): string {
