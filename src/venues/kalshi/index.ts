@@ -2,6 +2,7 @@
 // and V2 event-order entry) and its WebSocket stay behind this factory; credentials arrive per call.
 import { Type } from 'typebox';
 import type { PingOutcome, VenueAdapter, VenueContext, VenueSession } from '../port.js';
+import { describeVenueError, type FacetErrorMapper, withMappedErrors } from '../shared/facet-errors.js';
 import { payloadDecoder } from '../shared/payload.js';
 import { kalshiKey } from './auth.js';
 import { kalshiCatalog } from './catalog.js';
@@ -19,7 +20,7 @@ const decodeBalance = payloadDecoder(KalshiBalance);
 
 export function createKalshiAdapter(options: KalshiAdapterOptions): VenueAdapter {
   const client = new KalshiClient(options);
-  const guarded = <T extends object>(facet: T): T => wrapErrors(facet);
+  const guarded = <T extends object>(facet: T): T => withMappedErrors(facet, mapFacetError);
   return {
     descriptor: kalshiDescriptor(Boolean(options.streamCredentials)),
     catalog: guarded(kalshiCatalog(client)),
@@ -54,31 +55,13 @@ export function createKalshiAdapter(options: KalshiAdapterOptions): VenueAdapter
   };
 }
 
-function describe(error: unknown): string {
-  const mapped = mapKalshiError(error);
-  return mapped instanceof Error ? mapped.message : String(mapped);
-}
+/** Book, price and trade calls name an unknown ticker a missing market; the rest use the default table. */
+const mapFacetError: FacetErrorMapper = (error, method) =>
+  mapKalshiError(
+    error,
+    method === 'fetchOrderBook' || method.startsWith('fetchPrice') || method === 'fetchTrades'
+      ? 'market'
+      : 'default',
+  );
 
-/** Venue failures leave a facet only as AppErrors; streams are returned as they are (they report feed state). */
-function wrapErrors<T extends object>(facet: T): T {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(facet)) {
-    if (typeof fn !== 'function' || name.startsWith('open')) {
-      wrapped[name] = fn;
-      continue;
-    }
-    wrapped[name] = async (...args: unknown[]) => {
-      try {
-        return await (fn as (...a: unknown[]) => Promise<unknown>).apply(facet, args);
-      } catch (error) {
-        throw mapKalshiError(
-          error,
-          name === 'fetchOrderBook' || name.startsWith('fetchPrice') || name === 'fetchTrades'
-            ? 'market'
-            : 'default',
-        );
-      }
-    };
-  }
-  return wrapped as T;
-}
+const describe = (error: unknown): string => describeVenueError(error, mapKalshiError);

@@ -3,6 +3,7 @@
 // stays behind this factory. Data only: it neither places nor cancels orders.
 import { Type } from 'typebox';
 import type { PingOutcome, VenueAdapter, VenueContext, VenueSession } from '../port.js';
+import { describeVenueError, withMappedErrors } from '../shared/facet-errors.js';
 import { payloadDecoder } from '../shared/payload.js';
 import { limitlessCatalog } from './catalog.js';
 import { LimitlessClient, type LimitlessClientOptions } from './client.js';
@@ -21,9 +22,9 @@ export function createLimitlessAdapter(
   const client = new LimitlessClient(options);
   return {
     descriptor: LIMITLESS_DESCRIPTOR,
-    catalog: wrapErrors(limitlessCatalog(client)),
-    marketData: wrapErrors(limitlessMarketData(client)),
-    trading: wrapErrors(limitlessTrading(client)),
+    catalog: withMappedErrors(limitlessCatalog(client), mapLimitlessError),
+    marketData: withMappedErrors(limitlessMarketData(client), mapLimitlessError),
+    trading: withMappedErrors(limitlessTrading(client), mapLimitlessError),
     async ping(ctx: VenueContext, session: VenueSession | null): Promise<PingOutcome> {
       try {
         await client.get(ctx, decodeAny, {
@@ -49,26 +50,4 @@ export function createLimitlessAdapter(
   };
 }
 
-function describe(error: unknown): string {
-  const mapped = mapLimitlessError(error);
-  return mapped instanceof Error ? mapped.message : String(mapped);
-}
-
-/** Venue failures leave a facet only as AppErrors; streams are returned as they are (they report feed state). */
-function wrapErrors<T extends object>(facet: T): T {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(facet)) {
-    if (typeof fn !== 'function' || name.startsWith('open')) {
-      wrapped[name] = fn;
-      continue;
-    }
-    wrapped[name] = async (...args: unknown[]) => {
-      try {
-        return await (fn as (...a: unknown[]) => Promise<unknown>).apply(facet, args);
-      } catch (error) {
-        throw mapLimitlessError(error);
-      }
-    };
-  }
-  return wrapped as T;
-}
+const describe = (error: unknown): string => describeVenueError(error, mapLimitlessError);

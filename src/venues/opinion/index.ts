@@ -2,6 +2,7 @@
 // wallet's positions, trades and balance) stays behind this factory; data only, so no order path.
 import { AppError } from '../../errors/app-error.js';
 import type { PingOutcome, VenueAdapter, VenueContext, VenueSession } from '../port.js';
+import { describeVenueError, withMappedErrors } from '../shared/facet-errors.js';
 import { payloadDecoder } from '../shared/payload.js';
 import { OPERATOR_KEY_MISSING } from './auth.js';
 import { opinionCatalog, ParentIndex } from './catalog.js';
@@ -39,9 +40,9 @@ export function createOpinionAdapter(options: OpinionAdapterOptions): VenueAdapt
 
   return {
     descriptor: OPINION_DESCRIPTOR,
-    catalog: wrapErrors(opinionCatalog(client, index)),
-    marketData: wrapErrors(opinionMarketData(client, options.pollIntervalMs)),
-    trading: wrapErrors(opinionTrading(client)),
+    catalog: withMappedErrors(opinionCatalog(client, index), mapOpinionError),
+    marketData: withMappedErrors(opinionMarketData(client, options.pollIntervalMs), mapOpinionError),
+    trading: withMappedErrors(opinionTrading(client), mapOpinionError),
     async ping(ctx: VenueContext, session: VenueSession | null): Promise<PingOutcome> {
       let reachable = false;
       let message = OPERATOR_KEY_MISSING;
@@ -76,26 +77,4 @@ export function createOpinionAdapter(options: OpinionAdapterOptions): VenueAdapt
   };
 }
 
-function describe(error: unknown): string {
-  const mapped = mapOpinionError(error);
-  return mapped instanceof Error ? mapped.message : String(mapped);
-}
-
-/** Venue failures leave a facet only as AppErrors; streams are returned as they are (they report their own). */
-function wrapErrors<T extends object>(facet: T): T {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(facet)) {
-    if (typeof fn !== 'function' || name.startsWith('open')) {
-      wrapped[name] = fn;
-      continue;
-    }
-    wrapped[name] = async (...args: unknown[]) => {
-      try {
-        return await (fn as (...a: unknown[]) => Promise<unknown>).apply(facet, args);
-      } catch (error) {
-        throw mapOpinionError(error);
-      }
-    };
-  }
-  return wrapped as T;
-}
+const describe = (error: unknown): string => describeVenueError(error, mapOpinionError);

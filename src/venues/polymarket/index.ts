@@ -3,6 +3,7 @@
 
 import { Type } from 'typebox';
 import type { PingOutcome, VenueAdapter, VenueContext, VenueSession } from '../port.js';
+import { describeVenueError, withMappedErrors } from '../shared/facet-errors.js';
 import { payloadDecoder } from '../shared/payload.js';
 import { polymarketCatalog } from './catalog.js';
 import { PolymarketClient, type PolymarketClientOptions } from './client.js';
@@ -20,7 +21,7 @@ export function createPolymarketAdapter(options: PolymarketClientOptions): Venue
   const catalog = polymarketCatalog(client);
   const marketData = polymarketMarketData(client);
   const trading = polymarketTrading(client);
-  const guarded = <T extends object>(facet: T): T => wrapErrors(facet);
+  const guarded = <T extends object>(facet: T): T => withMappedErrors(facet, mapPolymarketError);
   return {
     descriptor: POLYMARKET_DESCRIPTOR,
     catalog: guarded(catalog),
@@ -45,26 +46,4 @@ export function createPolymarketAdapter(options: PolymarketClientOptions): Venue
   };
 }
 
-function describe(error: unknown): string {
-  const mapped = mapPolymarketError(error);
-  return mapped instanceof Error ? mapped.message : String(mapped);
-}
-
-/** Venue failures leave a facet only as AppErrors; streams are returned as they are (they map their own). */
-function wrapErrors<T extends object>(facet: T): T {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(facet)) {
-    if (typeof fn !== 'function' || name.startsWith('open')) {
-      wrapped[name] = fn;
-      continue;
-    }
-    wrapped[name] = async (...args: unknown[]) => {
-      try {
-        return await (fn as (...a: unknown[]) => Promise<unknown>).apply(facet, args);
-      } catch (error) {
-        throw mapPolymarketError(error);
-      }
-    };
-  }
-  return wrapped as T;
-}
+const describe = (error: unknown): string => describeVenueError(error, mapPolymarketError);

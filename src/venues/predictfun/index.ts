@@ -2,6 +2,7 @@
 // positions and balance; the REST API (x-api-key, wallet JWTs) and the BNB Chain balance read stay behind it.
 import { Type } from 'typebox';
 import type { PingOutcome, VenueAdapter, VenueContext, VenueSession } from '../port.js';
+import { describeVenueError, withMappedErrors } from '../shared/facet-errors.js';
 import { payloadDecoder } from '../shared/payload.js';
 import { predictfunCatalog } from './catalog.js';
 import { MISSING_KEY_MESSAGE, type PredictfunAdapterOptions, PredictfunClient } from './client.js';
@@ -20,9 +21,9 @@ export function createPredictfunAdapter(options: PredictfunAdapterOptions): Venu
   const client = new PredictfunClient(options);
   return {
     descriptor: PREDICTFUN_DESCRIPTOR,
-    catalog: wrapErrors(predictfunCatalog(client)),
-    marketData: wrapErrors(predictfunMarketData(client)),
-    trading: wrapErrors(predictfunTrading(client)),
+    catalog: withMappedErrors(predictfunCatalog(client), mapPredictfunError),
+    marketData: withMappedErrors(predictfunMarketData(client), mapPredictfunError),
+    trading: withMappedErrors(predictfunTrading(client), mapPredictfunError),
     async ping(ctx: VenueContext, session: VenueSession | null): Promise<PingOutcome> {
       if (!options.apiKey) return { reachable: false, authenticated: false, message: MISSING_KEY_MESSAGE };
       try {
@@ -50,26 +51,4 @@ export function createPredictfunAdapter(options: PredictfunAdapterOptions): Venu
   };
 }
 
-function describe(error: unknown): string {
-  const mapped = mapPredictfunError(error);
-  return mapped instanceof Error ? mapped.message : String(mapped);
-}
-
-/** Venue failures leave a facet only as AppErrors; streams are returned as they are (they map their own). */
-function wrapErrors<T extends object>(facet: T): T {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(facet)) {
-    if (typeof fn !== 'function' || name.startsWith('open')) {
-      wrapped[name] = fn;
-      continue;
-    }
-    wrapped[name] = async (...args: unknown[]) => {
-      try {
-        return await (fn as (...a: unknown[]) => Promise<unknown>).apply(facet, args);
-      } catch (error) {
-        throw mapPredictfunError(error);
-      }
-    };
-  }
-  return wrapped as T;
-}
+const describe = (error: unknown): string => describeVenueError(error, mapPredictfunError);
