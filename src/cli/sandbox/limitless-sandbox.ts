@@ -3,36 +3,22 @@
 import { startLimitlessSim } from '../../../sim/limitless/index.js';
 import { createLimitlessAdapter } from '../../venues/limitless/index.js';
 import type { SimVenueLauncher } from '../sandbox-venues.js';
+import { assembleSimVenue } from './assemble-sim-venue.js';
 
 /** 10,000 paper USDC (6 decimals). */
 const PAPER_USDC = '10000000000';
 
 export const launchLimitlessSandbox: SimVenueLauncher = async (config, world) => {
   const sim = await startLimitlessSim({ seed: world?.seed, size: world?.size });
-  const adapter = createLimitlessAdapter({
-    restUrl: sim.url,
-    wsUrl: sim.wsUrl,
-    timeoutMs: config.venues.timeoutMs,
-    unpaced: true,
+  return assembleSimVenue(sim, {
+    adapter: () =>
+      createLimitlessAdapter({
+        restUrl: sim.url,
+        wsUrl: sim.wsUrl,
+        timeoutMs: config.venues.timeoutMs,
+        unpaced: true,
+      }),
+    firstAccount: () => sim.createAccount({ holdings: 3, fund: PAPER_USDC }),
+    nextAccount: () => sim.createAccount({ fund: PAPER_USDC }),
   });
-  try {
-    const account = await sim.createAccount({ holdings: 3, fund: PAPER_USDC });
-    return {
-      adapter,
-      account,
-      control: sim.control,
-      createAccount: () => sim.createAccount({ fund: PAPER_USDC }),
-      async close() {
-        try {
-          await adapter.close();
-        } finally {
-          await sim.close();
-        }
-      },
-    };
-  } catch (error) {
-    await adapter.close();
-    await sim.close();
-    throw error;
-  }
 };

@@ -3,34 +3,20 @@
 import { startOpinionSim } from '../../../sim/opinion/index.js';
 import { createOpinionAdapter } from '../../venues/opinion/index.js';
 import type { SimVenueLauncher } from '../sandbox-venues.js';
+import { assembleSimVenue } from './assemble-sim-venue.js';
 
 export const launchOpinionSandbox: SimVenueLauncher = async (config, world = {}) => {
   const sim = await startOpinionSim({ seed: world.seed, size: world.size });
-  const adapter = createOpinionAdapter({
-    restUrl: sim.url,
-    apiKey: sim.apiKey,
-    pollIntervalMs: config.venues.opinion.pollIntervalMs,
-    timeoutMs: config.venues.timeoutMs,
-    unpaced: true,
+  return assembleSimVenue(sim, {
+    adapter: () =>
+      createOpinionAdapter({
+        restUrl: sim.url,
+        apiKey: sim.apiKey,
+        pollIntervalMs: config.venues.opinion.pollIntervalMs,
+        timeoutMs: config.venues.timeoutMs,
+        unpaced: true,
+      }),
+    firstAccount: () => sim.createAccount(),
+    nextAccount: () => sim.createAccount(),
   });
-  try {
-    const account = await sim.createAccount();
-    return {
-      adapter,
-      account,
-      control: sim.control,
-      createAccount: () => sim.createAccount(),
-      close: async () => {
-        try {
-          await adapter.close?.();
-        } finally {
-          await sim.close();
-        }
-      },
-    };
-  } catch (error) {
-    await adapter.close?.();
-    await sim.close();
-    throw error;
-  }
 };

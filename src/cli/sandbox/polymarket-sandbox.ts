@@ -5,6 +5,7 @@ import { startPolymarketSim } from '../../../sim/polymarket/index.js';
 import type { Config } from '../../config/schema.js';
 import { createPolymarketAdapter } from '../../venues/polymarket/index.js';
 import type { RunningSimVenue, SimWorldOptions } from '../sandbox-venues.js';
+import { assembleSimVenue } from './assemble-sim-venue.js';
 
 /** 1,000 pUSD for every wallet the simulator has not seen before. */
 const NEW_WALLET_PAPER_BALANCE = '1000000000';
@@ -14,32 +15,18 @@ export async function launchPolymarketSandbox(
   world: SimWorldOptions = {},
 ): Promise<RunningSimVenue> {
   const sim = await startPolymarketSim({ ...world, newWalletBalance: NEW_WALLET_PAPER_BALANCE });
-  try {
-    const adapter = createPolymarketAdapter({
-      gammaUrl: sim.urls.gamma,
-      clobUrl: sim.urls.clob,
-      dataUrl: sim.urls.data,
-      wsMarketUrl: sim.urls.wsMarket,
-      wsUserUrl: sim.urls.wsUser,
-      timeoutMs: config.venues.timeoutMs,
-      unpaced: true,
-    });
-    const account = await sim.createAccount();
-    return {
-      adapter,
-      account,
-      control: sim.control,
-      createAccount: () => sim.createAccount(),
-      async close() {
-        try {
-          await adapter.close?.();
-        } finally {
-          await sim.close();
-        }
-      },
-    };
-  } catch (error) {
-    await sim.close();
-    throw error;
-  }
+  return assembleSimVenue(sim, {
+    adapter: () =>
+      createPolymarketAdapter({
+        gammaUrl: sim.urls.gamma,
+        clobUrl: sim.urls.clob,
+        dataUrl: sim.urls.data,
+        wsMarketUrl: sim.urls.wsMarket,
+        wsUserUrl: sim.urls.wsUser,
+        timeoutMs: config.venues.timeoutMs,
+        unpaced: true,
+      }),
+    firstAccount: () => sim.createAccount(),
+    nextAccount: () => sim.createAccount(),
+  });
 }

@@ -3,30 +3,22 @@
 import { startPredictfunSim } from '../../../sim/predictfun/index.js';
 import { createPredictfunAdapter } from '../../venues/predictfun/index.js';
 import type { SimVenueLauncher } from '../sandbox-venues.js';
+import { assembleSimVenue } from './assemble-sim-venue.js';
 
 export const launchPredictfunSandbox: SimVenueLauncher = async (config, world) => {
   const sim = await startPredictfunSim({ seed: world?.seed, size: world?.size });
-  const adapter = createPredictfunAdapter({
-    restUrl: sim.url,
-    rpcUrl: sim.rpcUrl,
-    collateralToken: sim.collateralToken,
-    apiKey: sim.apiKey,
-    pollIntervalMs: config.venues.predictfun.pollIntervalMs,
-    timeoutMs: config.venues.timeoutMs,
-    unpaced: true,
+  return assembleSimVenue(sim, {
+    adapter: () =>
+      createPredictfunAdapter({
+        restUrl: sim.url,
+        rpcUrl: sim.rpcUrl,
+        collateralToken: sim.collateralToken,
+        apiKey: sim.apiKey,
+        pollIntervalMs: config.venues.predictfun.pollIntervalMs,
+        timeoutMs: config.venues.timeoutMs,
+        unpaced: true,
+      }),
+    firstAccount: () => sim.createAccount(),
+    nextAccount: () => sim.createAccount(),
   });
-  const account = await sim.createAccount();
-  return {
-    adapter,
-    account,
-    control: sim.control,
-    createAccount: () => sim.createAccount(),
-    close: async () => {
-      try {
-        await adapter.close?.();
-      } finally {
-        await sim.close();
-      }
-    },
-  };
 };
