@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { type LoadSummary, runLoad } from './load.js';
 import { machineFacts, processMemory } from './machine.js';
-import { cleanEnv, keyCreateArgs, REPO_ROOT, randomAdminKey, startBaseline } from './servers.js';
+import { cleanEnv, createBenchKey, REPO_ROOT, randomAdminKey, startBaseline } from './servers.js';
 import { type ServerProcess, spawnServer } from './spawn-server.js';
 
 const execFileAsync = promisify(execFile);
@@ -140,13 +140,8 @@ async function startServer(target: Target, adminKey: string): Promise<ServerProc
   });
 }
 
-async function createKey(target: Target): Promise<string> {
-  const { stdout } = await execFileAsync(process.execPath, keyCreateArgs(target.dataDir), {
-    cwd: REPO_ROOT,
-    env: envFor(target),
-    timeout: 60_000,
-  });
-  return (JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { key: string }).key;
+function createKey(target: Target): Promise<string> {
+  return createBenchKey(target.dataDir, envFor(target));
 }
 
 interface Workload {

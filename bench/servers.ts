@@ -78,10 +78,10 @@ export function keyCreateArgs(dataDir: string): string[] {
 }
 
 /** Creates a scale key whose limits are far above anything we can send, so the limiter runs but never says no. */
-export async function createBenchKey(dataDir: string): Promise<string> {
+export async function createBenchKey(dataDir: string, env: NodeJS.ProcessEnv = cleanEnv()): Promise<string> {
   const { stdout } = await execFileAsync(process.execPath, keyCreateArgs(dataDir), {
     cwd: REPO_ROOT,
-    env: cleanEnv(),
+    env,
     timeout: 60_000,
     killSignal: 'SIGKILL',
   });
