@@ -138,23 +138,14 @@ export class MarketsService {
   }
 
   private async one(q: MarketsQuery, caller: CallerContext): Promise<Buffer> {
-    const bySvc = q.svc_id !== undefined;
-    const byExchange = q.exchange !== undefined || q.exchange_market_id !== undefined;
-    if (bySvc && byExchange) {
-      throw validationError([
-        'svc_id and exchange + exchange_market_id are mutually exclusive: send one form',
-      ]);
-    }
-    let svcId: string;
-    if (bySvc) {
-      svcId = this.checkSvcId(q.svc_id ?? '', 'svc_id');
-    } else {
-      if (q.exchange === undefined || q.exchange_market_id === undefined) {
-        throw missing('scope=market needs svc_id, or exchange together with exchange_market_id');
-      }
-      const venue = this.exchanges.venue(q.exchange);
-      svcId = `${venue.descriptor.id}:${q.exchange_market_id}`;
-    }
+    const svcId = this.selectedId(
+      'market',
+      'svc_id',
+      q.svc_id,
+      'exchange_market_id',
+      q.exchange,
+      q.exchange_market_id,
+    );
     const found = await this.lookup([svcId], caller, true);
     const doc = found.get(svcId);
     if (doc === undefined) throw new AppError('market_not_found', `no market ${svcId}`);
@@ -211,24 +202,15 @@ export class MarketsService {
   }
 
   private async event(q: MarketsQuery): Promise<Buffer> {
-    const byId = q.event_id !== undefined;
-    const byExchange = q.exchange !== undefined || q.exchange_group_id !== undefined;
-    if (byId && byExchange) {
-      throw validationError([
-        'event_id and exchange + exchange_group_id are mutually exclusive: send one form',
-      ]);
-    }
-    let eventId: string;
-    if (byId) {
-      const raw = (q.event_id ?? '').startsWith('ev:') ? (q.event_id ?? '').slice(3) : (q.event_id ?? '');
-      eventId = this.checkSvcId(raw, 'event_id');
-    } else {
-      if (q.exchange === undefined || q.exchange_group_id === undefined) {
-        throw missing('scope=event needs event_id, or exchange together with exchange_group_id');
-      }
-      const venue = this.exchanges.venue(q.exchange);
-      eventId = `${venue.descriptor.id}:${q.exchange_group_id}`;
-    }
+    const eventParam = q.event_id?.startsWith('ev:') ? q.event_id.slice(3) : q.event_id;
+    const eventId = this.selectedId(
+      'event',
+      'event_id',
+      eventParam,
+      'exchange_group_id',
+      q.exchange,
+      q.exchange_group_id,
+    );
     const limit = q.limit ?? MAX_LIMIT;
     const fingerprint = queryFingerprint(['event', eventId]);
     let afterSeq = 0;
@@ -346,10 +328,32 @@ export class MarketsService {
     });
   }
 
-  private checkSvcId(raw: string, param: string): string {
-    const parsed = parseSvcId(raw);
-    if (!parsed.ok) throw validationError([`${param}: ${parsed.reason}`]);
-    return raw;
+  /**
+   * The `{exchange}:{native}` id a scope selects: either the id parameter, or `exchange` + the native parameter
+   * (never both, never half of the second form).
+   */
+  private selectedId(
+    scope: MarketScope,
+    idParam: string,
+    id: string | undefined,
+    nativeParam: string,
+    exchange: string | undefined,
+    native: string | undefined,
+  ): string {
+    if (id !== undefined && (exchange !== undefined || native !== undefined)) {
+      throw validationError([
+        `${idParam} and exchange + ${nativeParam} are mutually exclusive: send one form`,
+      ]);
+    }
+    if (id !== undefined) {
+      const parsed = parseSvcId(id);
+      if (!parsed.ok) throw validationError([`${idParam}: ${parsed.reason}`]);
+      return id;
+    }
+    if (exchange === undefined || native === undefined) {
+      throw missing(`scope=${scope} needs ${idParam}, or exchange together with ${nativeParam}`);
+    }
+    return `${this.exchanges.venue(exchange).descriptor.id}:${native}`;
   }
 }
 
