@@ -181,7 +181,7 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
     // The request arrives whole before the exchange works on it: a client that times out during an injected delay
     // has still sent its order, which is then processed (the case our order-outcome policy reconciles).
     const body = method === 'GET' || method === 'DELETE' ? '' : await readBody(req);
-    const fault = await control.faults.gate();
+    const fault = await control.faults.gate({ method, path: url.pathname });
     if (fault?.kind === 'rate_limited') return sendJson(res, 429, { error: 'too many requests' });
     if (fault?.kind === 'error') {
       const code = fault.status === 503 ? 'service_unavailable' : 'internal_server_error';

@@ -100,7 +100,7 @@ export class KalshiHub implements ExchangeListener {
     const conn: Conn = { ws, userId, subs: new Map(), nextSid: 1 };
     this.conns.add(conn);
     ws.on('ping', (data) => {
-      if (!this.faults.settings.stall_feed) ws.pong(data);
+      if (!this.faults.withhold()) ws.pong(data);
     });
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
@@ -365,8 +365,8 @@ export class KalshiHub implements ExchangeListener {
 
   /** A stalled feed produces messages (sequence numbers advance) but delivers none of them. */
   private send(conn: Conn, frame: Frame): void {
-    if (this.faults.settings.stall_feed) return;
-    if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(JSON.stringify(frame));
+    if (conn.ws.readyState !== conn.ws.OPEN || this.faults.withhold()) return;
+    conn.ws.send(JSON.stringify(frame));
   }
 }
 

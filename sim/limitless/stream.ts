@@ -77,13 +77,13 @@ export function attachLimitlessStream(http: HttpServer, deps: LimitlessStreamDep
 
   return {
     publishBooks() {
-      if (deps.faults.settings.stall_feed) return;
       const ctx = deps.context();
       const now = deps.clock.now();
       for (const room of markets.adapter.rooms.keys()) {
         if (!room.startsWith(ROOM)) continue;
         const m = deps.catalog.bySlug.get(room.slice(ROOM.length));
-        if (m?.kind === 'market')
+        // A stalled feed drops (and counts) each market's push.
+        if (m?.kind === 'market' && !deps.faults.withhold())
           markets.to(room).emit('orderbookUpdate', orderbookUpdatePayload(m, ctx, now));
       }
     },

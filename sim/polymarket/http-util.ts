@@ -2,7 +2,6 @@
 // the CLOB's base64 offset cursors and how an injected fault is rendered in each service's own style.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { handleControl, type SimControl } from '../shared/control.js';
-import { holdResponse } from '../shared/faults.js';
 import { BodyTooLargeError, readBody, sendJson } from '../shared/http.js';
 import { CLOB_ERRORS, GAMMA_ERRORS } from './errors.js';
 
@@ -68,7 +67,7 @@ async function dispatch(
   }
   const target = { method, path };
   const fault = await control.faults.gate(target);
-  if (control.faults.applies(target)) holdResponse(res, control.faults.settings.hold_response_ms);
+  control.faults.holdResponse(res, target);
   if (fault?.kind === 'rate_limited') return rateLimited(res, fault.retryAfterSeconds);
   if (fault?.kind === 'error') return injected(service, res, fault.status);
   for (const route of routes) {

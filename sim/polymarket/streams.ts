@@ -96,12 +96,8 @@ export class Streams implements FeedSink {
     for (const asset of conn.assets) this.byAsset.get(asset)?.delete(conn);
   }
 
-  private get stalled(): boolean {
-    return this.control.faults.settings.stall_feed;
-  }
-
   private send(conn: Conn, payload: unknown): void {
-    if (this.stalled || conn.ws.readyState !== conn.ws.OPEN) return;
+    if (conn.ws.readyState !== conn.ws.OPEN || this.control.faults.withhold()) return;
     conn.ws.send(typeof payload === 'string' ? payload : JSON.stringify(payload));
   }
 

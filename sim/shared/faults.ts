@@ -1,9 +1,11 @@
 // Fault injection shared by every simulator, switched at runtime through POST /__sim/faults (not part of any
 // real API): added latency, a deterministic error rate, 429s with Retry-After (for the next N requests or until
 // cleared) and a stalled feed. Each simulator renders the decision in its own exchange's error style.
+// A latency or a held answer also ends when the settings change, so a test can hold a request for as long as it
+// needs and let it go at a moment it chooses (an explicit signal) instead of racing its own timers against ours.
 
 export interface FaultSettings {
-  /** Added to every venue request before it is answered. */
+  /** Added to every venue request before it is answered (cut short when the settings change). */
   latency_ms: number;
   /** Fraction 0..1 of requests answered with `error_status`; deterministic (every 1/rate-th request). */
   error_rate: number;
@@ -12,7 +14,10 @@ export interface FaultSettings {
   rate_limit: { retry_after: number; remaining: number | null } | null;
   /** Streams stay connected but send nothing (books, trades and heartbeats freeze). */
   stall_feed: boolean;
-  /** The request is processed, then its answer is held back this long: to the client, an answer lost in transit. */
+  /**
+   * The request is processed, then its answer is held back this long (or until the settings change): to the client,
+   * an answer lost in transit.
+   */
   hold_response_ms: number;
   /**
    * Routes the request faults apply to, as `METHOD /path` (a trailing `*` matches a prefix); empty = every route.
@@ -48,6 +53,11 @@ export interface FaultTarget {
 export class SimFaults {
   private current: FaultSettings = { ...DEFAULTS };
   private counter = 0;
+  private withheldFrames = 0;
+  /** Bumped by every change of the settings; a hold set up under older settings no longer applies. */
+  private generation = 0;
+  /** Latencies being waited out and answers held back; each ends early when the settings change. */
+  private readonly pending = new Set<() => void>();
 
   get settings(): Readonly<FaultSettings> {
     return this.current;
@@ -94,12 +104,29 @@ export class SimFaults {
       only: only as string[],
     };
     this.counter = 0;
+    this.releasePending();
     return this.current;
   }
 
   reset(): void {
     this.current = { ...DEFAULTS };
     this.counter = 0;
+    this.releasePending();
+  }
+
+  /** Stream frames a stalled feed has not delivered since the simulator started (GET /__sim/feed). */
+  get withheld(): number {
+    return this.withheldFrames;
+  }
+
+  /**
+   * Whether a stream frame (message or pong) must be dropped because the feed is stalled; a dropped frame is
+   * counted, so a test learns from the control surface that the simulator did receive what it sent meanwhile.
+   */
+  withhold(): boolean {
+    if (!this.current.stall_feed) return false;
+    this.withheldFrames += 1;
+    return true;
   }
 
   /** Whether request faults apply to this request (all do unless `only` names routes). */
@@ -118,7 +145,7 @@ export class SimFaults {
   async gate(target?: FaultTarget, signal?: AbortSignal): Promise<FaultDecision> {
     if (!this.applies(target)) return null;
     const { latency_ms: latency, rate_limit: rateLimit, error_rate: rate } = this.current;
-    if (latency > 0) await sleep(latency, signal);
+    if (latency > 0) await this.wait(latency, signal);
     if (rateLimit) {
       if (rateLimit.remaining !== null) {
         rateLimit.remaining -= 1;
@@ -132,28 +159,43 @@ export class SimFaults {
     }
     return null;
   }
-}
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
+  /**
+   * Holds back whatever the handler writes to `res` for `hold_response_ms`, or until the settings change, when the
+   * request faults apply to this request (the request itself is processed at once).
+   */
+  holdResponse(res: { end: (...args: never[]) => unknown }, target?: FaultTarget): void {
+    const ms = this.current.hold_response_ms;
+    if (ms <= 0 || !this.applies(target)) return;
+    const generation = this.generation;
+    const end = res.end.bind(res) as (...args: unknown[]) => unknown;
+    (res as { end: (...args: unknown[]) => unknown }).end = (...args: unknown[]) => {
+      if (generation !== this.generation) end(...args);
+      else void this.wait(ms).then(() => end(...args));
+      return res;
+    };
+  }
+
+  /** Resolves after `ms`, when the signal aborts, or when the settings change, whichever comes first. */
+  private wait(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const done = () => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.pending.delete(done);
         resolve();
-      },
-      { once: true },
-    );
-  });
-}
+      };
+      // Unreferenced: a request still held when its test ends must not keep the process alive.
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      signal?.addEventListener('abort', done, { once: true });
+      this.pending.add(done);
+    });
+  }
 
-/** Holds back whatever the handler writes to `res` for `ms` (the request itself is processed at once). */
-export function holdResponse(res: { end: (...args: never[]) => unknown }, ms: number): void {
-  if (ms <= 0) return;
-  const end = res.end.bind(res) as (...args: unknown[]) => unknown;
-  (res as { end: (...args: unknown[]) => unknown }).end = (...args: unknown[]) => {
-    setTimeout(() => end(...args), ms);
-    return res;
-  };
+  private releasePending(): void {
+    this.generation += 1;
+    for (const done of [...this.pending]) done();
+  }
 }

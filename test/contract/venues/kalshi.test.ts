@@ -25,7 +25,7 @@ describe('kalshi: venue specifics', () => {
   let session: VenueSession;
   let market: Market;
   before(async () => {
-    venue = await startVenue('kalshi', { size: 40 }, 500);
+    venue = await startVenue('kalshi', { size: 40 }, 2_000);
     session = (await venue.newSession()).session;
     [market] = (await liquidMarkets(venue, 1)) as [Market];
   });
@@ -139,8 +139,9 @@ describe('kalshi: venue specifics', () => {
     assert.ok(trading.createOrder && trading.fetchOrderHistory);
     const fresh = (await venue.newSession()).session;
     const req = order({ price: 0.03, size: 1 });
-    // Slower than the 500 ms deadline: the exchange takes the order, we never hear back.
-    await venue.sim.faults({ latency_ms: 1_200 });
+    // The exchange has the order but works on it only when the fault is cleared, long after the adapter's 2 s
+    // deadline: the adapter looks for it by client_order_id, finds nothing yet, and reports the outcome unknown.
+    await venue.sim.faults({ latency_ms: 120_000, only: ['POST /trade-api/v2/portfolio/events/orders'] });
     const lost = await rejectsWith(trading.createOrder(venue.ctx(), fresh, req), 'service_unavailable');
     assert.equal((lost.extra as Record<string, unknown>)?.order_state, 'unknown');
     await venue.sim.clearFaults();
@@ -148,7 +149,7 @@ describe('kalshi: venue specifics', () => {
       trading.fetchOrderHistory?.(venue.ctx(), fresh, market.exchange_market_id) ?? Promise.resolve([]);
     await waitFor(
       async () => ((await history()).length > 0 ? true : undefined),
-      5_000,
+      10_000,
       'the lost order to appear',
     );
     const again = await trading.createOrder(venue.ctx(), fresh, req);

@@ -167,8 +167,9 @@ describe('polymarket: exchange-specific contract', () => {
   });
 
   test('a GTD order rests, then expires at the exchange and reads back as expired', async () => {
-    // The exchange takes a GTD order off the book a minute before its expiration: 62 s out means about 2 s.
-    const expiration = Math.floor(Date.now() / 1000) + 62;
+    // The exchange takes a GTD order off the book a minute before its expiration and refuses one that is not more
+    // than a minute out: 65 s leaves the order several seconds to reach it, and it then expires in about 5 s.
+    const expiration = Math.floor(Date.now() / 1000) + 65;
     const order = await trading().createOrder?.(
       venue.ctx(),
       session,
@@ -178,7 +179,7 @@ describe('polymarket: exchange-specific contract', () => {
     const id = order?.id as string;
     await waitFor(
       async () => (await trading().getOrder?.(venue.ctx(), session, id))?.status === 'expired' || undefined,
-      15_000,
+      30_000,
       'the GTD order to expire',
     );
     assert.ok(
@@ -228,8 +229,9 @@ describe('polymarket: exchange-specific contract', () => {
   });
 
   test('an order whose answer is lost is looked up by its hash, never sent again', async () => {
-    // The exchange books the order at once but its answer never arrives within the adapter's deadline.
-    await venue.sim.faults({ hold_response_ms: 4_000, only: ['POST /order'] });
+    // The exchange books the order at once but holds its answer until the fault is cleared, long after the
+    // adapter's 3 s deadline.
+    await venue.sim.faults({ hold_response_ms: 120_000, only: ['POST /order'] });
     try {
       const order = await trading().createOrder?.(venue.ctx(), session, request({}));
       assert.equal(order?.status, 'open', 'reconciled from the order hash');
@@ -243,8 +245,9 @@ describe('polymarket: exchange-specific contract', () => {
 
   test('an order the exchange has not booked when the deadline passes is reported unknown, with its id', async () => {
     const openBefore = (await trading().listOpenOrders?.(venue.ctx(), session, null)) ?? [];
-    // The exchange is slow: it books the order only after the adapter gave up and found nothing by the hash.
-    await venue.sim.faults({ latency_ms: 4_000, only: ['POST /order'] });
+    // The exchange is slow: it books the order only when the fault is cleared, after the adapter gave up and
+    // found nothing by the hash.
+    await venue.sim.faults({ latency_ms: 120_000, only: ['POST /order'] });
     let orderId = '';
     try {
       const error = await rejectsWith(
@@ -304,7 +307,15 @@ describe('polymarket: exchange-specific contract', () => {
         10_000,
         'the fill on the user channel',
       );
-      await new Promise((r) => setTimeout(r, 300));
+      // The exchange reported the trade (MATCHED, then CONFIRMED) while the order was placed; the events of an
+      // order placed after it come later on the channel, so once they are here every repeat would be too.
+      const marker = await trading().createOrder?.(venue.ctx(), session, request({ price: 0.01, size: 5 }));
+      await waitFor(
+        async () => events.some((e) => e.type === 'order' && e.order.id === marker?.id) || undefined,
+        10_000,
+        'the later order on the user channel',
+      );
+      await trading().cancelOrder?.(venue.ctx(), session, marker?.id as string);
       const fills = events.filter((e) => e.type === 'fill' && e.fill.order_id === order?.id);
       assert.equal(
         new Set(fills.map((e) => e.type === 'fill' && e.fill.fill_id)).size,

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
 import { type KalshiSim, startKalshiSim } from '../../../sim/kalshi/index.js';
+import { waitFor } from '../../support/server.js';
 import { type Account, account, call, control, type Json, liquid, signHeaders } from './client.js';
 
 let sim: KalshiSim;
@@ -18,11 +19,14 @@ after(() => sim.close());
 
 class Client {
   readonly frames: Json[] = [];
+  /** Payloads of the pongs received, in order. */
+  readonly pongs: string[] = [];
   readonly ws: WebSocket;
   private id = 1;
   constructor(who: Account) {
     this.ws = new WebSocket(sim.wsUrl, { headers: signHeaders(who, 'GET', '/trade-api/ws/v2') });
     this.ws.on('message', (d) => this.frames.push(JSON.parse(String(d)) as Json));
+    this.ws.on('pong', (d) => this.pongs.push(String(d)));
   }
   async open(): Promise<this> {
     await new Promise((resolve, reject) => {
@@ -37,12 +41,22 @@ class Client {
     return id;
   }
   async next(pred: (f: Json) => boolean, what: string): Promise<Json> {
-    for (let i = 0; i < 300; i++) {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
       const index = this.frames.findIndex(pred);
       if (index >= 0) return this.frames.splice(index, 1)[0] as Json;
       await new Promise((r) => setTimeout(r, 10));
     }
     assert.fail(`no ${what}; got ${JSON.stringify(this.frames).slice(0, 400)}`);
+  }
+  /**
+   * Frames on one connection arrive in order: once the answer to a command sent now is back, everything the
+   * server sent before it has arrived too. Returns the frames received before that answer.
+   */
+  async settle(): Promise<Json[]> {
+    const id = this.send('list_subscriptions');
+    await this.next((f) => f.id === id && f.type === 'ok', 'the list_subscriptions answer');
+    return this.frames.splice(0);
   }
   close(): void {
     this.ws.terminate();
@@ -88,26 +102,26 @@ test('snapshot then numbered deltas rebuild the REST book; a skipped number show
       no: new Map(((snap.msg as Json).no_dollars_fp as string[][]).map(([p, s]) => [p, Number(s)])),
     };
     await control(sim, 'POST', 'advance', { steps: 3 });
+    // Every delta of the advance was sent before the answer to a command sent after it.
     let seq = 1;
-    const deadline = Date.now() + 3_000;
-    while (Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 30));
-      for (const f of c.frames.splice(0).filter((x) => x.type === 'orderbook_delta')) {
-        assert.equal(f.seq, ++seq, 'one sequence number per message of the subscription');
-        const m = f.msg as { side: 'yes' | 'no'; price_dollars: string; delta_fp: string };
-        const side = local[m.side];
-        const size = Math.round(((side.get(m.price_dollars) ?? 0) + Number(m.delta_fp)) * 100) / 100;
-        if (size === 0) side.delete(m.price_dollars);
-        else side.set(m.price_dollars, size);
-      }
-      const rest = ((await call(sim, 'GET', `/markets/${ticker}/orderbook`)).body as { orderbook_fp: Json })
-        .orderbook_fp;
-      const same = (s: 'yes' | 'no') =>
-        JSON.stringify([...local[s]].sort()) ===
-        JSON.stringify((rest[`${s}_dollars`] as string[][]).map(([p, sz]) => [p, Number(sz)]).sort());
-      if (seq > 1 && same('yes') && same('no')) break;
+    for (const f of (await c.settle()).filter((x) => x.type === 'orderbook_delta')) {
+      assert.equal(f.seq, ++seq, 'one sequence number per message of the subscription');
+      const m = f.msg as { side: 'yes' | 'no'; price_dollars: string; delta_fp: string };
+      const side = local[m.side];
+      const size = Math.round(((side.get(m.price_dollars) ?? 0) + Number(m.delta_fp)) * 100) / 100;
+      if (size === 0) side.delete(m.price_dollars);
+      else side.set(m.price_dollars, size);
     }
     assert.ok(seq > 1, 'deltas arrived');
+    const rest = ((await call(sim, 'GET', `/markets/${ticker}/orderbook`)).body as { orderbook_fp: Json })
+      .orderbook_fp;
+    for (const s of ['yes', 'no'] as const) {
+      assert.deepEqual(
+        [...local[s]].sort(),
+        (rest[`${s}_dollars`] as string[][]).map(([p, sz]) => [p, Number(sz)]).sort(),
+        `${s} book rebuilt from the snapshot and deltas equals REST`,
+      );
+    }
     await fetch(`${sim.control}/__sim/kalshi/skip-seq`, {
       method: 'POST',
       body: JSON.stringify({ market_ticker: ticker }),
@@ -164,8 +178,13 @@ test('fill and user_orders reach the owner; a delta the owner caused names its c
   try {
     c.send('subscribe', { channels: ['fill', 'user_orders'] });
     c.send('subscribe', { channels: ['orderbook_delta', 'trade'], market_ticker: ticker });
-    stranger.send('subscribe', { channels: ['fill'] });
+    const strangerSub = stranger.send('subscribe', { channels: ['fill'] });
     await c.next((f) => f.type === 'orderbook_snapshot', 'snapshot');
+    // The stranger listens before the order is placed, so a leaked fill would have somewhere to go.
+    await stranger.next(
+      (f) => f.type === 'subscribed' && f.id === strangerSub,
+      "the stranger's subscription",
+    );
     const clientOrderId = randomUUID();
     await call(sim, 'POST', '/portfolio/events/orders', {
       account: acct,
@@ -211,8 +230,12 @@ test('fill and user_orders reach the owner; a delta the owner caused names its c
     assert.equal((delta.msg as Json).client_order_id, clientOrderId);
     const trade = await c.next((f) => f.type === 'trade', 'trade');
     assert.equal((trade.msg as Json).taker_outcome_side, 'yes');
-    await new Promise((r) => setTimeout(r, 100));
-    assert.ok(!stranger.frames.some((f) => f.type === 'fill'), 'nobody else sees the fill');
+    // The fill went out while the order was placed; anything for the stranger precedes this later answer.
+    assert.deepEqual(
+      (await stranger.settle()).filter((f) => f.type === 'fill'),
+      [],
+      'nobody else sees the fill',
+    );
   } finally {
     c.close();
     stranger.close();
@@ -221,20 +244,24 @@ test('fill and user_orders reach the owner; a delta the owner caused names its c
 
 test('pings are answered; a stalled feed answers nothing; ws/drop closes every connection', async () => {
   const c = await new Client(acct).open();
+  const withheld = async () => ((await control(sim, 'GET', 'feed')) as { withheld: number }).withheld;
+  const pongs = async (n: number) => {
+    const deadline = Date.now() + 10_000;
+    while (c.pongs.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    return c.pongs;
+  };
   try {
-    const pong = () =>
-      new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), 300);
-        c.ws.once('pong', () => {
-          clearTimeout(timer);
-          resolve(true);
-        });
-        c.ws.ping();
-      });
-    assert.equal(await pong(), true);
+    c.ws.ping('live');
+    assert.deepEqual(await pongs(1), ['live']);
     await control(sim, 'POST', 'faults', { stall_feed: true });
-    assert.equal(await pong(), false, 'a stalled feed does not even pong');
+    const before = await withheld();
+    c.ws.ping('stalled');
+    // The simulator counts the pong it withheld: proof that it received this ping while stalled.
+    await waitFor(async () => (await withheld()) > before || undefined, 10_000, 'the withheld pong');
     await control(sim, 'DELETE', 'faults');
+    c.ws.ping('live again');
+    // A late pong to the stalled ping would arrive before this one.
+    assert.deepEqual(await pongs(2), ['live', 'live again'], 'a stalled feed does not even pong');
     const closed = new Promise((resolve) => c.ws.once('close', resolve));
     assert.ok(((await control(sim, 'POST', 'ws/drop', {})) as { dropped: number }).dropped >= 1);
     await closed;

@@ -99,12 +99,19 @@ test('WebSocketClient subscribes, receives book updates, and reconnects after a 
   try {
     await ws.connect();
     await ws.subscribe('subscribe_market_prices', { marketSlugs: [slug] });
-    await control(sim, 'POST', 'advance', { steps: 1 });
-    await waitFor(async () => frames.length > 0 || undefined, 5_000, 'a book update');
+    // subscribe() resolves once the request is sent, not once the feed has it: advance until a push arrives.
+    await waitFor(
+      async () => {
+        await control(sim, 'POST', 'advance', { steps: 1 });
+        return frames.length > 0 || undefined;
+      },
+      10_000,
+      'a book update',
+    );
     assert.equal(frames[0]?.marketSlug, slug);
     assert.ok(Array.isArray(frames[0]?.orderbook.bids));
     assert.equal(((await control(sim, 'POST', 'ws/drop', {})) as { dropped: number }).dropped, 1);
-    await waitFor(async () => lost.length > 0 || undefined, 5_000, 'the SDK to see the drop');
+    await waitFor(async () => lost.length > 0 || undefined, 10_000, 'the SDK to see the drop');
     assert.deepEqual(lost, ['transport close']);
     await waitFor(async () => ws.isConnected() || undefined, 10_000, 'the SDK to reconnect');
     // The server forgot the subscription with the connection. SDK 1.1.0 tries to resubscribe on the manager's

@@ -187,7 +187,7 @@ test('a GTD order expires on the simulator clock, leaves the book and is announc
     expiration: now + 120,
   });
   assert.equal(gtd.body.status, 'live');
-  await waitFor(() => user.events.find((e) => e.type === 'PLACEMENT'), 3000, 'placement');
+  await waitFor(() => user.events.find((e) => e.type === 'PLACEMENT'), 10_000, 'placement');
   const sizeAt = async () => (await book(sim, m.yes)).bids.find((l) => Number(l.price) === m.bid)?.size;
   const withOrder = await sizeAt();
   assert.equal((await control(sim, 'POST', '/__sim/clock', { advance_seconds: 61 })).status, 200);
@@ -196,7 +196,7 @@ test('a GTD order expires on the simulator clock, leaves the book and is announc
   assert.equal(Number(await sizeAt()), Math.round((Number(withOrder) - 10) * 100) / 100);
   const cancel = await waitFor(
     () => user.events.find((e) => e.type === 'CANCELLATION'),
-    3000,
+    10_000,
     'cancellation',
   );
   assert.equal(cancel.status, 'CANCELED');

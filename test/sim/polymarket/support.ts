@@ -257,10 +257,14 @@ export async function balance(sim: PolymarketSim, t: Trader, assetType = 'COLLAT
 }
 
 /** Polls until the predicate holds or the bound expires (no bare sleeps). */
-export async function waitFor<T>(fn: () => T | undefined | false, ms = 3000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  fn: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const v = fn();
+    const v = await fn();
     if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));

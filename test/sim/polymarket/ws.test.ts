@@ -42,7 +42,7 @@ async function subscribe(assets: string[], custom = false): Promise<Recorder> {
   rec.send({ type: 'market', assets_ids: assets, custom_feature_enabled: custom });
   await waitFor(
     () => rec.events.filter((e) => e.event_type === 'book').length >= assets.length,
-    3000,
+    10_000,
     'snapshots',
   );
   return rec;
@@ -54,7 +54,7 @@ const byType = (rec: Recorder, type: string) => rec.events.filter((e) => e.event
 async function flush(rec: Recorder): Promise<void> {
   const pongs = rec.texts.filter((t) => t === 'PONG').length;
   rec.send('PING');
-  await waitFor(() => rec.texts.filter((t) => t === 'PONG').length > pongs, 3000, 'PONG');
+  await waitFor(() => rec.texts.filter((t) => t === 'PONG').length > pongs, 10_000, 'PONG');
 }
 
 /** Applies book snapshots and price_change deltas the way a client would; price → size per asset. */
@@ -128,15 +128,15 @@ test('subscribe/unsubscribe operations, NO NEW ASSETS and custom best_bid_ask', 
   const n = take();
   const rec = await subscribe([m.yes], true);
   rec.send({ operation: 'subscribe', assets_ids: [n.yes] });
-  await waitFor(() => byType(rec, 'book').some((b) => b.asset_id === n.yes), 3000, 'new snapshot');
+  await waitFor(() => byType(rec, 'book').some((b) => b.asset_id === n.yes), 10_000, 'new snapshot');
   rec.send({ operation: 'subscribe', assets_ids: [n.yes] });
-  await waitFor(() => rec.texts.includes('NO NEW ASSETS'), 3000, 'NO NEW ASSETS');
+  await waitFor(() => rec.texts.includes('NO NEW ASSETS'), 10_000, 'NO NEW ASSETS');
   rec.send({ operation: 'unsubscribe', assets_ids: [n.yes] });
   await flush(rec);
   const t = await trader(sim);
   const { bid } = best(await book(sim, m.yes));
   await post(sim, t, { tokenId: m.yes, side: 'BUY', price: Math.round((bid + 0.01) * 100) / 100, size: 6 });
-  const bba = await waitFor(() => byType(rec, 'best_bid_ask')[0], 3000, 'best_bid_ask');
+  const bba = await waitFor(() => byType(rec, 'best_bid_ask')[0], 10_000, 'best_bid_ask');
   assertCovers('best_bid_ask', loadFixture('polymarket', 'ws_market_best_bid_ask.json'), bba);
   const before = byType(rec, 'price_change').length;
   await post(sim, t, { tokenId: n.yes, side: 'BUY', price: 0.01, size: 6 });
@@ -195,12 +195,12 @@ test('user channel: own order and trade events in the recorded shapes, nothing o
     price: Math.round((bid + 0.01) * 100) / 100,
     size: 10,
   });
-  const placement = await waitFor(() => a.events.find((e) => e.type === 'PLACEMENT'), 3000, 'placement');
+  const placement = await waitFor(() => a.events.find((e) => e.type === 'PLACEMENT'), 10_000, 'placement');
   assertCovers('order PLACEMENT', loadFixture('polymarket', 'ws_user_order_placement_v1.json'), placement);
   assert.equal(placement.id, rest.id);
   const trade = await waitFor(
     () => a.events.find((e) => e.event_type === 'trade' && e.status === 'CONFIRMED'),
-    3000,
+    10_000,
     'trade',
   );
   assertCovers('trade', loadFixture('polymarket', 'ws_user_trade_v1.json'), trade);
@@ -215,7 +215,7 @@ test('user channel: own order and trade events in the recorded shapes, nothing o
   );
   await waitFor(
     () => b.events.some((e) => e.event_type === 'trade' && e.trader_side === 'TAKER'),
-    3000,
+    10_000,
     'bob trade',
   );
   assert.ok(b.events.every((e) => e.event_type !== 'order' || e.owner === bob.key));
@@ -223,7 +223,7 @@ test('user channel: own order and trade events in the recorded shapes, nothing o
   await clob(sim, alice, 'DELETE', '/order', { orderID: cancelled.id });
   const cancellation = await waitFor(
     () => a.events.find((e) => e.type === 'CANCELLATION'),
-    3000,
+    10_000,
     'cancellation',
   );
   assertCovers(
@@ -238,26 +238,30 @@ test('user channel: own order and trade events in the recorded shapes, nothing o
 test('bad first frames close the connection; ws/drop closes every connection', async () => {
   const garbage = await connect(sim.urls.wsMarket);
   garbage.send('{nope');
-  await waitFor(() => garbage.closed, 3000, 'close on garbage');
+  await waitFor(() => garbage.closed, 10_000, 'close on garbage');
   const wrongType = await connect(sim.urls.wsMarket);
   wrongType.send({ type: 'user', assets_ids: [] });
-  await waitFor(() => wrongType.closed, 3000, 'close on wrong channel');
+  await waitFor(() => wrongType.closed, 10_000, 'close on wrong channel');
   const badAuth = await connect(sim.urls.wsUser);
   badAuth.send({ type: 'user', auth: { apiKey: 'x', secret: 'y', passphrase: 'z' } });
-  await waitFor(() => badAuth.closed, 3000, 'close on bad auth');
+  await waitFor(() => badAuth.closed, 10_000, 'close on bad auth');
   const one = await subscribe([take().yes]);
   const two = await connect(sim.urls.wsUser);
   const dropped = await control(sim, 'POST', '/__sim/ws/drop');
   assert.ok(Number(dropped.json.dropped) >= 2);
-  await waitFor(() => one.closed && two.closed, 3000, 'dropped');
+  await waitFor(() => one.closed && two.closed, 10_000, 'dropped');
 });
 
 test('stall_feed keeps sockets open but sends nothing, not even PONG', async () => {
   const m = take();
   const rec = await subscribe([m.yes]);
   await control(sim, 'POST', '/__sim/faults', { stall_feed: true });
+  const withheld = async () => Number((await control(sim, 'GET', '/__sim/feed')).json.withheld);
+  const before = await withheld();
   const seen = rec.events.length;
   rec.send('PING');
+  // The simulator counts the PONG it withheld: proof that it received this PING while stalled.
+  await waitFor(async () => (await withheld()) > before, 10_000, 'the withheld PONG');
   await control(sim, 'POST', '/__sim/advance', { steps: 3 });
   await control(sim, 'DELETE', '/__sim/faults');
   // Anything sent during the stall would arrive before the PONG to this later PING.
@@ -269,12 +273,13 @@ test('stall_feed keeps sockets open but sends nothing, not even PONG', async () 
 });
 
 test('connections that stop pinging are closed by the idle rule', async () => {
-  const quick = await startPolymarketSim({ seed: 29, size: 20, wsIdleTimeoutMs: 300 });
+  // Pings every 50 ms against a 1.5 s idle rule: only a stall of over a second could close the pinging one.
+  const quick = await startPolymarketSim({ seed: 29, size: 20, wsIdleTimeoutMs: 1_500 });
   try {
     const pinging = await connect(quick.urls.wsMarket);
     const silent = await connect(quick.urls.wsMarket);
     const timer = setInterval(() => pinging.send('PING'), 50);
-    await waitFor(() => silent.closed, 3000, 'idle close');
+    await waitFor(() => silent.closed, 15_000, 'idle close');
     clearInterval(timer);
     assert.equal(pinging.closed, false);
     pinging.ws.close();

@@ -3,8 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { handleControl, SimClock } from '../../../sim/shared/control.js';
-import { holdResponse, SimFaults } from '../../../sim/shared/faults.js';
+import { SimFaults } from '../../../sim/shared/faults.js';
 import { sendJson } from '../../../sim/shared/http.js';
+import { waitFor } from '../../support/server.js';
 
 // A bare simulator: the shared control surface in front of one venue route.
 let server: Server;
@@ -14,6 +15,8 @@ const clock = new SimClock();
 let step = 0;
 let expiredAt: number | null = null;
 const funded: Array<[string, string]> = [];
+/** What happened, in order: the venue route handling a request, the test's own steps, answers arriving. */
+const events: string[] = [];
 
 before(async () => {
   const control = {
@@ -32,12 +35,14 @@ before(async () => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (await handleControl(req, res, path, control)) return;
     const target = { method: req.method ?? 'GET', path };
+    events.push(`received ${target.method} ${path}`);
     const fault = await faults.gate(target);
-    if (faults.applies(target)) holdResponse(res, faults.settings.hold_response_ms);
+    faults.holdResponse(res, target);
     if (fault?.kind === 'rate_limited') {
       return sendJson(res, 429, { error: 'slow down' }, { 'retry-after': String(fault.retryAfterSeconds) });
     }
     if (fault) return sendJson(res, fault.status, { error: 'boom' });
+    events.push(`handled ${target.method} ${path}`);
     sendJson(res, 200, { ok: true });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -92,20 +97,66 @@ test('clock, advance, manifest and fund reach the simulator hooks', async () => 
   assert.equal((await post('/__sim/accounts', {})).status, 404, 'no account hook on this simulator');
 });
 
-test('faults can be aimed at one route; a held answer arrives late but the request was handled', async () => {
+test('faults can be aimed at one route', async () => {
   await post('/__sim/faults', { error_rate: 1, only: ['GET /orders*'] });
   assert.equal((await fetch(`${url}/orders/1`)).status, 500);
   assert.equal((await fetch(`${url}/book`)).status, 200, 'other routes are untouched');
   assert.equal((await post('/__sim/faults', { only: ['not a route'] })).status, 400);
-  await post('/__sim/faults', { hold_response_ms: 300, only: ['POST /order'] });
-  const late = await fetch(`${url}/order`, {
-    method: 'POST',
-    body: '{}',
-    signal: AbortSignal.timeout(100),
-  }).catch((e: unknown) => e);
-  assert.ok(late instanceof Error, 'the answer was held past the client deadline');
-  const started = Date.now();
-  assert.equal((await fetch(`${url}/order`, { method: 'POST', body: '{}' })).status, 200);
-  assert.ok(Date.now() - started >= 250, 'held');
   await fetch(`${url}/__sim/faults`, { method: 'DELETE' });
+});
+
+test('a held answer: the request is handled at once, its answer arrives only when the fault is cleared', async () => {
+  // Far longer than any test runs: only the explicit release below can let the answer go.
+  await post('/__sim/faults', { hold_response_ms: 120_000, only: ['POST /order'] });
+  events.length = 0;
+  const answered = fetch(`${url}/order`, { method: 'POST', body: '{}' }).then((res) => {
+    events.push('answered');
+    return res;
+  });
+  const handled = async () => events.includes('handled POST /order') || undefined;
+  await waitFor(handled, 10_000, 'the held request to be handled');
+  // Another route is answered meanwhile; the held answer still has not arrived (ordering, not elapsed time).
+  assert.equal((await fetch(`${url}/book`)).status, 200);
+  const handledBoth = [
+    'received POST /order',
+    'handled POST /order',
+    'received GET /book',
+    'handled GET /book',
+  ];
+  assert.deepEqual(events, handledBoth);
+  events.push('release');
+  assert.equal((await fetch(`${url}/__sim/faults`, { method: 'DELETE' })).status, 200);
+  assert.equal((await answered).status, 200);
+  assert.deepEqual(events, [...handledBoth, 'release', 'answered']);
+});
+
+test('a latency holds the request before it is handled, until it runs out or the fault is cleared', async () => {
+  await post('/__sim/faults', { latency_ms: 120_000, only: ['POST /order'] });
+  events.length = 0;
+  const answered = fetch(`${url}/order`, { method: 'POST', body: '{}' }).then((res) => {
+    events.push('answered');
+    return res;
+  });
+  const received = async () => events.includes('received POST /order') || undefined;
+  await waitFor(received, 10_000, 'the slowed request to arrive');
+  // A later request is handled first: the slowed one is still waiting out its latency.
+  assert.equal((await fetch(`${url}/book`)).status, 200);
+  const before = ['received POST /order', 'received GET /book', 'handled GET /book'];
+  assert.deepEqual(events, before);
+  events.push('release');
+  await fetch(`${url}/__sim/faults`, { method: 'DELETE' });
+  assert.equal((await answered).status, 200);
+  assert.deepEqual(events, [...before, 'release', 'handled POST /order', 'answered']);
+});
+
+test('GET /__sim/feed counts the stream frames a stalled feed withheld', async () => {
+  const feed = async () => (await (await fetch(`${url}/__sim/feed`)).json()) as Record<string, unknown>;
+  assert.deepEqual(await feed(), { stalled: false, withheld: 0 });
+  assert.equal(faults.withhold(), false, 'a live feed delivers');
+  await post('/__sim/faults', { stall_feed: true });
+  assert.equal(faults.withhold(), true);
+  assert.equal(faults.withhold(), true);
+  assert.deepEqual(await feed(), { stalled: true, withheld: 2 });
+  await fetch(`${url}/__sim/faults`, { method: 'DELETE' });
+  assert.deepEqual(await feed(), { stalled: false, withheld: 2 }, 'a count, kept across fault changes');
 });
