@@ -20,6 +20,13 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
+/** The time pacing and backoff read and wait on; the system clock unless a test brings its own. */
+export interface TransportClock {
+  now(): number;
+  /** Resolves true after `ms`, or false at once when the signal aborts first. */
+  sleep(ms: number, signal: AbortSignal): Promise<boolean>;
+}
+
 export interface VenueHttpOptions {
   venue: ExchangeId;
   baseUrl: string;
@@ -32,6 +39,7 @@ export interface VenueHttpOptions {
   /** Largest response body read; a bigger one is a transport failure rather than an out-of-memory. */
   maxResponseBytes?: number;
   dispatcher?: Dispatcher;
+  clock?: TransportClock;
 }
 
 export interface VenueRequest {
@@ -73,8 +81,10 @@ export class VenueHttp {
   private readonly ownsDispatcher: boolean;
   private readonly bucket: Bucket;
   private readonly maxResponseBytes: number;
+  private readonly clock: TransportClock;
 
   constructor(private readonly options: VenueHttpOptions) {
+    this.clock = options.clock ?? systemClock;
     this.venue = options.venue;
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl.slice(0, -1) : options.baseUrl);
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -82,7 +92,7 @@ export class VenueHttp {
     this.dispatcher =
       options.dispatcher ??
       new Agent({ keepAliveTimeout: 10_000, connections: 64, connect: { timeout: 5_000 } });
-    this.bucket = { tokens: options.rateLimit.burst, updatedAt: Date.now() };
+    this.bucket = { tokens: options.rateLimit.burst, updatedAt: this.clock.now() };
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
@@ -121,7 +131,7 @@ export class VenueHttp {
         continue;
       }
       if (outcome.status >= 200 && outcome.status < 300) return outcome;
-      const retryAfterMs = parseRetryAfter(outcome.headers['retry-after']);
+      const retryAfterMs = parseRetryAfter(outcome.headers['retry-after'], this.clock.now());
       // A 429 means the venue did not process the request, so even an order may be sent again.
       const retryable = outcome.status === 429 || (outcome.status >= 500 && req.idempotent);
       const waitable = retryAfterMs === null || retryAfterMs <= this.retry.maxRetryAfterMs;
@@ -204,9 +214,9 @@ export class VenueHttp {
     if (this.options.unpaced) return;
     const { requestsPerSecond, burst } = this.options.rateLimit;
     for (;;) {
-      const taken = takeToken(this.bucket, requestsPerSecond, burst, Date.now());
+      const taken = takeToken(this.bucket, requestsPerSecond, burst, this.clock.now());
       if (taken.allowed) return;
-      if (!(await sleep(taken.retryAfterMs, ctx.signal))) {
+      if (!(await this.clock.sleep(taken.retryAfterMs, ctx.signal))) {
         throw new VenueTransportError(this.venue, operation, 'timeout', false, attempt);
       }
     }
@@ -216,7 +226,7 @@ export class VenueHttp {
     const exponential = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
     // Full jitter keeps many clients from retrying in lockstep; Retry-After is a floor the venue asked for.
     const delay = retryAfterMs ?? Math.round(exponential / 2 + (Math.random() * exponential) / 2);
-    await sleep(delay, ctx.signal);
+    await this.clock.sleep(delay, ctx.signal);
   }
 }
 
@@ -239,14 +249,17 @@ async function readBounded(
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export function parseRetryAfter(raw: string | string[] | undefined): number | null {
+/** Retry-After in ms: delay-seconds, or an HTTP date counted from `nowMs`. */
+export function parseRetryAfter(raw: string | string[] | undefined, nowMs = Date.now()): number | null {
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined || value.trim() === '') return null;
   const seconds = Number(value);
   if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
   const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+  return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
 }
+
+const systemClock: TransportClock = { now: () => Date.now(), sleep };
 
 /** Resolves true after `ms`, or false at once when the signal aborts first. */
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {

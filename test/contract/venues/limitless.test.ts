@@ -235,7 +235,7 @@ describe('limitless: book stream specifics', () => {
       ]);
       await waitFor(
         async () => (r.books.has('Yes') && r.books.has('No')) || undefined,
-        5_000,
+        10_000,
         'two snapshots',
       );
       await control('advance', { steps: 1 });
@@ -245,11 +245,21 @@ describe('limitless: book stream specifics', () => {
       await control('advance', { steps: 1 });
       await waitFor(
         async () => (await matchesRest(r, 'Yes')) ?? undefined,
-        5_000,
+        10_000,
         'the Yes book after advance',
       );
+      // Subscribing No again pushes its snapshot after every event the advance caused: the explicit end of what
+      // the unsubscribed outcome could have received.
+      stream.subscribe([{ market, outcome: 'No' }]);
+      const isNoSnapshot = (e: MarketStreamEvent) => e.type === 'book_snapshot' && e.book.outcome === 'No';
+      await waitFor(
+        async () => r.events.slice(before).some(isNoSnapshot) || undefined,
+        10_000,
+        'the No snapshot after resubscribing',
+      );
+      const meanwhile = r.events.slice(before, before + r.events.slice(before).findIndex(isNoSnapshot));
       assert.ok(
-        r.events.slice(before).every((e) => e.type !== 'book_delta' || e.instrument.outcome === 'Yes'),
+        meanwhile.every((e) => e.type !== 'book_delta' || e.instrument.outcome === 'Yes'),
         'no more No deltas',
       );
     } finally {
@@ -267,12 +277,17 @@ describe('limitless: book stream specifics', () => {
     const r = reader(stream);
     try {
       stream.subscribe([{ market, outcome: 'Yes' }]);
-      await waitFor(async () => r.books.has('Yes') || undefined, 5_000, 'snapshot');
+      await waitFor(async () => r.books.has('Yes') || undefined, 10_000, 'snapshot');
       await control('faults', { stall_feed: true });
+      const withheld = async () =>
+        ((await (await fetch(`${sim.control}/__sim/feed`)).json()) as { withheld: number }).withheld;
+      const silent = await withheld();
       await control('advance', { steps: 2 });
+      // The feed said nothing about this advance: whatever catches the book up, it is not the socket.
+      assert.ok((await withheld()) > silent, 'the push of the advance was withheld');
       await waitFor(
         async () => (await matchesRest(r, 'Yes')) ?? undefined,
-        5_000,
+        10_000,
         'the reconcile to catch up',
       );
     } finally {

@@ -3,8 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, test } from 'node:test';
 import { VenueStatusError, VenueTransportError } from '../../../../src/venues/shared/venue-errors.js';
-import { parseRetryAfter, VenueHttp } from '../../../../src/venues/shared/venue-http.js';
+import { parseRetryAfter, type TransportClock, VenueHttp } from '../../../../src/venues/shared/venue-http.js';
 import { silentLogger } from '../../../contract/venues/harness.js';
+import { waitFor } from '../../../support/server.js';
 
 // A loopback server whose next answers the test scripts; it records what it received.
 let server: Server;
@@ -156,28 +157,63 @@ test('an oversized answer is refused instead of buffered', async () => {
   assert.ok(error instanceof VenueTransportError && error.failure === 'too_large');
 });
 
-test('requests are paced to the venue rate limit, and pacing stops at the caller deadline', async () => {
-  const client = http({ rateLimit: { requestsPerSecond: 20, burst: 2 } });
-  const started = Date.now();
-  for (let i = 0; i < 4; i++) {
-    await client.send(ctx(), { method: 'GET', path: '/x', idempotent: true, operation: 'read' });
+/**
+ * A clock that only moves when the transport waits on it, recording each wait in `timeline`; `hold` makes a wait
+ * last until the caller's signal aborts instead.
+ */
+function manualClock(timeline: string[], hold = false): TransportClock {
+  let now = 1_700_000_000_000;
+  return {
+    now: () => now,
+    sleep(ms, signal) {
+      timeline.push(`wait ${ms} ms`);
+      if (hold) {
+        return new Promise((resolve) =>
+          signal.addEventListener('abort', () => resolve(false), { once: true }),
+        );
+      }
+      now += ms;
+      return Promise.resolve(!signal.aborted);
+    },
+  };
+}
+
+const read = { method: 'GET', path: '/x', idempotent: true, operation: 'read' } as const;
+
+test('requests are paced to the venue rate limit: the burst at once, then one token per 1/rate s', async () => {
+  const timeline: string[] = [];
+  const client = http({ rateLimit: { requestsPerSecond: 20, burst: 2 }, clock: manualClock(timeline) });
+  for (let i = 1; i <= 4; i++) {
+    await client.send(ctx(), read);
+    timeline.push(`sent ${i}`);
   }
-  // Two from the burst, then two more at 20/s: at least ~100 ms in all.
-  assert.ok(Date.now() - started >= 80, 'pacing did not wait');
-  const slow = http({ rateLimit: { requestsPerSecond: 0.1, burst: 1 } });
-  await slow.send(ctx(), { method: 'GET', path: '/x', idempotent: true, operation: 'read' });
-  const error = await slow
-    .send(ctx(100), { method: 'GET', path: '/x', idempotent: true, operation: 'read' })
-    .catch((e: unknown) => e);
+  // Two from the burst; the bucket is then empty and refills one token per 50 ms of the transport's clock.
+  assert.deepEqual(timeline, ['sent 1', 'sent 2', 'wait 50 ms', 'sent 3', 'wait 50 ms', 'sent 4']);
+  assert.equal(received.length, 4);
+});
+
+test('pacing stops at the caller deadline: the request waiting for a token is never sent', async () => {
+  const timeline: string[] = [];
+  const slow = http({ rateLimit: { requestsPerSecond: 0.1, burst: 1 }, clock: manualClock(timeline, true) });
+  await slow.send(ctx(), read);
+  timeline.push('sent 1');
+  const caller = new AbortController();
+  const second = slow.send({ ...ctx(), signal: caller.signal }, read).catch((e: unknown) => e);
+  await waitFor(async () => timeline.includes('wait 10000 ms') || undefined, 10_000, 'the wait for a token');
+  caller.abort();
+  const error = await second;
   assert.ok(error instanceof VenueTransportError && error.maybeProcessed === false, String(error));
+  assert.deepEqual(timeline, ['sent 1', 'wait 10000 ms']);
+  assert.equal(received.length, 1, 'the paced request never left');
 });
 
 test('Retry-After accepts seconds and HTTP dates', () => {
   assert.equal(parseRetryAfter('2'), 2_000);
   assert.equal(parseRetryAfter(undefined), null);
   assert.equal(parseRetryAfter('soon'), null);
-  const date = parseRetryAfter(new Date(Date.now() + 3_000).toUTCString());
-  assert.ok(date !== null && date > 1_000 && date <= 3_000);
+  const now = Date.UTC(2026, 4, 14, 12, 0, 0);
+  assert.equal(parseRetryAfter(new Date(now + 3_000).toUTCString(), now), 3_000);
+  assert.equal(parseRetryAfter(new Date(now - 3_000).toUTCString(), now), 0, 'a date past is no wait');
 });
 
 test('closing twice is harmless', async () => {
@@ -188,9 +224,14 @@ test('closing twice is harmless', async () => {
 });
 
 test('an unpaced client ignores the rate limit (simulators publish none)', async () => {
-  const client = http({ rateLimit: { requestsPerSecond: 0.001, burst: 1 }, unpaced: true });
-  for (let i = 0; i < 5; i++) {
-    await client.send(ctx(500), { method: 'GET', path: '/x', idempotent: true, operation: 'read' });
-  }
+  const timeline: string[] = [];
+  const client = http({
+    rateLimit: { requestsPerSecond: 0.001, burst: 1 },
+    unpaced: true,
+    clock: manualClock(timeline, true),
+  });
+  for (let i = 0; i < 5; i++) await client.send(ctx(), read);
+  assert.deepEqual(timeline, [], 'no wait for a token');
+  assert.equal(received.length, 5);
   await client.close();
 });
