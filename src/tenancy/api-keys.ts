@@ -93,7 +93,7 @@ export class ApiKeyService {
 
   /** Synchronous on a cache hit, so the request hot path costs no promise. */
   authenticate(presented: string): AuthResult | Promise<AuthResult> {
-    const now = Date.now();
+    const now = this.now().getTime();
     // Keyed by the presented value so a cache hit costs no hashing; the map lives only in this process's memory.
     const cached = this.cache.get(presented);
     if (cached && cached.expiresAt > now) return cached.result;

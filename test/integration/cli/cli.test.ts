@@ -165,24 +165,24 @@ describe('sandbox', () => {
       assert.equal(res.headers.get('x-svc-tier'), 'admin');
     });
 
-    test('a key revoked with the CLI is refused by the running server within the key cache TTL', async () => {
+    test('a key revoked with the CLI is refused by the running server once its cached entry expires', async () => {
+      // How long the cache may keep a revoked key is proven on an injected clock (foundation-store.test.ts); here
+      // the two real processes show that the revocation reaches the server at all.
       const created = await createKey(dataDir, '--tier', 'free');
       // Used once first, so the server holds it in its key cache as valid.
       assert.equal((await send(server.url, created.key, '/api/v1/exchanges')).status, 200);
       const revoked = await runCli(['keys', 'revoke', created.id, '--data-dir', dataDir], BASE_ENV);
       assert.equal(revoked.code, 0, revoked.stderr);
-      const started = Date.now();
       const refused = await waitFor(
         async () => {
           const res = await send(server.url, created.key, '/api/v1/exchanges');
           return res.status === 401 ? res : undefined;
         },
-        5_000,
+        30_000,
         'the revoked key to be refused',
       );
       assertError(refused, 401, 'unauthorized');
       assert.match((refused.body as { error: string }).error, /revoked/);
-      assert.ok(Date.now() - started < 5_000);
     });
 
     let drained503: RawResponse | undefined;
@@ -244,7 +244,7 @@ describe('sandbox', () => {
     });
   });
 
-  test('SIGTERM with keep-alive clients: in-flight requests complete and the process exits 0 promptly', async () => {
+  test('SIGTERM with keep-alive clients: in-flight requests complete and the process exits 0 by itself', async (t) => {
     const adminKey = uniqueName('admin_key_for_cli_tests');
     const server = await startSandbox(tempDir(), { OMNIBOOK_ADMIN_KEY: adminKey });
     const agent = new http.Agent({ keepAlive: true });
@@ -259,8 +259,12 @@ describe('sandbox', () => {
       for (const r of inFlight) r.finish();
       for (const res of await Promise.all(inFlight.map((r) => r.response)))
         assert.equal(res.status, 201, res.text);
-      assert.equal(await exited, 0, server.stderr());
-      assert.ok(Date.now() - started < 5_000, `shutdown took ${Date.now() - started} ms`);
+      // The answered connections stay open and idle in the agent's pool. The server must close them itself: were
+      // it to wait for their keep-alive timeout (72 s), the exit would miss this bound, which is there so that a
+      // hang fails with a message; the time taken is reported, never asserted.
+      const code = await boundedWait(exited, 30_000, 'the process to exit after SIGTERM');
+      t.diagnostic(`shutdown took ${Date.now() - started} ms`);
+      assert.equal(code, 0, server.stderr());
     } finally {
       agent.destroy();
     }
@@ -488,6 +492,19 @@ function parseResponses(stream: string): RawResponse[] {
     out.push({ status, headers, body });
   }
   return out;
+}
+
+/** Waits for `promise` with a bound: a hang fails with `what` instead of running into the test timeout. */
+async function boundedWait<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Resolves once the server no longer accepts connections, i.e. its shutdown has begun. */

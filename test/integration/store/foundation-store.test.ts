@@ -27,6 +27,21 @@ onBothDialects('foundation store', (store) => {
     assert.deepEqual(await keys.authenticate(key), { ok: false, reason: 'revoked' });
   });
 
+  it('a key revoked by another process is refused once its cache entry runs out, not before', async () => {
+    let now = Date.UTC(2026, 4, 14, 12, 0, 0);
+    const clock = () => new Date(now);
+    const server = new ApiKeyService(new ApiKeysRepo(store().db), 1_000, clock);
+    // The CLI revokes through its own service, so the server's cache does not hear of it.
+    const cli = new ApiKeyService(new ApiKeysRepo(store().db), 0, clock);
+    const { key, info } = await server.create({ name: 'k', tier: 'free' });
+    assert.ok((await server.authenticate(key)).ok);
+    assert.equal(await cli.revoke(info.id), true);
+    now += 999;
+    assert.ok((await server.authenticate(key)).ok, 'served from the cache for the rest of its TTL');
+    now += 1;
+    assert.deepEqual(await server.authenticate(key), { ok: false, reason: 'revoked' });
+  });
+
   it('ensure() creates a key with exactly the given value, and restores it when revoked', async () => {
     const keys = new ApiKeyService(new ApiKeysRepo(store().db), 0);
     const value = `fixed-admin-key-${Date.now()}`;
