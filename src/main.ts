@@ -40,6 +40,8 @@ export interface RuntimeOptions {
   pgSchema?: string;
   /** Redis key namespace (tests isolate themselves in one). */
   redisNamespace?: string;
+  /** Clock of the in-process rate limiter (Redis uses its own); tests hold it still or move it themselves. */
+  admissionClock?: () => number;
   /** Runs after the server and jobs stopped, before the database closes (the sandbox stops its simulators). */
   onStop?: () => Promise<void>;
 }
@@ -116,7 +118,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       closers.unshift(() => redis.quit());
       admission = new RedisAdmission(redis, usageRepo, options.redisNamespace);
     } else {
-      admission = new MemoryAdmission(usageRepo);
+      admission = new MemoryAdmission(usageRepo, options.admissionClock);
     }
 
     const keys = new ApiKeyService(new ApiKeysRepo(store.db), config.auth.keyCacheTtlMs);
