@@ -19,6 +19,7 @@ import {
 import { startPolymarketSim } from '../../../sim/polymarket/index.js';
 import type { OrderType, PmOrder } from '../../../sim/polymarket/order.js';
 import { createWorld } from '../../../sim/shared/world.js';
+import { assertProperty } from '../../support/property.js';
 import { activeMarkets, book, connect, control, getJson } from './support.js';
 
 const ONE = 1_000_000;
@@ -47,7 +48,7 @@ function assertSortedUncrossed(
 test('house ladders are sorted, on tick, inside (0, 1) and uncrossed at every step', () => {
   const cat = catalogue(101, 300);
   const active = cat.markets.filter((m) => m.status === 'active');
-  fc.assert(
+  assertProperty(
     fc.property(
       fc.integer({ min: 0, max: active.length - 1 }),
       fc.integer({ min: 0, max: 20_000 }),
@@ -62,12 +63,12 @@ test('house ladders are sorted, on tick, inside (0, 1) and uncrossed at every st
         }
       },
     ),
-    { numRuns: 2000 },
+    { numRuns: 2000, examples: [] },
   );
 });
 
 test('ids decode back to their market and outcome; other ids do not', () => {
-  fc.assert(
+  assertProperty(
     fc.property(
       fc.integer({ min: 1, max: 2 ** 31 - 1 }),
       fc.integer({ min: 0, max: 5_000_000 }),
@@ -80,18 +81,19 @@ test('ids decode back to their market and outcome; other ids do not', () => {
         assert.equal(decodeTokenId(seed + 1, tokenIdFor(seed, index, 0)), null);
       },
     ),
-    { numRuns: 300 },
+    { numRuns: 300, examples: [] },
   );
-  fc.assert(
+  assertProperty(
     fc.property(fc.stringMatching(/^[0-9]{1,78}$/), (text) => {
       const decoded = decodeTokenId(7, text);
       if (decoded) assert.equal(tokenIdFor(7, decoded.index, decoded.outcome), text);
     }),
+    { examples: [] },
   );
 });
 
 test('same seed, same catalogue; another seed, other ids', () => {
-  fc.assert(
+  assertProperty(
     fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 120 }), (seed, size) => {
       const a = catalogue(seed, size);
       const b = catalogue(seed, size);
@@ -111,7 +113,7 @@ test('same seed, same catalogue; another seed, other ids', () => {
       const ids = new Set(other.markets.map((m) => other.conditionId(m)));
       assert.ok(a.markets.every((m) => !ids.has(a.conditionId(m))));
     }),
-    { numRuns: 40 },
+    { numRuns: 40, examples: [] },
   );
 });
 
@@ -144,7 +146,7 @@ const opArb: fc.Arbitrary<Op> = fc.record({
 });
 
 test('any order flow keeps books sorted and uncrossed, NO a mirror of YES, and collateral plus sets conserved', () => {
-  fc.assert(
+  assertProperty(
     fc.property(
       fc.integer({ min: 1, max: 10_000 }),
       fc.array(opArb, { minLength: 1, maxLength: 60 }),
@@ -217,7 +219,7 @@ test('any order flow keeps books sorted and uncrossed, NO a mirror of YES, and c
         }
       },
     ),
-    { numRuns: 150 },
+    { numRuns: 150, examples: [] },
   );
 });
 

@@ -12,6 +12,7 @@ import {
   limitlessSignature,
 } from '../../../../src/venues/limitless/auth.js';
 import type { VenueSession } from '../../../../src/venues/port.js';
+import { assertProperty } from '../../../support/property.js';
 
 const session = (credentials: Record<string, string>): VenueSession => ({
   exchange: 'limitless',
@@ -38,7 +39,7 @@ test('a fixed vector: our signature equals the official SDK one', () => {
 });
 
 test('random inputs: our signature equals the official SDK one', () => {
-  fc.assert(
+  assertProperty(
     fc.property(
       fc.uint8Array({ minLength: 16, maxLength: 64 }),
       fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }),
@@ -54,6 +55,7 @@ test('random inputs: our signature equals the official SDK one', () => {
         );
       },
     ),
+    { examples: [] },
   );
 });
 

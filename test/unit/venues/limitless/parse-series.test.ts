@@ -25,6 +25,7 @@ import {
 } from '../../../../src/venues/limitless/payloads.js';
 import { assertCandles } from '../../../contract/venues/invariants.js';
 import { loadFixture } from '../../../support/fixtures.js';
+import { assertProperty } from '../../../support/property.js';
 
 const fixture = (name: string): unknown => loadFixture('limitless', name);
 
@@ -148,7 +149,7 @@ test('invariant: candles from any ticks are aligned, ascending, inside the windo
     t: fc.integer({ min: 1_700_000_000, max: 1_700_400_000 }),
     price: fc.integer({ min: 0, max: 1000 }).map((p) => p / 1000),
   });
-  fc.assert(
+  assertProperty(
     fc.property(
       fc.array(tick, { maxLength: 200 }),
       fc.constantFrom('1m', '1h', '6h', '1d', '1w' as const),
@@ -159,11 +160,12 @@ test('invariant: candles from any ticks are aligned, ascending, inside the windo
         assertCandles(candlesInWindow(ticks, interval, from, to), period, from, to);
       },
     ),
+    { examples: [] },
   );
 });
 
 test('invariant: a NO series is the YES series mirrored', () => {
-  fc.assert(
+  assertProperty(
     fc.property(
       fc.array(fc.record({ t: fc.integer({ min: 1, max: 2e9 }), p: fc.integer({ min: 0, max: 1000 }) })),
       (points) => {
@@ -179,5 +181,6 @@ test('invariant: a NO series is the YES series mirrored', () => {
         });
       },
     ),
+    { examples: [] },
   );
 });

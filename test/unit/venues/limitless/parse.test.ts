@@ -23,6 +23,7 @@ import {
   LimitlessOrderbook as OrderbookSchema,
 } from '../../../../src/venues/limitless/payloads.js';
 import { loadFixture } from '../../../support/fixtures.js';
+import { assertProperty } from '../../../support/property.js';
 
 const fixture = (name: string): unknown => loadFixture('limitless', name);
 
@@ -148,10 +149,11 @@ test('status: FUNDED trades until it expires, RESOLVED is resolved, anything els
   assert.equal(limitlessStatus('FUNDED', true), 'closed');
   assert.equal(limitlessStatus('LOCKED', false), 'closed');
   assert.equal(limitlessStatus('RESOLVED', true), 'resolved');
-  fc.assert(
+  assertProperty(
     fc.property(fc.string(), fc.option(fc.boolean(), { nil: null }), (status, expired) =>
       (MARKET_STATUSES as readonly string[]).includes(limitlessStatus(status, expired)),
     ),
+    { examples: [] },
   );
 });
 
@@ -166,7 +168,7 @@ test('invariant: any YES book gives sorted, uncrossed-if-YES-was, size-preservin
     price: fc.integer({ min: 1, max: 999 }).map((p) => p / 1000),
     size: fc.integer({ min: 1, max: 5_000 }).map((s) => s * 1_000_000),
   });
-  fc.assert(
+  assertProperty(
     fc.property(fc.array(level, { maxLength: 30 }), fc.array(level, { maxLength: 30 }), (bids, asks) => {
       const raw = { bids, asks };
       const yes = outcomeBook(raw, 'Yes');
@@ -198,14 +200,16 @@ test('invariant: any YES book gives sorted, uncrossed-if-YES-was, size-preservin
         );
       }
     }),
+    { examples: [] },
   );
 });
 
 test('invariant: complement is an involution on the price grid', () => {
-  fc.assert(
+  assertProperty(
     fc.property(fc.integer({ min: 0, max: 1000 }), (k) => {
       const p = k / 1000;
       assert.equal(complement(complement(p)), p);
     }),
+    { examples: [] },
   );
 });

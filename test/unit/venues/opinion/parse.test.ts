@@ -25,6 +25,7 @@ import {
   OpinionPriceHistory,
 } from '../../../../src/venues/opinion/payloads.js';
 import { loadFixture } from '../../../support/fixtures.js';
+import { assertProperty } from '../../../support/property.js';
 
 const fixture = (name: string): unknown => loadFixture('opinion', name);
 
@@ -156,7 +157,7 @@ const decimalString = (min: number, max: number) =>
 
 test('invariant: any book parses sorted, uncrossed per side, unique prices in (0,1), positive sizes', () => {
   const level = fc.record({ price: decimalString(-0.5, 1.5), size: decimalString(-10, 1e6) });
-  fc.assert(
+  assertProperty(
     fc.property(fc.array(level, { maxLength: 30 }), fc.array(level, { maxLength: 30 }), (bids, asks) => {
       const book = toOrderBook({ timestamp: 1_700_000_000_000, bids, asks }, '1', 'Yes', '42');
       for (const [levels, descending] of [
@@ -172,6 +173,7 @@ test('invariant: any book parses sorted, uncrossed per side, unique prices in (0
         for (const [p, s] of levels) assert.ok(p > 0 && p < 1 && s > 0);
       }
     }),
+    { examples: [] },
   );
 });
 
@@ -182,6 +184,7 @@ test('invariant: every topic status maps to one of our statuses, and only Activa
       assert.ok((MARKET_STATUSES as readonly string[]).includes(mapped));
       if (mapped === 'active') assert.ok(status === 2 || statusEnum?.toLowerCase() === 'activated');
     }),
+    { examples: [] },
   );
 });
 
@@ -196,7 +199,7 @@ test('invariant: a position keeps its market id and size; prices are in 0..1 or 
     avgEntryPrice: fc.option(decimalString(-1, 2)),
     currentValueInQuoteToken: fc.option(decimalString(0, 1e6)),
   });
-  fc.assert(
+  assertProperty(
     fc.property(position, (raw) => {
       assert.ok(Value.Check(OpinionPosition, raw));
       const p = toPosition(raw);
@@ -208,5 +211,6 @@ test('invariant: a position keeps its market id and size; prices are in 0..1 or 
         assert.ok(price === null || (price >= 0 && price <= 1));
       if (raw.avgEntryPrice === null) assert.equal(p.average_price, null);
     }),
+    { examples: [] },
   );
 });

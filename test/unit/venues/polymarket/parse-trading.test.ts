@@ -21,6 +21,7 @@ import {
 } from '../../../../src/venues/polymarket/payloads.js';
 import { payloadDecoder } from '../../../../src/venues/shared/payload.js';
 import { loadFixture } from '../../../support/fixtures.js';
+import { assertProperty } from '../../../support/property.js';
 
 const fixture = (name: string): unknown => loadFixture('polymarket', name);
 const decode = <S extends Parameters<typeof payloadDecoder>[0]>(schema: S, value: unknown) =>
@@ -105,7 +106,7 @@ test('fills never exceed what the trade matched, and fees are non-negative (prop
     mine: fc.boolean(),
     sameToken: fc.boolean(),
   });
-  fc.assert(
+  assertProperty(
     fc.property(
       fc.array(level, { minLength: 1, maxLength: 6 }),
       fc.constantFrom('BUY', 'SELL'),
@@ -136,6 +137,7 @@ test('fills never exceed what the trade matched, and fees are non-negative (prop
         }
       },
     ),
+    { examples: [] },
   );
   assert.equal(tradeFee(undefined, 0.5, 10), 0);
   assert.ok(Math.abs(tradeFee('200', 0.9, 100) - 0.2) < 1e-12);

@@ -27,6 +27,7 @@ import {
   PredictfunPosition,
 } from '../../../../src/venues/predictfun/payloads.js';
 import { loadFixture } from '../../../support/fixtures.js';
+import { assertProperty } from '../../../support/property.js';
 
 const fixture = (name: string): unknown => loadFixture('predictfun', name);
 
@@ -149,7 +150,7 @@ const levelsArb = (ascending: boolean) =>
     .map(([ticks, sizes]) => ticks.map((t, i): [number, number] => [t / 1000, sizes[i] as number]));
 
 test('invariant: the complement of the complement is the book; complements stay sorted and uncrossed', () => {
-  fc.assert(
+  assertProperty(
     fc.property(levelsArb(false), levelsArb(true), (bids, asks) => {
       const top = bids[0]?.[0] ?? 0;
       const yes: OrderBook = {
@@ -172,11 +173,12 @@ test('invariant: the complement of the complement is the book; complements stay 
       if (noBid !== undefined && noAsk !== undefined) assert.ok(noBid < noAsk);
       for (const [p] of [...no.bids, ...no.asks]) assert.ok(p > 0 && p < 1);
     }),
+    { examples: [] },
   );
 });
 
 test('invariant: wei strings convert exactly for whole and 1e-6 amounts', () => {
-  fc.assert(
+  assertProperty(
     fc.property(
       fc.integer({ min: 0, max: 10 ** 12 }),
       fc.integer({ min: 0, max: 999_999 }),
@@ -185,6 +187,7 @@ test('invariant: wei strings convert exactly for whole and 1e-6 amounts', () => 
         assert.equal(fromWei(wei), Number(`${whole}.${String(micro).padStart(6, '0')}`));
       },
     ),
+    { examples: [] },
   );
   assert.equal(fromWei('0'), 0);
   assert.equal(fromWei('8409090909090909720'), 8.40909090909091);
@@ -210,7 +213,7 @@ function leg(
 // Constructed matches in the documented shape (not recorded): a taker buying YES against a maker selling YES, and
 // one against a maker buying NO (a mint).
 test('invariant: a match prints once on the taker outcome, and on the other outcome through complementary makers', () => {
-  fc.assert(
+  assertProperty(
     fc.property(
       fc.integer({ min: 1, max: 99 }),
       fc.integer({ min: 1, max: 10_000 }),
@@ -252,6 +255,7 @@ test('invariant: a match prints once on the taker outcome, and on the other outc
         assert.notEqual(no[0]?.id, yes[0]?.id);
       },
     ),
+    { examples: [] },
   );
 });
 
@@ -275,7 +279,7 @@ test('positions: shares from wei, the venue average price, value per share as th
   });
   assert.equal(toPosition({ ...base, valueUsd: null }).current_price, null);
   assert.equal(toPosition({ ...base, averageBuyPriceUsd: 'n/a' }).average_price, null);
-  fc.assert(
+  assertProperty(
     fc.property(
       fc.bigInt({ min: 0n, max: 10n ** 27n }),
       fc.double({ min: 0, max: 1e9, noNaN: true }),
@@ -285,5 +289,6 @@ test('positions: shares from wei, the venue average price, value per share as th
         if (p.current_price !== null) assert.ok(p.current_price >= 0 && p.current_price <= 1);
       },
     ),
+    { examples: [] },
   );
 });
