@@ -114,6 +114,11 @@ export class SimFaults {
     this.releasePending();
   }
 
+  /** Requests waiting out a latency or an answer held back right now (GET /__sim/held). */
+  get held(): number {
+    return this.pending.size;
+  }
+
   /** Stream frames a stalled feed has not delivered since the simulator started (GET /__sim/feed). */
   get withheld(): number {
     return this.withheldFrames;

@@ -239,7 +239,11 @@ describe('limitless: book stream specifics', () => {
         'two snapshots',
       );
       await control('advance', { steps: 1 });
-      await waitFor(async () => ((await matchesRest(r, 'Yes')) && (await matchesRest(r, 'No'))) || undefined);
+      await waitFor(
+        async () => ((await matchesRest(r, 'Yes')) && (await matchesRest(r, 'No'))) || undefined,
+        10_000,
+        'both books after advance',
+      );
       stream.unsubscribe([{ market, outcome: 'No' }]);
       const before = r.events.length;
       await control('advance', { steps: 1 });

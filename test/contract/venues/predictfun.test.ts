@@ -298,7 +298,7 @@ describe('predictfun: market data', () => {
             JSON.stringify(local) === JSON.stringify({ bids: rest?.bids, asks: rest?.asks })
               ? true
               : undefined,
-          5_000,
+          10_000,
           'the polled NO book to match REST',
         );
       }

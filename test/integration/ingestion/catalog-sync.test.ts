@@ -185,7 +185,8 @@ onBothDialects('catalogue sync', (store) => {
         state: new SyncStateRepo(store().db),
         logger: quietLogger,
         refreshIntervalMs: 60_000,
-        leaseTtlMs: 600,
+        // Renewed every 2 s: the leader keeps its lease through any pause of the event loop shorter than 4 s.
+        leaseTtlMs: 6_000,
         nodeId: node,
       });
     const a = jobOf('node-a');
@@ -255,8 +256,15 @@ onBothDialects('catalogue sync', (store) => {
   });
 
   test('stop() ends a pass in flight and leaves its cursors saved for the next leader', async () => {
-    // Slowed venues keep the pass in flight long enough to be stopped part-way.
-    for (const id of sims.ids) await sims.control(id, 'POST', 'faults', { latency_ms: 150 });
+    const walks = await Promise.all(sims.adapters.map(async (a) => ({ a, w: await walkVenue(a) })));
+    const { a: target, w: truth } = walks.reduce((x, y) => (y.w.marketPages > x.w.marketPages ? y : x));
+    const id = target.descriptor.id;
+    assert.ok(truth.marketPages >= 2, `${id} has ${truth.marketPages} market pages`);
+    // Every simulator holds each request until its faults are set again, so the pass moves only as the test lets
+    // it: the target's first page goes through, its second request waits, and the others wait on their first.
+    const hold = { latency_ms: 120_000 };
+    const held = async () => ((await sims.control(id, 'GET', 'held')) as { held: number }).held;
+    for (const venue of sims.ids) await sims.control(venue, 'POST', 'faults', hold);
     const sync = syncOf(store(), sims.adapters);
     const job = new CatalogSyncJob({
       sync,
@@ -267,7 +275,14 @@ onBothDialects('catalogue sync', (store) => {
     });
     try {
       job.start();
-      await waitFor(async () => sync.snapshot().some((p) => p.pages >= 1), 30_000, 'a first page');
+      await waitFor(async () => (await held()) > 0 || undefined, 30_000, 'the first page request');
+      await sims.control(id, 'POST', 'faults', hold);
+      await waitFor(
+        async () =>
+          (sync.snapshot().some((p) => p.exchange === id && p.pages >= 1) && (await held()) > 0) || undefined,
+        30_000,
+        'the first page stored and the next request held',
+      );
       await job.stop();
       assert.equal(job.passCount, 0, 'the pass was not stopped');
       assert.equal(job.state().health, 'stopped');
@@ -275,7 +290,7 @@ onBothDialects('catalogue sync', (store) => {
       assert.ok(pending.length > 0, 'no venue left a cursor to resume from');
     } finally {
       await job.stop();
-      for (const id of sims.ids) await sims.control(id, 'DELETE', 'faults');
+      for (const venue of sims.ids) await sims.control(venue, 'DELETE', 'faults');
     }
     const resumed = await sync.runAll();
     assert.ok(resumed.some((r) => r.resumed));

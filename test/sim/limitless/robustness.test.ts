@@ -97,13 +97,13 @@ test('malformed Socket.IO payloads get `exception` and leave the connection usab
     socket.emit('no_such_event', { a: 1 });
     await waitFor(
       async () => events.filter((e) => e === 'exception').length >= 7 || undefined,
-      5_000,
+      10_000,
       'exceptions',
     );
     socket.emit('subscribe_market_prices', { marketSlugs: [slug, 'unknown-slug'] });
     await waitFor(
       async () => events.includes('system') || undefined,
-      5_000,
+      10_000,
       'a good subscription still works',
     );
     assert.ok(socket.connected);

@@ -131,7 +131,7 @@ test('a new subscribe_market_prices replaces the set; unsubscribe answers its ac
     client.socket.emit('subscribe_market_prices', 'not an object');
     await waitFor(
       async () => client.frames.some((f) => f.event === 'exception') || undefined,
-      5_000,
+      10_000,
       'exception',
     );
   } finally {
@@ -165,7 +165,7 @@ test('the handshake: no credentials is public, a signed handshake is `authentica
   const good = await connect(signed(account.credentials, 'GET', WS_SIGNED_PATH));
   await waitFor(
     async () => good.frames.some((f) => f.event === 'authenticated') || undefined,
-    5_000,
+    10_000,
     'auth ack',
   );
   good.socket.disconnect();
@@ -183,6 +183,6 @@ test('/__sim/ws/drop closes every connection; the client sees a transport close'
   const { dropped } = (await control(sim, 'POST', 'ws/drop', {})) as { dropped: number };
   // At least these two: a socket an earlier test closed may not have been reaped by the server yet.
   assert.ok(dropped >= 2, `dropped ${dropped}`);
-  await waitFor(async () => (!a.socket.connected && !b.socket.connected) || undefined, 5_000, 'both closed');
+  await waitFor(async () => (!a.socket.connected && !b.socket.connected) || undefined, 10_000, 'both closed');
   assert.deepEqual(reasons, ['transport close']);
 });

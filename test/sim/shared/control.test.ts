@@ -52,6 +52,7 @@ after(() => new Promise<void>((r) => server.close(() => r())));
 
 const post = (path: string, body: unknown) =>
   fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body) });
+const held = async () => ((await (await fetch(`${url}/__sim/held`)).json()) as { held: number }).held;
 
 test('rate limit for a counted number of requests, then clear', async () => {
   assert.equal((await post('/__sim/faults', { rate_limit: { retry_after: 2, count: 2 } })).status, 200);
@@ -113,8 +114,8 @@ test('a held answer: the request is handled at once, its answer arrives only whe
     events.push('answered');
     return res;
   });
-  const handled = async () => events.includes('handled POST /order') || undefined;
-  await waitFor(handled, 10_000, 'the held request to be handled');
+  await waitFor(async () => (await held()) === 1 || undefined, 10_000, 'the answer to be held');
+  assert.ok(events.includes('handled POST /order'), 'handled before its answer was held');
   // Another route is answered meanwhile; the held answer still has not arrived (ordering, not elapsed time).
   assert.equal((await fetch(`${url}/book`)).status, 200);
   const handledBoth = [
@@ -128,6 +129,7 @@ test('a held answer: the request is handled at once, its answer arrives only whe
   assert.equal((await fetch(`${url}/__sim/faults`, { method: 'DELETE' })).status, 200);
   assert.equal((await answered).status, 200);
   assert.deepEqual(events, [...handledBoth, 'release', 'answered']);
+  assert.equal(await held(), 0);
 });
 
 test('a latency holds the request before it is handled, until it runs out or the fault is cleared', async () => {
@@ -137,8 +139,7 @@ test('a latency holds the request before it is handled, until it runs out or the
     events.push('answered');
     return res;
   });
-  const received = async () => events.includes('received POST /order') || undefined;
-  await waitFor(received, 10_000, 'the slowed request to arrive');
+  await waitFor(async () => (await held()) === 1 || undefined, 10_000, 'the request to be held');
   // A later request is handled first: the slowed one is still waiting out its latency.
   assert.equal((await fetch(`${url}/book`)).status, 200);
   const before = ['received POST /order', 'received GET /book', 'handled GET /book'];
@@ -147,6 +148,7 @@ test('a latency holds the request before it is handled, until it runs out or the
   await fetch(`${url}/__sim/faults`, { method: 'DELETE' });
   assert.equal((await answered).status, 200);
   assert.deepEqual(events, [...before, 'release', 'handled POST /order', 'answered']);
+  assert.equal(await held(), 0);
 });
 
 test('GET /__sim/feed counts the stream frames a stalled feed withheld', async () => {

@@ -44,13 +44,13 @@ test('a snapshot first, then only changed levels; failed polls mark the feed deg
     for await (const e of stream) events.push(e);
   })();
   stream.subscribe([{ market, outcome: 'Yes' }]);
-  await waitFor(async () => events.length > 0 || undefined, 2_000, 'snapshot');
+  await waitFor(async () => events.length > 0 || undefined, 10_000, 'snapshot');
   assert.equal(events[0]?.type, 'book_snapshot');
   bids = [
     [0.45, 3],
     [0.4, 10],
   ];
-  await waitFor(async () => events.some((e) => e.type === 'book_delta') || undefined, 2_000, 'delta');
+  await waitFor(async () => events.some((e) => e.type === 'book_delta') || undefined, 10_000, 'delta');
   const delta = events.find((e) => e.type === 'book_delta');
   assert.ok(delta?.type === 'book_delta');
   assert.deepEqual(delta.changes, [{ side: 'bid', price: 0.45, size: 3 }]);
@@ -58,13 +58,13 @@ test('a snapshot first, then only changed levels; failed polls mark the feed deg
   fail = true;
   await waitFor(
     async () => events.some((e) => e.type === 'feed_state' && e.state === 'degraded') || undefined,
-    2_000,
+    10_000,
     'degraded',
   );
   fail = false;
   await waitFor(
     async () => events.some((e) => e.type === 'feed_state' && e.state === 'healthy') || undefined,
-    2_000,
+    10_000,
     'healthy again',
   );
   assert.equal(events.filter((e) => e.type === 'book_delta').length, 1, 'no delta without a change');

@@ -63,12 +63,12 @@ test('restores its subscriptions after the server drops it, reporting the feed s
   const received: string[] = [];
   const socket = open((s) => states.push(s), received);
   try {
-    await waitFor(async () => received.includes('echo:subscribe-1') || undefined, 5_000, 'first subscribe');
+    await waitFor(async () => received.includes('echo:subscribe-1') || undefined, 10_000, 'first subscribe');
     assert.equal(socket.state, 'healthy');
     for (const ws of clients) ws.terminate();
     await waitFor(async () => received.includes('echo:subscribe-2') || undefined, 10_000, 'resubscribe');
     assert.deepEqual(states, ['healthy', 'disconnected', 'healthy']);
-    await waitFor(async () => received.includes('PONG') || undefined, 5_000, 'heartbeat answered');
+    await waitFor(async () => received.includes('PONG') || undefined, 10_000, 'heartbeat answered');
   } finally {
     await socket.close();
   }
@@ -82,9 +82,9 @@ test('a connection that stops answering is presumed dead and replaced', async ()
   const sent: string[] = [];
   const socket = open((s) => states.push(s), received, 300, sent);
   try {
-    await waitFor(async () => received.includes('echo:subscribe-1') || undefined, 5_000, 'first subscribe');
+    await waitFor(async () => received.includes('echo:subscribe-1') || undefined, 10_000, 'first subscribe');
     silent = true;
-    await waitFor(async () => states.includes('degraded') || undefined, 5_000, 'stale detection');
+    await waitFor(async () => states.includes('degraded') || undefined, 10_000, 'stale detection');
     silent = false;
     // The replacement connection may open (and send its subscribe) while the test server is still silent, so
     // its echo can be lost; what proves recovery is a new connection that is healthy and answering again.
