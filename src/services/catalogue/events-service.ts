@@ -38,7 +38,7 @@ export class EventsService {
   async list(q: EventsQuery): Promise<Buffer> {
     const filter = {
       status: q.status ?? 'active',
-      exchanges: this.exchanges.filterList(q.exchanges),
+      exchanges: this.exchanges.filterList(q.exchanges, 'fetch_events'),
       minVolume: q.min_volume ?? null,
       search: q.search?.trim() ? q.search.trim() : null,
     };

@@ -98,7 +98,7 @@ export class MarketsService {
   private async list(q: MarketsQuery): Promise<Buffer> {
     const filter: MarketFilter = {
       status: q.status ?? 'active',
-      exchanges: this.exchanges.filterList(q.exchanges),
+      exchanges: this.exchanges.filterList(q.exchanges, 'fetch_markets'),
       minVolume: q.min_volume ?? null,
       minLiquidity: q.min_liquidity ?? null,
       search: q.search?.trim() ? q.search.trim() : null,
