@@ -71,8 +71,8 @@ export interface TokenRef {
 export interface ListQuery {
   /** `activated`, `resolved`, or empty for every status. */
   status: string;
-  /** 0 binary, 1 categorical, 2 all (the official SDK's TopicType; ccxt also sends 2 for "all"). */
-  marketType: number;
+  /** Which rows the `marketType` query selected (its number's meaning is the server's reading, see server.ts). */
+  kind: 'binary' | 'categorical' | 'all';
   sortBy: number;
   labelId: number;
 }
@@ -190,13 +190,12 @@ export class OpinionCatalogue {
 
   /** Row indexes matching the query, in the requested order; cached per distinct query. */
   list(query: ListQuery): Int32Array {
-    const key = `${query.status}|${query.marketType}|${query.sortBy}|${query.labelId}`;
+    const key = `${query.status}|${query.kind}|${query.sortBy}|${query.labelId}`;
     const cached = this.orders.get(key);
     if (cached) return cached;
     const wanted: number[] = [];
     this.rows.forEach((row, i) => {
-      if (query.marketType === 0 && row.kind !== 'binary') return;
-      if (query.marketType === 1 && row.kind !== 'categorical') return;
+      if (query.kind !== 'all' && row.kind !== query.kind) return;
       if (query.status === 'activated' && row.market.status !== 2) return;
       if (query.status === 'resolved' && row.market.status !== 4) return;
       if (query.labelId > 0 && OPINION_LABELS[row.market.prop.topic].labelId !== query.labelId) return;
