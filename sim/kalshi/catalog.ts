@@ -2,6 +2,7 @@
 // markets (one YES/NO contract each, identified by its ticker). A binary proposition becomes an event with one
 // market; a multi-option proposition becomes a mutually exclusive event with one market per option. Everything
 // is indexed up front in Maps and per-filter arrays so lookups and pages cost O(page), even at 100k propositions.
+import { setOwn } from '../shared/own-key.js';
 import type { Proposition, World } from '../shared/world.js';
 import { phrase } from './phrasing.js';
 
@@ -204,7 +205,7 @@ export function buildCatalog(world: World): SimCatalog {
       catalog.marketByTicker.set(ticker, market);
       catalog.marketsByStatus[filterOf(status)].push(market);
       push(catalog.marketsBySeries, market.seriesTicker, market);
-      catalog.manifest[m.key] = [ticker];
+      setOwn(catalog.manifest, m.key, [ticker]);
     }
     catalog.events.push(event);
     catalog.eventByTicker.set(eventTicker, event);

@@ -10,9 +10,8 @@ type Json = Record<string, unknown>;
 
 /** The exchange prints REST keys alphabetically; this keeps the simulator's answers byte-alike. */
 export function sorted<T extends Json>(obj: T): T {
-  const out: Json = {};
-  for (const key of Object.keys(obj).sort()) out[key] = obj[key];
-  return out as T;
+  const entries = Object.entries(obj).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries) as T;
 }
 
 function top(ex: SimExchange, m: SimMarket) {

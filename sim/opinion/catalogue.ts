@@ -1,6 +1,7 @@
 // The Opinion catalogue from the shared world: a binary proposition is a binary market (marketType 0), a
 // multi-option one a categorical market (marketType 1) with a binary child per option, on one id sequence.
 // Records sit in Maps, JSON is rendered on demand, each distinct list query's order is computed once.
+import { setOwn } from '../shared/own-key.js';
 import type { Proposition, PropositionStatus, World } from '../shared/world.js';
 import {
   hex32,
@@ -111,7 +112,7 @@ export class OpinionCatalogue {
         market.resultTokenId =
           status === 4 ? (prop.winner === 'Yes' ? market.yesTokenId : market.noTokenId) : '';
         this.addRow({ kind: 'binary', market });
-        this.manifest[prop.id] = [String(market.marketId)];
+        setOwn(this.manifest, prop.id, [String(market.marketId)]);
         continue;
       }
       const parent: CategoricalMarket = {
@@ -141,7 +142,7 @@ export class OpinionCatalogue {
           status === 4 ? (prop.winner === option.name ? child.yesTokenId : child.noTokenId) : '';
         parent.children.push(child);
         this.bySlug.set(child.slug, { kind: 'child', market: child });
-        this.manifest[`${prop.id}/${option.name}`] = [String(child.marketId)];
+        setOwn(this.manifest, `${prop.id}/${option.name}`, [String(child.marketId)]);
       }
       this.categorical.set(parent.marketId, parent);
       this.addRow({ kind: 'categorical', market: parent });

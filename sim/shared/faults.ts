@@ -1,6 +1,7 @@
 // Fault injection shared by every simulator, switched at runtime through POST /__sim/faults (not part of any
 // real API): added latency, a deterministic error rate, 429s with Retry-After (for the next N requests or until
 // cleared) and a stalled feed. Each simulator renders the decision in its own exchange's error style.
+import { ownValue } from './own-key.js';
 
 export interface FaultSettings {
   /** Added to every venue request before it is answered. */
@@ -57,7 +58,7 @@ export class SimFaults {
   set(body: unknown): FaultSettings {
     const b = (body ?? {}) as Record<string, unknown>;
     const num = (key: string, min: number, max: number, fallback: number): number => {
-      const v = b[key];
+      const v = ownValue(b, key);
       if (v === undefined) return fallback;
       if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
         throw new FaultSettingsError(`${key} must be a number in [${min}, ${max}]`);

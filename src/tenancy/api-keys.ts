@@ -2,7 +2,7 @@
 // in-memory cache so the hot path does not hit the database. The cache TTL bounds how late a revocation bites.
 
 import type { ApiKeyInfo } from '../domain/api-key-info.js';
-import { TIERS, type TierName } from '../domain/tiers.js';
+import { TIER_NAMES, TIERS, type TierName } from '../domain/tiers.js';
 import { AppError } from '../errors/app-error.js';
 import type { ApiKeyRow, ApiKeysRepo } from '../store/api-keys-repo.js';
 import { digestsEqual, displayPrefix, generateApiKey, hashApiKey, randomId } from './key-material.js';
@@ -144,7 +144,7 @@ function toInfo(row: ApiKeyRow): ApiKeyInfo {
 }
 
 function toPrincipal(row: ApiKeyRow): Principal {
-  const tier = (row.tier in TIERS ? row.tier : 'free') as TierName;
+  const tier = (TIER_NAMES as readonly string[]).includes(row.tier) ? (row.tier as TierName) : 'free';
   const base = TIERS[tier];
   const restQps = row.qps_limit ?? base.restQps;
   const restQpsBurst =

@@ -107,8 +107,10 @@ test('the PnL chart: currentValue is the realised PnL in USD; timeframes are val
   assert.equal(chart.data.at(-1)?.value, chart.currentValue);
   assert.equal(chart.current.realised, chart.currentValue);
   assert.ok(Math.abs(chart.current.total - chart.current.realised - chart.current.unrealized) < 0.011);
-  const bad = '/portfolio/pnl-chart?timeframe=2y';
-  assert.equal((await get(bad, signed(holder.credentials, 'GET', bad))).status, 400);
+  for (const timeframe of ['2y', '__proto__', 'constructor', 'toString']) {
+    const bad = `/portfolio/pnl-chart?timeframe=${timeframe}`;
+    assert.equal((await get(bad, signed(holder.credentials, 'GET', bad))).status, 400, timeframe);
+  }
 });
 
 test('public portfolio by address: positions, traded volume and PnL chart without credentials', async () => {
