@@ -4,8 +4,12 @@ import { Type } from 'typebox';
 import { ExchangeCapabilities } from '../../services/exchanges-service.js';
 import { AUTHED_ERRORS } from '../schemas/common.js';
 
-/** `matrix` is known once every route is registered (the app is ready); requests arrive only after that. */
+/**
+ * `matrix` is known once every route is registered (the app is ready); requests arrive only after that. It never
+ * changes afterwards, so it is serialized once and every request sends the same bytes.
+ */
 export function exchangesRoutes(app: FastifyInstance, matrix: () => ExchangeCapabilities[]): void {
+  let body: Buffer | null = null;
   app.get(
     '/exchanges',
     {
@@ -19,6 +23,9 @@ export function exchangesRoutes(app: FastifyInstance, matrix: () => ExchangeCapa
         response: { 200: Type.Array(ExchangeCapabilities), ...AUTHED_ERRORS },
       },
     },
-    async () => matrix(),
+    (_request, reply) => {
+      body ??= Buffer.from(JSON.stringify(matrix()));
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
   );
 }
