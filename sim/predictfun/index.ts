@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimClock, type SimControl } from '../shared/control.js';
 import { SimFaults } from '../shared/faults.js';
+import { SimRequestLog } from '../shared/request-log.js';
 import { createWorld } from '../shared/world.js';
 import { DEFAULT_BALANCE_WEI, type NewAccountOptions, PfAccounts, type SeededPosition } from './accounts.js';
 import { PfAuth } from './auth.js';
@@ -77,6 +78,7 @@ export async function startPredictfunSim(options: PredictfunSimOptions = {}): Pr
       createAccount,
       fund: (address, amount) => accounts.fund(address, BigInt(amount)),
     },
+    requests: new SimRequestLog(),
   };
 
   const api = createPredictfunServer({ state, auth, accounts, control });

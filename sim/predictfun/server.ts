@@ -88,6 +88,7 @@ export function createPredictfunServer(deps: PfServerDeps): Server {
       return fail(res, 400, 'bad_request', 'Invalid URL');
     }
     if (await handleControl(req, res, url.pathname, control)) return;
+    control.requests?.record(req.method ?? 'GET', url.pathname);
     const fault = await control.faults.gate();
     if (fault?.kind === 'rate_limited') {
       return fail(res, 429, 'too_many_requests', 'Too many requests', {
