@@ -21,7 +21,8 @@ import type { PfAccounts } from './accounts.js';
 
 export const ECDSA_VALIDATOR = '0x845ADb2C711129d4f3966735eD98a9F09fC4cE57';
 export const BNB_CHAIN_ID = 56;
-const JWT_LIFETIME_SECONDS = 86_400;
+/** exp − iat of the venue's tokens (observed, undocumented). */
+export const JWT_LIFETIME_SECONDS = 86_400;
 const MESSAGE_LIFETIME_MS = 5 * 60_000;
 
 export class AuthError extends Error {}
@@ -34,6 +35,7 @@ export class PfAuth {
     readonly apiKey: string,
     private readonly accounts: PfAccounts,
     private readonly clock: SimClock,
+    private readonly jwtLifetimeSeconds = JWT_LIFETIME_SECONDS,
   ) {}
 
   apiKeyValid(header: string | string[] | undefined): boolean {
@@ -69,7 +71,7 @@ export class PfAuth {
   issueToken(address: string, issuedAtSeconds = Math.floor(this.clock.now() / 1000)): string {
     const header = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
     const payload = base64url(
-      JSON.stringify({ address, iat: issuedAtSeconds, exp: issuedAtSeconds + JWT_LIFETIME_SECONDS }),
+      JSON.stringify({ address, iat: issuedAtSeconds, exp: issuedAtSeconds + this.jwtLifetimeSeconds }),
     );
     return `${header}.${payload}.${this.mac(`${header}.${payload}`)}`;
   }

@@ -23,6 +23,8 @@ export interface PredictfunSimOptions {
   now?: Date;
   /** The operator API key the simulator accepts in x-api-key; random when left out. */
   apiKey?: string;
+  /** Lifetime of the JWTs POST /v1/auth issues (the venue's are 24 h); shorter ones let tests watch renewal. */
+  jwtLifetimeSeconds?: number;
 }
 
 /** The credentials JSON a client of our API sends for Predict.fun, and where the account's funds live. */
@@ -60,7 +62,7 @@ export async function startPredictfunSim(options: PredictfunSimOptions = {}): Pr
   const state = new PfState(world, catalog, clock);
   const accounts = new PfAccounts();
   const apiKey = options.apiKey ?? `pf_sim_${randomBytes(16).toString('hex')}`;
-  const auth = new PfAuth(apiKey, accounts, clock);
+  const auth = new PfAuth(apiKey, accounts, clock, options.jwtLifetimeSeconds);
 
   const createAccount = (body: Record<string, unknown> = {}): PredictfunSimAccount => {
     const made = accounts.create(accountOptions(body, catalog));
