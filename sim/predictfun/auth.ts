@@ -21,24 +21,43 @@ import type { PfAccounts } from './accounts.js';
 
 export const ECDSA_VALIDATOR = '0x845ADb2C711129d4f3966735eD98a9F09fC4cE57';
 export const BNB_CHAIN_ID = 56;
+export const BNB_TESTNET_CHAIN_ID = 97;
 /** exp − iat of the venue's tokens (observed, undocumented). */
 export const JWT_LIFETIME_SECONDS = 86_400;
 const MESSAGE_LIFETIME_MS = 5 * 60_000;
 
 export class AuthError extends Error {}
 
+export interface PfAuthOptions {
+  apiKey: string;
+  /** Mainnet refuses every call without the key; the testnet serves without one (and ignores one sent). */
+  requireApiKey: boolean;
+  /** The chain of the Kernel domain Predict accounts sign in: 56, or 97 on testnet. */
+  chainId: number;
+  jwtLifetimeSeconds?: number;
+}
+
 export class PfAuth {
   private readonly secret = randomBytes(32);
   private readonly messages = new Map<string, number>();
+  readonly apiKey: string;
+  private readonly requireApiKey: boolean;
+  private readonly chainId: number;
+  private readonly jwtLifetimeSeconds: number;
 
   constructor(
-    readonly apiKey: string,
+    options: PfAuthOptions,
     private readonly accounts: PfAccounts,
     private readonly clock: SimClock,
-    private readonly jwtLifetimeSeconds = JWT_LIFETIME_SECONDS,
-  ) {}
+  ) {
+    this.apiKey = options.apiKey;
+    this.requireApiKey = options.requireApiKey;
+    this.chainId = options.chainId;
+    this.jwtLifetimeSeconds = options.jwtLifetimeSeconds ?? JWT_LIFETIME_SECONDS;
+  }
 
   apiKeyValid(header: string | string[] | undefined): boolean {
+    if (!this.requireApiKey) return true;
     if (typeof header !== 'string') return false;
     const a = Buffer.from(header);
     const b = Buffer.from(this.apiKey);
@@ -111,7 +130,7 @@ export class PfAuth {
         const validator = getAddress(`0x${signature.slice(4, 44)}`);
         const owner = this.accounts.ownerOf(signer);
         if (validator !== ECDSA_VALIDATOR || !owner) return false;
-        const digest = kernelWrappedHash(hashMessage(message), signer);
+        const digest = kernelWrappedHash(hashMessage(message), signer, this.chainId);
         const inner = `0x${signature.slice(44)}` as Hex;
         return (await recoverMessageAddress({ message: { raw: digest }, signature: inner })) === owner;
       }

@@ -1,4 +1,4 @@
-// Predict.fun over VenueHttp: the REST API (operator x-api-key on every call, a wallet JWT on wallet routes), the
+// Predict.fun over VenueHttp: the REST API (operator x-api-key on every mainnet call, a wallet JWT on wallet routes), the
 // sign-in that turns a wallet key into a JWT (cached per signer until shortly before it expires), and the BNB Chain
 // JSON-RPC read of the collateral balance (the venue has no balance endpoint). Attributes a 401 to our API key or to
 // the caller's credentials by the call it hit.
@@ -33,18 +33,43 @@ export interface PredictfunAdapterOptions {
   rpcUrl: string;
   /** The collateral ERC-20 (USDT on BSC) whose balance is the account balance. */
   collateralToken: string;
-  /** Operator API key; without it every venue call answers 503. */
+  /**
+   * Operator API key, sent as x-api-key. Mainnet requires it on every request: without it every call answers 503
+   * at once. Elsewhere (the key-less testnet) calls go without it, and a venue that still demands one gets the same
+   * 503.
+   */
   apiKey?: string;
   /** Book polling interval of the market stream. */
   pollIntervalMs: number;
   timeoutMs: number;
   /** The counterpart publishes no limit (a simulator): send without pacing. */
   unpaced?: boolean;
-  /** 56 (BNB Chain); 97 for the testnet API. Signs Predict-account sign-ins and is checked against the RPC. */
+  /**
+   * 56 (BNB Chain); 97 for the testnet API. Signs Predict-account sign-ins and is checked against the RPC. Left
+   * out, it follows the REST host (`predictfunNetwork`).
+   */
   chainId?: number;
 }
 
 export const MISSING_KEY_MESSAGE = 'PREDICTFUN_API_KEY not configured';
+const MAINNET_HOST = 'api.predict.fun';
+const TESTNET_HOST = 'api-testnet.predict.fun';
+
+/**
+ * What a REST base URL implies: the mainnet host wants an API key on every request, the testnet host (BNB testnet,
+ * chain 97) none ("API Key: required for all endpoints (only on Mainnet)", dev.predict.fun authentication guide).
+ * Any other host (a proxy, the simulator) is not known to demand one: the venue's own 401 will say so.
+ */
+export function predictfunNetwork(restUrl: string): { keyRequired: boolean; chainId: number } {
+  let host = '';
+  try {
+    host = new URL(restUrl).hostname.toLowerCase();
+  } catch {
+    // not a URL: VenueHttp refuses it when the adapter is built
+  }
+  if (host === TESTNET_HOST) return { keyRequired: false, chainId: 97 };
+  return { keyRequired: host === MAINNET_HOST, chainId: 56 };
+}
 export const DEFAULT_RATE_LIMIT = { requestsPerSecond: 4, burst: 8 };
 
 export interface Call {
@@ -79,6 +104,8 @@ export class PredictfunClient {
   readonly rest: VenueHttp;
   readonly rpc: VenueHttp;
   readonly chainId: number;
+  /** Whether calls must carry our API key before they are sent (mainnet). */
+  readonly keyRequired: boolean;
   /**
    * JWTs per signer of this adapter instance (keyed by base URL, the key's EOA and the Predict account): the venue
    * allows 240 requests a minute per API key, and a sign-in costs two of them.
@@ -103,13 +130,31 @@ export class PredictfunClient {
       rateLimit: { requestsPerSecond: 20, burst: 20 },
       unpaced: options.unpaced,
     });
-    this.chainId = options.chainId ?? 56;
+    const network = predictfunNetwork(options.restUrl);
+    this.chainId = options.chainId ?? network.chainId;
+    this.keyRequired = network.keyRequired;
   }
 
-  private apiKey(): string {
+  /** Whether a call can go out at all: mainnet refuses every call without our key, so none is sent. */
+  get usable(): boolean {
+    return Boolean(this.options.apiKey) || !this.keyRequired;
+  }
+
+  /** The x-api-key header when we have a key; none on a network that serves without one. */
+  private keyHeaders(): Record<string, string> {
     const key = this.options.apiKey;
-    if (!key) throw new AppError('service_unavailable', MISSING_KEY_MESSAGE);
-    return key;
+    if (key) return { 'x-api-key': key };
+    if (this.keyRequired) throw new AppError('service_unavailable', MISSING_KEY_MESSAGE);
+    return {};
+  }
+
+  /** A 401/403 is the caller's credentials on a wallet call, our API key (or its absence) otherwise. */
+  private authFailure(error: unknown, withJwt: boolean): unknown {
+    if (!(error instanceof VenueStatusError) || (error.status !== 401 && error.status !== 403)) return error;
+    if (withJwt) return walletRejected(error);
+    if (!this.options.apiKey)
+      return new AppError('service_unavailable', MISSING_KEY_MESSAGE, { cause: error });
+    return operatorKeyRejected(error);
   }
 
   /** A call that needs only our API key (market data, positions by address, the sign-in message). */
@@ -136,7 +181,7 @@ export class PredictfunClient {
       return await this.sendRaw(ctx, decoder, call, wallet.jwt);
     } catch (error) {
       if (wallet.cacheKey === null || !(error instanceof VenueStatusError) || error.status !== 401) {
-        throw authFailure(error, true);
+        throw this.authFailure(error, true);
       }
     }
     this.jwts.invalidate(wallet.cacheKey, wallet.jwt);
@@ -144,7 +189,7 @@ export class PredictfunClient {
     try {
       return await this.sendRaw(ctx, decoder, call, wallet.jwt);
     } catch (error) {
-      throw authFailure(error, true);
+      throw this.authFailure(error, true);
     }
   }
 
@@ -157,7 +202,7 @@ export class PredictfunClient {
     try {
       return await this.sendRaw(ctx, decoder, call, jwt);
     } catch (error) {
-      throw authFailure(error, jwt !== null);
+      throw this.authFailure(error, jwt !== null);
     }
   }
 
@@ -168,9 +213,8 @@ export class PredictfunClient {
     call: Call,
     jwt: string | null,
   ): Promise<Static<T>> {
-    const key = this.apiKey();
     const method = call.method ?? 'GET';
-    const headers: Record<string, string> = { 'x-api-key': key };
+    const headers = this.keyHeaders();
     if (jwt) headers.authorization = `Bearer ${jwt}`;
     const res = await this.rest.send(ctx, {
       method,
@@ -212,7 +256,7 @@ export class PredictfunClient {
         method: 'POST',
         path: '/v1/auth',
         body: JSON.stringify({ signer, message: data.message, signature }),
-        headers: { 'x-api-key': this.apiKey() },
+        headers: this.keyHeaders(),
         // A sign-in message is single-use: a resend after a lost answer could only fail.
         idempotent: false,
         operation: 'auth',
@@ -281,12 +325,4 @@ export class PredictfunClient {
   async close(): Promise<void> {
     await Promise.all([this.rest.close(), this.rpc.close()]);
   }
-}
-
-/** A 401/403 is the caller's credentials on a wallet call, our API key on a call that carried only the key. */
-function authFailure(error: unknown, withJwt: boolean): unknown {
-  if (error instanceof VenueStatusError && (error.status === 401 || error.status === 403)) {
-    return withJwt ? walletRejected(error) : operatorKeyRejected(error);
-  }
-  return error;
 }

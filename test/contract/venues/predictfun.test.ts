@@ -134,6 +134,59 @@ describe('predictfun: operator API key', () => {
   });
 });
 
+describe('predictfun: key-less testnet', () => {
+  test('testnet needs no key: without PREDICTFUN_API_KEY calls go out key-less, sign-ins and balances work', async () => {
+    const testnet = await startPredictfunSim({ seed: 21, size: 10, network: 'testnet' });
+    const keyless = createPredictfunAdapter({
+      restUrl: testnet.url,
+      rpcUrl: testnet.rpcUrl,
+      collateralToken: testnet.collateralToken,
+      chainId: testnet.chainId,
+      pollIntervalMs: 150,
+      timeoutMs: 3_000,
+      unpaced: true,
+    });
+    try {
+      const page = await keyless.catalog.fetchMarketsPage?.(ctx(), null);
+      assert.ok((page?.items.length ?? 0) > 0);
+      assert.deepEqual(await keyless.ping(ctx(), null), {
+        reachable: true,
+        authenticated: false,
+        message: 'reachable; no credentials',
+      });
+      const account = await testnet.createAccount({ predict_account: true, balance: '5000000000000000000' });
+      const s = session(account.credentials);
+      const balance = await keyless.trading.fetchBalance?.(ctx(), s);
+      assert.deepEqual([balance?.raw.balance, balance?.raw.chain_id], ['5000000000000000000', 97]);
+      assert.deepEqual(await keyless.trading.fetchPositions?.(ctx(), s, null), []);
+    } finally {
+      await keyless.close?.();
+      await testnet.close();
+    }
+  });
+
+  test('a host that turns out to demand a key answers 503 PREDICTFUN_API_KEY not configured', async () => {
+    // The mainnet-mode simulator on a host the adapter does not know: the calls go out, the venue refuses them.
+    const keyless = createPredictfunAdapter({ ...options, apiKey: undefined });
+    try {
+      const error = await rejectsWith(
+        keyless.catalog.fetchMarketsPage?.(ctx(), null) ?? Promise.resolve(),
+        'service_unavailable',
+      );
+      assert.equal(error.message, 'PREDICTFUN_API_KEY not configured');
+      const account = (await control('accounts', {})) as { credentials: Record<string, string> };
+      const signIn = await rejectsWith(
+        keyless.trading.fetchPositions?.(ctx(), session(account.credentials), null) ?? Promise.resolve(),
+        'service_unavailable',
+      );
+      assert.equal(signIn.message, 'PREDICTFUN_API_KEY not configured');
+      assert.equal((await keyless.ping(ctx(), null)).reachable, false);
+    } finally {
+      await keyless.close?.();
+    }
+  });
+});
+
 describe('predictfun: capabilities', () => {
   test('data only: no order entry, no price history; every flag matches a facet method', () => {
     const { has } = adapter.descriptor;
