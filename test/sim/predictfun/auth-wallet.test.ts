@@ -5,8 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ChainId, OrderBuilder } from '@predictdotfun/sdk';
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { hashMessage, JsonRpcProvider, Wallet } from 'ethers';
+import { kernelWrappedHash } from '../../../sim/predictfun/auth.js';
 import { type PredictfunSim, startPredictfunSim } from '../../../sim/predictfun/index.js';
+import { loadFixture } from '../../support/fixtures.js';
 
 type Json = Record<string, unknown>;
 /** The SDK's own view of an ethers signer (its declarations resolve ethers' CommonJS types, ours the ESM ones). */
@@ -123,6 +125,18 @@ test('a Predict account signs in with the official SDK signature (owner checked 
   assert.equal((await signIn(predictAccount, (m) => owner.signMessage(m))).status, 401);
   const stranger = Wallet.createRandom().connect(provider);
   await assert.rejects(OrderBuilder.make(ChainId.BnbMainnet, sdk(stranger), { predictAccount }));
+});
+
+test('the Kernel digest the simulator checks is the one the official SDK produced, on mainnet and testnet', () => {
+  const v = loadFixture('predictfun', 'sdk_kernel_sign_in_vectors.json') as {
+    predict_account: string;
+    message: string;
+    vectors: Array<{ chain_id: number; kernel_digest: string }>;
+  };
+  for (const { chain_id: chainId, kernel_digest: digest } of v.vectors) {
+    assert.equal(kernelWrappedHash(hashMessage(v.message), v.predict_account, chainId), digest);
+  }
+  assert.throws(() => kernelWrappedHash(hashMessage(v.message), v.predict_account, 1), /no Kernel domain/);
 });
 
 test('USDT balances live on chain: the SDK balanceOf reads the paper balance; /__sim/fund adds to it', async () => {
