@@ -214,6 +214,39 @@ describe('polymarket: exchange-specific contract', () => {
     );
   });
 
+  test('a market is found by condition id in any state, without Gamma’s sunset offset-paged /markets', async () => {
+    // Every market the CLOB lists, with its state, straight from the simulator (its CLOB is the control host).
+    const listed: Array<{ condition_id: string; closed: boolean }> = [];
+    for (let cursor = 'MA=='; cursor !== 'LTE=' && listed.length < 10_000; ) {
+      const page = (await (await fetch(`${venue.controlUrl}/markets?next_cursor=${cursor}`)).json()) as {
+        data: typeof listed;
+        next_cursor: string;
+      };
+      listed.push(...page.data);
+      cursor = page.next_cursor;
+    }
+    const live = listed.find((m) => !m.closed);
+    const finished = listed.find((m) => m.closed);
+    assert.ok(live && finished, 'the world has a live and a finished market');
+    await venue.sim.clearRequests();
+    const catalog = venue.adapter.catalog;
+    const found = await catalog.fetchMarket?.(venue.ctx(), live.condition_id);
+    assert.equal(found?.exchange_market_id, live.condition_id);
+    assert.equal(found?.status, 'active');
+    const old = await catalog.fetchMarket?.(
+      venue.ctx(),
+      finished.condition_id.toUpperCase().replace('0X', '0x'),
+    );
+    assert.equal(old?.exchange_market_id, finished.condition_id);
+    assert.notEqual(old?.status, 'active');
+    assert.equal(await catalog.fetchMarket?.(venue.ctx(), `0x${'ef'.repeat(32)}`), null);
+    const requests = await venue.sim.requests();
+    const gammaRoutes = [...requests.keys()].filter((route) => route.startsWith('gamma '));
+    assert.equal(requests.get('gamma GET /markets'), undefined, 'the sunset endpoint was not called');
+    assert.equal(gammaRoutes.length, 2, `only slug lookups on Gamma: ${gammaRoutes.join(', ')}`);
+    assert.ok(gammaRoutes.every((route) => route.startsWith('gamma GET /markets/slug/')));
+  });
+
   test('a wallet key alone is enough: the CLOB credentials are derived (L1) and work', async () => {
     const keyOnly: VenueSession = {
       ...session,
