@@ -1,6 +1,8 @@
-// `npm run bench`: starts our sandbox server and a bare node:http baseline serving the same bytes, drives both
-// with autocannon on 127.0.0.1 (baseline, then ours, per round), prints the comparison, and always cleans up.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// `npm run bench`: starts `omnibook serve` as a user runs it (embedded default, the five exchanges being our
+// simulators in another process so their work is not counted as ours) and a bare node:http baseline serving the
+// same bytes, drives both with autocannon on 127.0.0.1 (baseline, then ours, per round), prints the comparison,
+// and always cleans up.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { type BenchConfig, ENV_NAMES, readBenchConfig } from './config.js';
@@ -24,7 +26,9 @@ import {
   randomAdminKey,
   startBaseline,
   startOmnibook,
+  startSimHost,
 } from './servers.js';
+import type { SimHostConfig } from './sim-host.js';
 import type { ServerProcess } from './spawn-server.js';
 
 const PATH = '/api/v1/exchanges';
@@ -80,11 +84,21 @@ async function bench(config: BenchConfig, tmp: string, servers: ServerProcess[])
   const adminKey = randomAdminKey();
   const nodeArgs = config.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${config.profileDir}`] : [];
 
-  progress(`starting omnibook sandbox (data dir ${dataDir})`);
-  const ours = await startOmnibook({ dataDir, adminKey, nodeArgs });
+  progress('starting the five simulators in their own process');
+  const simConfigFile = join(tmp, 'simulators.json');
+  servers.push(await startSimHost(simConfigFile));
+  const sims = JSON.parse(readFileSync(simConfigFile, 'utf8')) as SimHostConfig;
+  const configFile = join(tmp, 'omnibook.json');
+  writeFileSync(configFile, JSON.stringify(sims.config));
+
+  progress(`starting omnibook serve (data dir ${dataDir})`);
+  const launch = { dataDir, adminKey, nodeArgs, configFile, env: sims.env };
+  const ours = await startOmnibook(launch);
   servers.push(ours);
   const key = await createBenchKey(dataDir);
   const headers = { 'x-api-key': key };
+  progress('waiting for the first catalogue sync pass (the measurement starts once the server is steady)');
+  const synced = await firstSyncPass(ours.url);
 
   const reference = await fetchOnce(`${ours.url}${PATH}`, headers, 'omnibook');
   const bodyFile = join(tmp, 'baseline-body.json');
@@ -112,6 +126,8 @@ async function bench(config: BenchConfig, tmp: string, servers: ServerProcess[])
   memory.baselineAfter = processMemory(baseline.pid);
 
   const notes = [
+    'the venues are the five simulators (node --import tsx bench/sim-host.ts), in a process of their own',
+    `the catalogue sync stays on, as by default; its first pass (${synced.markets} markets) ended before measuring`,
     'autocannon runs inside this process, on the same cores as both servers',
     'latency percentiles: 2xx responses only, measured per response (sub-millisecond resolution)',
   ];
@@ -122,7 +138,7 @@ async function bench(config: BenchConfig, tmp: string, servers: ServerProcess[])
     ...setupLines({
       machine: machineFacts(),
       command: commandLine(),
-      oursCommand: `OMNIBOOK_ADMIN_KEY=<random, ${adminKey.length} chars> node ${omnibookArgs({ dataDir, adminKey, nodeArgs }).join(' ')}`,
+      oursCommand: `OMNIBOOK_ADMIN_KEY=<random, ${adminKey.length} chars> OPINION_API_KEY=… PREDICTFUN_API_KEY=… node ${omnibookArgs(launch).join(' ')}`,
       keyCommand: `node ${keyCreateArgs(dataDir).join(' ')}`,
       baselineCommand:
         'node --import tsx bench/baseline-server.ts (bare node:http, same body and content-type)',
@@ -192,6 +208,27 @@ function stderrOf(server: ServerProcess): string {
   return tail ? `\n--- ${server.name} stderr (tail) ---\n${tail}` : '';
 }
 
+/** Waits (bounded) until every exchange's catalogue has been walked once, as /healthz reports it. */
+async function firstSyncPass(url: string): Promise<{ markets: number }> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(10_000) });
+    const health = (await res.json()) as {
+      catalogue?: { exchanges: Record<string, { markets_seen: number; last_full_at: string | null }> };
+    };
+    const exchanges = Object.values(health.catalogue?.exchanges ?? {});
+    if (exchanges.length === 5 && exchanges.every((e) => e.last_full_at !== null)) {
+      return { markets: exchanges.reduce((n, e) => n + e.markets_seen, 0) };
+    }
+    if (Date.now() > deadline) {
+      throw new HarnessError(
+        `the first catalogue sync pass did not end within 120 s: ${JSON.stringify(health)}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 interface Fetched {
   body: Buffer;
   contentType: string;
@@ -223,7 +260,7 @@ function commandLine(): string {
 
 /** Generous upper bound on the whole run: both servers' load time plus start-up and shutdown allowances. */
 function budgetS(config: BenchConfig): number {
-  return config.rounds * 2 * (config.warmupS + config.durationS + 15) + 180;
+  return config.rounds * 2 * (config.warmupS + config.durationS + 15) + 300;
 }
 
 function progress(message: string): void {

@@ -33,17 +33,23 @@ export interface OmnibookLaunch {
   adminKey: string;
   /** Extra node flags (e.g. --cpu-prof); empty for a plain run. */
   nodeArgs: readonly string[];
+  /** `omnibook serve` reads this config file (the venues' URLs); its environment adds `env`. */
+  configFile: string;
+  env: Record<string, string>;
 }
 
+/** `omnibook serve` on the embedded default (SQLite in dataDir, in-process limiter), as a user starts it. */
 export function omnibookArgs(launch: OmnibookLaunch): string[] {
   return [
     ...launch.nodeArgs,
     BIN,
-    'sandbox',
+    'serve',
     '--port',
     '0',
     '--data-dir',
     launch.dataDir,
+    '--config',
+    launch.configFile,
     '--log-level',
     'warn',
   ];
@@ -54,7 +60,19 @@ export function startOmnibook(launch: OmnibookLaunch): Promise<ServerProcess> {
     name: 'omnibook',
     command: process.execPath,
     args: omnibookArgs(launch),
-    env: cleanEnv({ OMNIBOOK_ADMIN_KEY: launch.adminKey }),
+    env: cleanEnv({ ...launch.env, OMNIBOOK_ADMIN_KEY: launch.adminKey }),
+    cwd: REPO_ROOT,
+    startTimeoutMs: 60_000,
+  });
+}
+
+/** The five simulators in their own process (bench/sim-host.ts); it writes the venues' config to `configFile`. */
+export function startSimHost(configFile: string): Promise<ServerProcess> {
+  return spawnServer({
+    name: 'simulators',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'bench/sim-host.ts'],
+    env: cleanEnv({ BENCH_SIM_CONFIG_FILE: configFile }),
     cwd: REPO_ROOT,
     startTimeoutMs: 60_000,
   });

@@ -5,6 +5,7 @@
 import { constants, createPublicKey, generateKeyPair, type KeyObject, verify } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { promisify } from 'node:util';
+import { ownValue } from '../shared/own-key.js';
 
 const generate = promisify(generateKeyPair);
 
@@ -85,7 +86,7 @@ function checkSignature(publicKey: KeyObject, message: string, signature: string
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const v = headers[name];
+  const v = ownValue(headers, name);
   const value = Array.isArray(v) ? v[0] : v;
   return value === undefined || value === '' ? undefined : value;
 }

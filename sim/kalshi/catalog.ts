@@ -2,10 +2,15 @@
 // markets (one YES/NO contract each, identified by its ticker). A binary proposition becomes an event with one
 // market; a multi-option proposition becomes a mutually exclusive event with one market per option. Everything
 // is indexed up front in Maps and per-filter arrays so lookups and pages cost O(page), even at 100k propositions.
+import { setOwn } from '../shared/own-key.js';
 import type { Proposition, World } from '../shared/world.js';
 import { phrase } from './phrasing.js';
 
-export type KalshiMarketStatus = 'active' | 'closed' | 'finalized';
+/**
+ * The REST statuses the simulator serves (docs.kalshi.com market lifecycle): `initialized` (listed, `open_time` still
+ * ahead, not tradable), `active`, `closed` (past `close_time`, not settled), `finalized` (settled).
+ */
+export type KalshiMarketStatus = 'initialized' | 'active' | 'closed' | 'finalized';
 
 export interface SimSeries {
   ticker: string;
@@ -112,9 +117,31 @@ function emptyByStatus<T>(): Record<StatusFilter, T[]> {
   return { unopened: [], open: [], paused: [], closed: [], settled: [] };
 }
 
-/** The status filter a market answers to: `open` ↔ active, `closed` ↔ closed, `settled` ↔ finalized. */
+/**
+ * The status filter a market answers to, as the market lifecycle page maps them: `unopened` ↔ initialized,
+ * `open` ↔ active, `paused` ↔ inactive (never served here), `closed` ↔ closed, `settled` ↔ finalized.
+ */
 export function filterOf(status: KalshiMarketStatus): StatusFilter {
-  return status === 'active' ? 'open' : status === 'closed' ? 'closed' : 'settled';
+  switch (status) {
+    case 'initialized':
+      return 'unopened';
+    case 'active':
+      return 'open';
+    case 'closed':
+      return 'closed';
+    case 'finalized':
+      return 'settled';
+  }
+}
+
+/**
+ * A proposition's status at the world's instant. A live proposition whose opening is still ahead is listed but not
+ * yet open: Kalshi reports it `initialized` until `open_time` passes (and refuses orders on it).
+ */
+function statusOf(p: Proposition, nowMs: number): KalshiMarketStatus {
+  if (p.status === 'resolved') return 'finalized';
+  if (p.status === 'closed') return 'closed';
+  return p.openTime.getTime() > nowMs ? 'initialized' : 'active';
 }
 
 export function buildCatalog(world: World): SimCatalog {
@@ -142,8 +169,7 @@ export function buildCatalog(world: World): SimCatalog {
       seen === 0
         ? phrased.eventBase
         : `${phrased.eventBase}${seen < 26 ? String.fromCharCode(65 + seen) : seen}`;
-    const status: KalshiMarketStatus =
-      p.status === 'active' ? 'active' : p.status === 'closed' ? 'closed' : 'finalized';
+    const status = statusOf(p, world.now.getTime());
     const event: SimEvent = {
       ticker: eventTicker,
       seriesTicker: phrased.series.ticker,
@@ -179,7 +205,7 @@ export function buildCatalog(world: World): SimCatalog {
       catalog.marketByTicker.set(ticker, market);
       catalog.marketsByStatus[filterOf(status)].push(market);
       push(catalog.marketsBySeries, market.seriesTicker, market);
-      catalog.manifest[m.key] = [ticker];
+      setOwn(catalog.manifest, m.key, [ticker]);
     }
     catalog.events.push(event);
     catalog.eventByTicker.set(eventTicker, event);

@@ -42,6 +42,14 @@ export class ExchangeError extends Error {
   }
 }
 
+/**
+ * An order on a market that is not open for trading (not yet open, or closed): production answers 409
+ * `market_closed` (see docs/venues/kalshi.md for the evidence).
+ */
+function notTrading(): ExchangeError {
+  return new ExchangeError(409, 'market_closed');
+}
+
 export interface ExchangeListener {
   level(ticker: string, marketId: string, change: LevelChange): void;
   trade(trade: PublicTrade): void;
@@ -190,7 +198,7 @@ export class SimExchange {
     this.expire();
     const market = this.catalog.marketByTicker.get(req.ticker);
     if (!market) throw new ExchangeError(404, 'market_not_found');
-    if (market.status !== 'active') throw new ExchangeError(400, 'market_inactive');
+    if (market.status !== 'active') throw notTrading();
     if (req.clientOrderId !== '' && user.clientOrderIds.has(req.clientOrderId)) {
       throw new ExchangeError(409, 'order_already_exists');
     }
@@ -259,7 +267,7 @@ export class SimExchange {
     const order = user.ordersById.get(orderId);
     if (order?.status !== 'resting') throw new ExchangeError(404, 'not_found');
     const market = this.catalog.marketByTicker.get(order.ticker);
-    if (market && market.status !== 'active') throw new ExchangeError(400, 'market_inactive');
+    if (market && market.status !== 'active') throw notTrading();
     const reducedBy = order.remainingCentis;
     this.reduceResting(order, reducedBy);
     return { order, reducedBy };
@@ -281,7 +289,7 @@ export class SimExchange {
     const order = user.ordersById.get(orderId);
     if (order?.status !== 'resting') throw new ExchangeError(404, 'not_found');
     const market = this.catalog.marketByTicker.get(order.ticker);
-    if (market?.status !== 'active') throw new ExchangeError(400, 'market_inactive');
+    if (market?.status !== 'active') throw notTrading();
     const remaining = change.totalCentis - order.filledCentis;
     if (remaining <= 0)
       throw new ExchangeError(400, 'invalid_parameters', 'count must exceed the filled count');

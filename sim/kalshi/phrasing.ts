@@ -19,24 +19,29 @@ const MONTH_NAMES = [
   'November',
   'December',
 ];
-const CITY_CODES: Record<string, string> = {
-  'New York': 'NY',
-  Chicago: 'CHI',
-  Miami: 'MIA',
-  Denver: 'DEN',
-  Seattle: 'SEA',
-};
-const TEAM_CODES: Record<string, string> = {
-  Lakers: 'LAL',
-  Celtics: 'BOS',
-  Warriors: 'GSW',
-  Knicks: 'NYK',
-  Bulls: 'CHI',
-  Heat: 'MIA',
-  Suns: 'PHX',
-  Nuggets: 'DEN',
-};
-const COIN_SERIES: Record<string, string> = { Bitcoin: 'KXBTCD', Ethereum: 'KXETHD', Solana: 'KXSOLD' };
+// Maps keyed by a proposition's subject text, which a world may name anything (even `constructor`).
+const CITY_CODES: ReadonlyMap<string, string> = new Map([
+  ['New York', 'NY'],
+  ['Chicago', 'CHI'],
+  ['Miami', 'MIA'],
+  ['Denver', 'DEN'],
+  ['Seattle', 'SEA'],
+]);
+const TEAM_CODES: ReadonlyMap<string, string> = new Map([
+  ['Lakers', 'LAL'],
+  ['Celtics', 'BOS'],
+  ['Warriors', 'GSW'],
+  ['Knicks', 'NYK'],
+  ['Bulls', 'CHI'],
+  ['Heat', 'MIA'],
+  ['Suns', 'PHX'],
+  ['Nuggets', 'DEN'],
+]);
+const COIN_SERIES: ReadonlyMap<string, string> = new Map([
+  ['Bitcoin', 'KXBTCD'],
+  ['Ethereum', 'KXETHD'],
+  ['Solana', 'KXSOLD'],
+]);
 
 function dateCode(d: Date): string {
   const yy = String(d.getUTCFullYear() % 100).padStart(2, '0');
@@ -81,7 +86,7 @@ export function phrase(p: Proposition): Phrased {
   const binaryWinner = p.winner === null ? null : p.winner === 'Yes';
   switch (p.topic) {
     case 'crypto': {
-      const series = COIN_SERIES[p.subject] ?? 'KXBTCD';
+      const series = COIN_SERIES.get(p.subject) ?? 'KXBTCD';
       const threshold = p.threshold ?? 0;
       const strike = threshold - 0.01;
       return {
@@ -147,7 +152,7 @@ export function phrase(p: Proposition): Phrased {
     }
     case 'politics': {
       const city = p.subject.replace(/^Mayor of /, '');
-      const code = CITY_CODES[city] ?? city.slice(0, 3).toUpperCase();
+      const code = CITY_CODES.get(city) ?? city.slice(0, 3).toUpperCase();
       const options = p.shape.kind === 'multi' ? p.shape.options : [];
       return {
         series: {
@@ -181,8 +186,8 @@ export function phrase(p: Proposition): Phrased {
     }
     case 'sports': {
       const [home = 'Home', away = 'Away'] = p.subject.split(' vs ');
-      const h = TEAM_CODES[home] ?? home.slice(0, 3).toUpperCase();
-      const a = TEAM_CODES[away] ?? away.slice(0, 3).toUpperCase();
+      const h = TEAM_CODES.get(home) ?? home.slice(0, 3).toUpperCase();
+      const a = TEAM_CODES.get(away) ?? away.slice(0, 3).toUpperCase();
       return {
         series: {
           ticker: 'KXNBAGAME',
@@ -213,7 +218,7 @@ export function phrase(p: Proposition): Phrased {
     }
     default: {
       const city = p.subject.replace(/^the high temperature in /, '');
-      const code = CITY_CODES[city] ?? city.slice(0, 3).toUpperCase();
+      const code = CITY_CODES.get(city) ?? city.slice(0, 3).toUpperCase();
       const threshold = p.threshold ?? 0;
       return {
         series: {

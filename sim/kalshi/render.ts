@@ -10,9 +10,8 @@ type Json = Record<string, unknown>;
 
 /** The exchange prints REST keys alphabetically; this keeps the simulator's answers byte-alike. */
 export function sorted<T extends Json>(obj: T): T {
-  const out: Json = {};
-  for (const key of Object.keys(obj).sort()) out[key] = obj[key];
-  return out as T;
+  const entries = Object.entries(obj).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries) as T;
 }
 
 function top(ex: SimExchange, m: SimMarket) {
@@ -36,6 +35,8 @@ export function marketJson(ex: SimExchange, m: SimMarket): Json {
   const openingNo = Math.max(0, ...opening.no.keys());
   const traded = ex.tradesOf(m.ticker).reduce((s, tr) => s + tr.centis, 0);
   const last = ex.lastPrice(m);
+  // A market that has not opened yet has never traded: no volume, no open interest, no opening quote.
+  const opened = m.status !== 'initialized';
   const out: Json = {
     can_close_early: true,
     close_time: plainTimestamp(m.closeMs),
@@ -54,11 +55,11 @@ export function marketJson(ex: SimExchange, m: SimMarket): Json {
     no_bid_dollars: dollars(ONE_DOLLAR - t.yesAsk),
     no_sub_title: text.noSubTitle,
     notional_value_dollars: '1.0000',
-    open_interest_fp: count(Math.round(m.baseVolume * 40)),
+    open_interest_fp: count(opened ? Math.round(m.baseVolume * 40) : 0),
     open_time: plainTimestamp(m.openMs),
     previous_price_dollars: dollars(m.status === 'active' ? ex.tapeTrade(m, 0).yesPrice : 0),
-    previous_yes_ask_dollars: dollars(openingNo > 0 ? ONE_DOLLAR - openingNo : 0),
-    previous_yes_bid_dollars: dollars(openingBid),
+    previous_yes_ask_dollars: dollars(opened && openingNo > 0 ? ONE_DOLLAR - openingNo : 0),
+    previous_yes_bid_dollars: dollars(opened ? openingBid : 0),
     price_level_structure: 'linear_cent',
     price_ranges: [{ end: '1.0000', start: '0.0000', step: '0.0100' }],
     response_price_units: 'usd_cent',
@@ -70,8 +71,8 @@ export function marketJson(ex: SimExchange, m: SimMarket): Json {
     ticker: m.ticker,
     title: text.title,
     updated_time: timestamp(m.openMs - 86_000_000),
-    volume_24h_fp: count(traded + Math.round(m.baseVolume * 10)),
-    volume_fp: count(traded + m.baseVolume * 100),
+    volume_24h_fp: count(opened ? traded + Math.round(m.baseVolume * 10) : 0),
+    volume_fp: count(opened ? traded + m.baseVolume * 100 : 0),
     yes_ask_dollars: dollars(t.yesAsk),
     yes_ask_size_fp: count(t.yesAskSize),
     yes_bid_dollars: dollars(t.yesBid),

@@ -2,6 +2,7 @@
 // endpoints (create, amend, decrease, cancel, cancel-all). The legacy /portfolio/orders writes answer 410 as the
 // exchange has retired them. Request bodies are decoded the way the exchange's Go service does: a JSON type
 // mismatch is the flat decoding error, a missing or bad value the nested invalid-parameters error.
+import { ownValue } from '../shared/own-key.js';
 import type { BookSide } from './book.js';
 import {
   ExchangeError,
@@ -54,7 +55,7 @@ export function decodeBody(
   }
   const body = value as Body;
   for (const [field, type] of Object.entries(types)) {
-    const v = body[field];
+    const v = ownValue(body, field);
     if (v === undefined || v === null) continue;
     if (typeof v !== type) {
       const got = Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v;

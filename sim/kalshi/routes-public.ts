@@ -200,7 +200,9 @@ export function publicRoutes(ex: SimExchange) {
     // Candles end on period boundaries; the one in progress is included, nothing past the exchange's clock.
     const nowS = Math.floor(ex.clockMs() / 1000);
     const last = Math.min(Math.floor(end / seconds) * seconds, Math.ceil(nowS / seconds) * seconds);
-    const first = Math.ceil(start / seconds) * seconds;
+    // Nor before the market opened: the first candle is the one the opening falls in.
+    const opening = (Math.floor(m.openMs / 1000 / seconds) + 1) * seconds;
+    const first = Math.max(Math.ceil(start / seconds) * seconds, opening);
     const out = [];
     for (let t = first; t <= last && out.length < MAX_CANDLES; t += seconds)
       out.push(candleJson(candleAt(m, t, seconds)));

@@ -2,6 +2,7 @@
 // scoped API tokens sign every request (`lmts-api-key` token id, `lmts-timestamp` ISO-8601 within 30 s of server
 // time, `lmts-signature` = base64 HMAC-SHA256 under the base64-decoded secret of
 // `{timestamp}\n{METHOD}\n{path with query}\n{body}`), or a legacy `X-API-Key`. Also holds the paper accounts.
+// The window is checked against wall time, never the simulator's movable clock (that one only drives markets).
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { getAddress } from 'viem';
 
@@ -46,6 +47,11 @@ export class LimitlessAccounts {
   private readonly byKey = new Map<string, LimitlessAccount>();
   private readonly byAddress = new Map<string, LimitlessAccount>();
   private nextProfile = 410_000;
+  /**
+   * Test control (POST /__sim/limitless/auth-skew): how far the exchange's signature clock runs ahead of the wall
+   * clock, so a client can be made to look stale without touching the simulated clock that drives markets.
+   */
+  skewMs = 0;
 
   register(): LimitlessAccount {
     const account: LimitlessAccount = {
@@ -71,15 +77,10 @@ export class LimitlessAccounts {
 
   /**
    * Who sent the request. HMAC headers win over X-API-Key (the SDK sends one or the other); no auth header at all
-   * is anonymous, which public endpoints accept.
+   * is anonymous, which public endpoints accept. Clients sign with their real time, so the timestamp is held
+   * against the wall clock: after POST /__sim/clock a correctly signed request must still pass.
    */
-  authenticate(
-    headers: Headers,
-    method: string,
-    pathWithQuery: string,
-    body: string,
-    nowMs: number,
-  ): AuthResult {
+  authenticate(headers: Headers, method: string, pathWithQuery: string, body: string): AuthResult {
     const tokenId = one(headers['lmts-api-key']);
     if (tokenId !== undefined) {
       const account = this.byToken.get(tokenId);
@@ -89,7 +90,7 @@ export class LimitlessAccounts {
       if (ts === undefined || sig === undefined)
         return { kind: 'refused', reason: 'missing signature headers' };
       const at = Date.parse(ts);
-      if (Number.isNaN(at) || Math.abs(nowMs - at) > TIMESTAMP_TOLERANCE_MS) {
+      if (Number.isNaN(at) || Math.abs(Date.now() + this.skewMs - at) > TIMESTAMP_TOLERANCE_MS) {
         return { kind: 'refused', reason: 'timestamp outside the 30 s window' };
       }
       const expected = sign(account.secret, ts, method, pathWithQuery, body);

@@ -3,6 +3,7 @@
 // small per-market records live in memory; JSON payloads are built per request (see payloads.ts), so start-up
 // stays cheap at 100k+ propositions. Slugs index everything in Maps.
 import { createHash } from 'node:crypto';
+import { setOwn } from '../shared/own-key.js';
 import { type Proposition, propositionKey, type World } from '../shared/world.js';
 
 export interface SimMarket {
@@ -85,7 +86,7 @@ export function buildCatalog(world: World): SimCatalog {
       counter++;
       rows.push(market);
       bySlug.set(market.slug, market);
-      manifest[propositionKey(prop)] = [market.slug];
+      setOwn(manifest, propositionKey(prop), [market.slug]);
       continue;
     }
     const groupCreated = nextCreated(prop);
@@ -119,7 +120,7 @@ export function buildCatalog(world: World): SimCatalog {
       counter++;
       group.children.push(child);
       bySlug.set(child.slug, child);
-      manifest[propositionKey(prop, option.name)] = [child.slug];
+      setOwn(manifest, propositionKey(prop, option.name), [child.slug]);
     }
     rows.push(group);
   }

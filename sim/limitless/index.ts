@@ -1,10 +1,11 @@
 // Public entry of the Limitless simulator: builds the shared world's Limitless catalogue and serves the REST API,
 // the Socket.IO /markets feed and the /__sim control surface on one loopback port. Imports nothing from src/.
-import { createServer } from 'node:http';
+// Beside the shared controls: POST /__sim/limitless/auth-skew {skew_ms} runs the signature clock ahead of wall time.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleControl, type SimAccount, SimClock } from '../shared/control.js';
 import { SimFaults } from '../shared/faults.js';
-import { sendJson } from '../shared/http.js';
+import { parseJson, readBody, sendJson } from '../shared/http.js';
 import { createWorld } from '../shared/world.js';
 import { LimitlessAccounts } from './auth.js';
 import { buildCatalog } from './catalog.js';
@@ -93,8 +94,20 @@ export async function startLimitlessSim(opts: LimitlessSimOptions = {}): Promise
     },
   };
 
+  const authSkew = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = (parseJson(await readBody(req)) ?? {}) as { skew_ms?: unknown };
+    accounts.skewMs = typeof body.skew_ms === 'number' && Number.isFinite(body.skew_ms) ? body.skew_ms : 0;
+    sendJson(res, 200, { skew_ms: accounts.skewMs });
+  };
+
   const server = createServer((req, res) => {
     const path = requestUrl(req.url ?? '/').pathname;
+    if (path === '/__sim/limitless/auth-skew' && req.method === 'POST') {
+      authSkew(req, res).catch(() => {
+        if (!res.headersSent) sendJson(res, 400, { error: 'skew_ms must be a JSON number' });
+      });
+      return;
+    }
     handleControl(req, res, path, control)
       .then((handled) => (handled ? undefined : handleLimitlessRequest(state, req, res)))
       .catch(() => {

@@ -105,7 +105,13 @@ function unrealisedUsd(account: LimitlessAccount, catalog: SimCatalog, ctx: Port
   return round2(total);
 }
 
-const TIMEFRAMES: Record<string, number | null> = { '1d': 1, '7d': 7, '30d': 30, all: null };
+// A Map: `timeframe` is a query parameter, and `constructor` or `__proto__` must be unknown, not Object's.
+const TIMEFRAMES: ReadonlyMap<string, number | null> = new Map([
+  ['1d', 1],
+  ['7d', 7],
+  ['30d', 30],
+  ['all', null],
+]);
 
 /** GET /portfolio/pnl-chart and /portfolio/{account}/pnl-chart: realised series plus the current hybrid snapshot. */
 export function pnlChartDocument(
@@ -114,8 +120,8 @@ export function pnlChartDocument(
   ctx: PortfolioContext,
   timeframe: string,
 ): Record<string, unknown> | null {
-  if (!(timeframe in TIMEFRAMES)) return null;
-  const days = TIMEFRAMES[timeframe] ?? 90;
+  if (!TIMEFRAMES.has(timeframe)) return null;
+  const days = TIMEFRAMES.get(timeframe) ?? 90;
   const realised = account ? round2(account.realisedUsd) : 0;
   const unrealized = account ? unrealisedUsd(account, catalog, ctx) : 0;
   const dayMs = 86_400_000;

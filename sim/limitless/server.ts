@@ -94,7 +94,7 @@ function route(state: LimitlessSimState, req: IncomingMessage, raw: string, path
   if (method === 'GET' && parts[0] === 'portfolio') {
     const portfolio = { step: ctx.step, worldNowMs: ctx.worldNowMs, nowMs: state.clock.now() };
     if (parts.length === 2 && (parts[1] === 'positions' || parts[1] === 'pnl-chart')) {
-      const auth = state.accounts.authenticate(req.headers, method, raw, '', state.clock.now());
+      const auth = state.accounts.authenticate(req.headers, method, raw, '');
       if (auth.kind !== 'ok') throw UNAUTHORIZED;
       if (parts[1] === 'positions') return positionsDocument(auth.account, state.catalog, portfolio);
       return pnlChart(state, auth.account, q, portfolio);

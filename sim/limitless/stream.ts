@@ -34,13 +34,7 @@ export function attachLimitlessStream(http: HttpServer, deps: LimitlessStreamDep
   const markets = io.of('/markets');
 
   markets.use((socket, next) => {
-    const auth = deps.accounts.authenticate(
-      socket.handshake.headers,
-      'GET',
-      WS_SIGNED_PATH,
-      '',
-      deps.clock.now(),
-    );
+    const auth = deps.accounts.authenticate(socket.handshake.headers, 'GET', WS_SIGNED_PATH, '');
     if (auth.kind === 'refused') return next(new Error('Unauthorized'));
     socket.data.account = auth.kind === 'ok' ? auth.account.address : null;
     next();

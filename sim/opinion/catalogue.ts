@@ -1,6 +1,7 @@
 // The Opinion catalogue from the shared world: a binary proposition is a binary market (marketType 0), a
 // multi-option one a categorical market (marketType 1) with a binary child per option, on one id sequence.
 // Records sit in Maps, JSON is rendered on demand, each distinct list query's order is computed once.
+import { setOwn } from '../shared/own-key.js';
 import type { Proposition, PropositionStatus, World } from '../shared/world.js';
 import {
   hex32,
@@ -71,8 +72,8 @@ export interface TokenRef {
 export interface ListQuery {
   /** `activated`, `resolved`, or empty for every status. */
   status: string;
-  /** 0 binary, 1 categorical, 2 all (the official SDK's TopicType; ccxt also sends 2 for "all"). */
-  marketType: number;
+  /** Which rows the `marketType` query selected (its number's meaning is the server's reading, see server.ts). */
+  kind: 'binary' | 'categorical' | 'all';
   sortBy: number;
   labelId: number;
 }
@@ -111,7 +112,7 @@ export class OpinionCatalogue {
         market.resultTokenId =
           status === 4 ? (prop.winner === 'Yes' ? market.yesTokenId : market.noTokenId) : '';
         this.addRow({ kind: 'binary', market });
-        this.manifest[prop.id] = [String(market.marketId)];
+        setOwn(this.manifest, prop.id, [String(market.marketId)]);
         continue;
       }
       const parent: CategoricalMarket = {
@@ -141,7 +142,7 @@ export class OpinionCatalogue {
           status === 4 ? (prop.winner === option.name ? child.yesTokenId : child.noTokenId) : '';
         parent.children.push(child);
         this.bySlug.set(child.slug, { kind: 'child', market: child });
-        this.manifest[`${prop.id}/${option.name}`] = [String(child.marketId)];
+        setOwn(this.manifest, `${prop.id}/${option.name}`, [String(child.marketId)]);
       }
       this.categorical.set(parent.marketId, parent);
       this.addRow({ kind: 'categorical', market: parent });
@@ -190,13 +191,12 @@ export class OpinionCatalogue {
 
   /** Row indexes matching the query, in the requested order; cached per distinct query. */
   list(query: ListQuery): Int32Array {
-    const key = `${query.status}|${query.marketType}|${query.sortBy}|${query.labelId}`;
+    const key = `${query.status}|${query.kind}|${query.sortBy}|${query.labelId}`;
     const cached = this.orders.get(key);
     if (cached) return cached;
     const wanted: number[] = [];
     this.rows.forEach((row, i) => {
-      if (query.marketType === 0 && row.kind !== 'binary') return;
-      if (query.marketType === 1 && row.kind !== 'categorical') return;
+      if (query.kind !== 'all' && row.kind !== query.kind) return;
       if (query.status === 'activated' && row.market.status !== 2) return;
       if (query.status === 'resolved' && row.market.status !== 4) return;
       if (query.labelId > 0 && OPINION_LABELS[row.market.prop.topic].labelId !== query.labelId) return;

@@ -7,13 +7,15 @@ import { SimFaults } from '../shared/faults.js';
 import { createWorld } from '../shared/world.js';
 import { OpinionAccounts } from './accounts.js';
 import { OpinionCatalogue } from './catalogue.js';
-import { createOpinionServer, type OpinionSimState } from './server.js';
+import { createOpinionServer, type MarketTypeReading, type OpinionSimState } from './server.js';
 
 export interface OpinionSimOptions {
   seed?: number;
   size?: number;
   now?: Date;
   port?: number;
+  /** How GET /market reads `marketType` (default `sdk`); see MarketTypeReading. */
+  marketTypeReading?: MarketTypeReading;
 }
 
 export interface OpinionSimAccount {
@@ -59,7 +61,15 @@ export async function startOpinionSim(options: OpinionSimOptions = {}): Promise<
       if (!accounts.fund(address, BigInt(amount))) throw new RangeError(`no account holds ${address}`);
     },
   };
-  const server = createOpinionServer(catalogue, accounts, new SimFaults(), clock, state, hooks);
+  const server = createOpinionServer(
+    catalogue,
+    accounts,
+    new SimFaults(),
+    clock,
+    state,
+    hooks,
+    options.marketTypeReading,
+  );
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;

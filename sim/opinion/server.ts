@@ -43,6 +43,33 @@ function fail(res: ServerResponse, error: ApiError, headers: Record<string, stri
   sendJson(res, error.status, { errno: error.errno, errmsg: error.message, result: null }, headers);
 }
 
+/**
+ * What a `marketType` number asks GET /market for. Opinion's own sources disagree (docs/venues/opinion.md): the
+ * official SDK's TopicType (0 binary, 1 categorical, 2 all), which ccxt and pmxt also send against production, and
+ * the generated OpenAPI client's text (0 all, 1 categorical, 2 binary). The simulator serves the SDK's reading by
+ * default; `openapi` serves the other so a client can be proven to work under both.
+ */
+export type MarketTypeReading = 'sdk' | 'openapi';
+type ListKind = 'binary' | 'categorical' | 'all';
+const MARKET_TYPES: ReadonlyMap<MarketTypeReading, ReadonlyMap<number, ListKind>> = new Map([
+  [
+    'sdk',
+    new Map<number, ListKind>([
+      [0, 'binary'],
+      [1, 'categorical'],
+      [2, 'all'],
+    ]),
+  ],
+  [
+    'openapi',
+    new Map<number, ListKind>([
+      [0, 'all'],
+      [1, 'categorical'],
+      [2, 'binary'],
+    ]),
+  ],
+]);
+
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const MAX_PAGE = 20;
 
@@ -57,10 +84,12 @@ export function createOpinionServer(
   clock: SimClock,
   state: OpinionSimState,
   hooks: SimControlHooks,
+  marketTypeReading: MarketTypeReading = 'sdk',
 ): Server {
   const seed = catalogue.seed;
   const worldNow = catalogue.world.now;
   const control = { faults, clock, hooks };
+  const types = MARKET_TYPES.get(marketTypeReading) ?? new Map<number, ListKind>();
 
   function intParam(url: URL, name: string, fallback: number, min = 0): number {
     const raw = url.searchParams.get(name);
@@ -124,11 +153,14 @@ export function createOpinionServer(
     if (!['', 'activated', 'resolved'].includes(status)) {
       throw new ApiError(400, ERRNO.invalidParam, 'invalid parameter: status');
     }
-    const marketType = intParam(url, 'marketType', 2, 0);
-    if (marketType > 2) throw new ApiError(400, ERRNO.invalidParam, 'invalid parameter: marketType');
+    // [sim] Without marketType every row is listed; a value outside 0..2 is refused like any bad parameter.
+    const marketType = url.searchParams.get('marketType') ?? '';
+    const kind: ListKind | undefined =
+      marketType === '' ? 'all' : types.get(intParam(url, 'marketType', 0, 0));
+    if (kind === undefined) throw new ApiError(400, ERRNO.invalidParam, 'invalid parameter: marketType');
     const sortBy = intParam(url, 'sortBy', 0, 0);
     if (sortBy > 8) throw new ApiError(400, ERRNO.invalidParam, 'invalid parameter: sortBy');
-    const order = catalogue.list({ status, marketType, sortBy, labelId: intParam(url, 'labelId', 0, 0) });
+    const order = catalogue.list({ status, kind, sortBy, labelId: intParam(url, 'labelId', 0, 0) });
     const pageNo = intParam(url, 'page', 1, 1);
     const limit = Math.min(MAX_PAGE, intParam(url, 'limit', 10, 1));
     const list: Record<string, unknown>[] = [];

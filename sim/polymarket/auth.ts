@@ -5,11 +5,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Hex, recoverTypedDataAddress } from 'viem';
+import { ownValue } from '../shared/own-key.js';
 import type { Accounts, ApiKey } from './accounts.js';
 import { CHAIN_ID, CLOB_AUTH_MESSAGE, CLOB_AUTH_TYPES } from './contracts.js';
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name.toLowerCase()];
+  const value = ownValue(headers, name.toLowerCase());
   return Array.isArray(value) ? value[0] : value;
 }
 

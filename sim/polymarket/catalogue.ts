@@ -257,12 +257,12 @@ export class Catalogue {
 
   /** proposition key → [condition id]; the cross-venue ground truth served at /__sim/manifest. */
   manifest(): Record<string, string[]> {
-    const out: Record<string, string[]> = {};
-    for (const m of this.markets) {
-      const key = m.option === null ? propositionKey(m.prop) : propositionKey(m.prop, m.option);
-      out[key] = [this.conditionId(m)];
-    }
-    return out;
+    return Object.fromEntries(
+      this.markets.map((m) => [
+        m.option === null ? propositionKey(m.prop) : propositionKey(m.prop, m.option),
+        [this.conditionId(m)],
+      ]),
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 // Authenticated CLOB REST: API keys (L1), orders, cancels, open orders, fills and balance-allowance (L2). Every
 // L2 failure is the same 401 the exchange sends; order refusals are 400 {"error"} with the exchange's own text.
 
+import { setOwn } from '../shared/own-key.js';
 import type { ApiKey } from './accounts.js';
 import { verifyL1, verifyL2 } from './auth.js';
 import type { PmContext } from './context.js';
@@ -85,7 +86,7 @@ export function privateClobRoutes(pm: PmContext): Route[] {
     for (const id of new Set(ids)) {
       const o = owned(key, id);
       if (o && exchange.cancel(o)) canceled.push(o.id);
-      else notCanceled[id] = CLOB_ERRORS.cannotCancel;
+      else setOwn(notCanceled, id, CLOB_ERRORS.cannotCancel);
     }
     send(ctx, 200, { canceled, not_canceled: notCanceled });
   };

@@ -124,25 +124,25 @@ export function publicClobRoutes(pm: PmContext): Route[] {
 
   const prices = (items: Array<{ token: string; r: Resolved; side?: string }> | null, ctx: Ctx) => {
     if (!items) return;
-    const out: Record<string, Record<string, string>> = {};
+    const out = new Map<string, Record<string, string>>();
     for (const { token: t, r, side: s } of items) {
       if (s !== 'BUY' && s !== 'SELL') return fail(ctx, 400, CLOB_ERRORS.invalidSide);
       const p = priceOf(r, s);
-      if (p !== null) out[t] = { ...(out[t] ?? {}), [s]: p };
+      if (p !== null) out.set(t, { ...(out.get(t) ?? {}), [s]: p });
     }
-    send(ctx, 200, out);
+    send(ctx, 200, Object.fromEntries(out));
   };
 
   const keyed =
     (fn: (r: Resolved) => string | null) =>
     (items: Array<{ token: string; r: Resolved }> | null, ctx: Ctx) => {
       if (!items) return;
-      const out: Record<string, string> = {};
+      const out = new Map<string, string>();
       for (const { token: t, r } of items) {
         const v = fn(r);
-        if (v !== null) out[t] = v;
+        if (v !== null) out.set(t, v);
       }
-      send(ctx, 200, out);
+      send(ctx, 200, Object.fromEntries(out));
     };
   const midpoints = keyed(midOf);
   const spreads = keyed(spreadOf);

@@ -186,18 +186,19 @@ export function dataRoutes(pm: PmContext): Route[] {
           .filter(([, p]) => markets.size === 0 || markets.has(cat.conditionId(p.market)))
           .map(([tokenId, p]) => positionJson(w, tokenId, p));
         const sortBy = ctx.query.get('sortBy') ?? 'TOKENS';
-        const key: Record<string, (p: ReturnType<typeof positionJson>) => number | string> = {
-          CURRENT: (p) => p.currentValue,
-          INITIAL: (p) => p.initialValue,
-          TOKENS: (p) => p.size,
-          CASHPNL: (p) => p.cashPnl,
-          PERCENTPNL: (p) => p.percentPnl,
-          PRICE: (p) => p.curPrice,
-          AVGPRICE: (p) => p.avgPrice,
-          TITLE: (p) => p.title,
-          RESOLVING: (p) => p.endDate,
-        };
-        const pick = key[sortBy];
+        // A Map: `sortBy` is a query parameter, and `constructor` must be invalid, not Object's.
+        const key = new Map<string, (p: ReturnType<typeof positionJson>) => number | string>([
+          ['CURRENT', (p) => p.currentValue],
+          ['INITIAL', (p) => p.initialValue],
+          ['TOKENS', (p) => p.size],
+          ['CASHPNL', (p) => p.cashPnl],
+          ['PERCENTPNL', (p) => p.percentPnl],
+          ['PRICE', (p) => p.curPrice],
+          ['AVGPRICE', (p) => p.avgPrice],
+          ['TITLE', (p) => p.title],
+          ['RESOLVING', (p) => p.endDate],
+        ]);
+        const pick = key.get(sortBy);
         if (!pick) return bad(ctx, 'invalid sortBy');
         const dir = (ctx.query.get('sortDirection') ?? 'DESC').toUpperCase() === 'ASC' ? 1 : -1;
         rows.sort((a, b) => (pick(a) < pick(b) ? -dir : pick(a) > pick(b) ? dir : 0));

@@ -89,17 +89,18 @@ export function gammaRoutes(pm: PmContext): Route[] {
     };
   };
 
-  const SORT_KEYS: Record<string, (f: () => Figures, e: PmEvent, id: number) => number> = {
-    id: (_f, _e, id) => id,
-    volume: (f) => f().volume,
-    volumeNum: (f) => f().volume,
-    volume24hr: (f) => f().volume,
-    liquidity: (f) => f().liquidity,
-    liquidityNum: (f) => f().liquidity,
-    startDate: (_f, e) => e.opened.getTime(),
-    endDate: (_f, e) => e.prop.closeTime.getTime(),
-    createdAt: (_f, e) => e.opened.getTime(),
-  };
+  // A Map: `order` is a query parameter, and `toString` or `constructor` must be an invalid field, not Object's.
+  const SORT_KEYS = new Map<string, (f: () => Figures, e: PmEvent, id: number) => number>([
+    ['id', (_f, _e, id) => id],
+    ['volume', (f) => f().volume],
+    ['volumeNum', (f) => f().volume],
+    ['volume24hr', (f) => f().volume],
+    ['liquidity', (f) => f().liquidity],
+    ['liquidityNum', (f) => f().liquidity],
+    ['startDate', (_f, e) => e.opened.getTime()],
+    ['endDate', (_f, e) => e.prop.closeTime.getTime()],
+    ['createdAt', (_f, e) => e.opened.getTime()],
+  ]);
 
   /** Applies `order` + `ascending`; returns null (422 answered) for unknown order fields. */
   const sorter = <T>(ctx: Ctx, fig: (x: T) => Figures, event: (x: T) => PmEvent, id: (x: T) => number) => {
@@ -110,7 +111,7 @@ export function gammaRoutes(pm: PmContext): Route[] {
       return null;
     }
     if (order === null || order === '') return (items: T[]) => items;
-    const keys = order.split(',').map((k) => SORT_KEYS[k.trim()]);
+    const keys = order.split(',').map((k) => SORT_KEYS.get(k.trim()));
     if (keys.some((k) => k === undefined)) {
       send(ctx, 422, gammaValidation('order fields are not valid'));
       return null;

@@ -5,14 +5,15 @@ import type { PmMarket } from './catalogue.js';
 import type { Exchange } from './exchange.js';
 import { fairAt } from './house.js';
 
-const INTERVALS: Record<string, { seconds: number | null; fidelity: number }> = {
-  '1h': { seconds: 3600, fidelity: 1 },
-  '6h': { seconds: 6 * 3600, fidelity: 5 },
-  '1d': { seconds: 86_400, fidelity: 15 },
-  '1w': { seconds: 7 * 86_400, fidelity: 60 },
-  '1m': { seconds: 30 * 86_400, fidelity: 180 },
-  max: { seconds: null, fidelity: 1440 },
-};
+// A Map: `interval` is a query parameter, and `constructor` or `__proto__` must be invalid, not Object's.
+const INTERVALS: ReadonlyMap<string, { seconds: number | null; fidelity: number }> = new Map([
+  ['1h', { seconds: 3600, fidelity: 1 }],
+  ['6h', { seconds: 6 * 3600, fidelity: 5 }],
+  ['1d', { seconds: 86_400, fidelity: 15 }],
+  ['1w', { seconds: 7 * 86_400, fidelity: 60 }],
+  ['1m', { seconds: 30 * 86_400, fidelity: 180 }],
+  ['max', { seconds: null, fidelity: 1440 }],
+]);
 
 export const MAX_POINTS = 5000;
 
@@ -32,7 +33,7 @@ export function parseHistoryQuery(query: URLSearchParams, nowS: number, openS: n
     if (startTs !== null || endTs !== null) {
       return { ok: false, error: 'interval and startTs/endTs are mutually exclusive' };
     }
-    const spec = INTERVALS[interval];
+    const spec = INTERVALS.get(interval);
     if (!spec) return { ok: false, error: `invalid interval: ${interval}` };
     const start = spec.seconds === null ? openS : nowS - spec.seconds;
     return { ok: true, start, end: nowS, fidelity: fidelity ?? spec.fidelity };

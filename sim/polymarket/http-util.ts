@@ -55,6 +55,7 @@ async function dispatch(
   const path = url.pathname;
   if (await handleControl(req, res, path, control)) return;
   const method = req.method ?? 'GET';
+  control.requests?.record(method, path, service);
   let body = '';
   if (method !== 'GET' && method !== 'HEAD') {
     try {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { SimClock, type SimControl } from '../shared/control.js';
 import { SimFaults } from '../shared/faults.js';
+import { SimRequestLog } from '../shared/request-log.js';
 import { createWorld } from '../shared/world.js';
 import { Accounts } from './accounts.js';
 import { Catalogue } from './catalogue.js';
@@ -124,6 +125,7 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
         accounts.wallet(address).collateral += Number(amount);
       },
     },
+    requests: new SimRequestLog(),
   };
   streams = new Streams(pm, control, opts.wsIdleTimeoutMs ?? 60_000);
   exchange.feed = streams;

@@ -1,6 +1,7 @@
 // How Polymarket words a shared-world proposition: question, slug stem, description, resolution source, icon and
 // tags, per topic. A binary proposition is one Yes/No market; a multi-option one is a neg-risk event whose markets
 // each ask "Will <option> …?". Pure text, no state.
+import { ownValue } from '../shared/own-key.js';
 import type { Proposition } from '../shared/world.js';
 
 export interface PmTag {
@@ -118,7 +119,7 @@ export function phraseEvent(p: Proposition): EventPhrase {
   switch (p.topic) {
     case 'crypto': {
       const coin = p.subject;
-      const tag = TAGS[coin.toLowerCase()] ?? TAGS.crypto;
+      const tag = ownValue(TAGS, coin.toLowerCase()) ?? TAGS.crypto;
       const price = usd(p.threshold ?? 0);
       return {
         question: `Will the price of ${coin} be above ${price} on ${when.text}?`,

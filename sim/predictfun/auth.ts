@@ -2,41 +2,54 @@
 // and for wallet endpoints a JWT obtained by signing a server-issued message (GET /v1/auth/message, POST /v1/auth):
 // an EOA signs it with personal_sign (EIP-191); a Predict account signs the Kernel-wrapped hash with its owner key
 // and sends 0x01 ‖ ECDSA validator ‖ signature (the official SDK's signPredictAccountMessage). Tokens are HS256 JWTs
-// that expire 24 h after issue on the simulator's clock.
+// that expire 24 h after issue on the simulator's clock. Signatures are checked with ethers and the Kernel domain
+// is the official SDK's constant, so the adapter's own (viem) reading of the scheme is never checked against itself.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import {
-  concat,
-  encodeAbiParameters,
-  getAddress,
-  type Hex,
-  hashMessage,
-  isAddress,
-  isHex,
-  keccak256,
-  recoverMessageAddress,
-  toHex,
-} from 'viem';
+import { ChainId, KernelDomainByChainId } from '@predictdotfun/sdk';
+import { getBytes, hashMessage, TypedDataEncoder, verifyMessage } from 'ethers';
+import { getAddress, type Hex, isAddress, isHex } from 'viem';
 import type { SimClock } from '../shared/control.js';
 import type { PfAccounts } from './accounts.js';
 
 export const ECDSA_VALIDATOR = '0x845ADb2C711129d4f3966735eD98a9F09fC4cE57';
 export const BNB_CHAIN_ID = 56;
-const JWT_LIFETIME_SECONDS = 86_400;
+export const BNB_TESTNET_CHAIN_ID = 97;
+/** exp − iat of the venue's tokens (observed, undocumented). */
+export const JWT_LIFETIME_SECONDS = 86_400;
 const MESSAGE_LIFETIME_MS = 5 * 60_000;
 
 export class AuthError extends Error {}
 
+export interface PfAuthOptions {
+  apiKey: string;
+  /** Mainnet refuses every call without the key; the testnet serves without one (and ignores one sent). */
+  requireApiKey: boolean;
+  /** The chain of the Kernel domain Predict accounts sign in: 56, or 97 on testnet. */
+  chainId: number;
+  jwtLifetimeSeconds?: number;
+}
+
 export class PfAuth {
   private readonly secret = randomBytes(32);
   private readonly messages = new Map<string, number>();
+  readonly apiKey: string;
+  private readonly requireApiKey: boolean;
+  private readonly chainId: number;
+  private readonly jwtLifetimeSeconds: number;
 
   constructor(
-    readonly apiKey: string,
+    options: PfAuthOptions,
     private readonly accounts: PfAccounts,
     private readonly clock: SimClock,
-  ) {}
+  ) {
+    this.apiKey = options.apiKey;
+    this.requireApiKey = options.requireApiKey;
+    this.chainId = options.chainId;
+    this.jwtLifetimeSeconds = options.jwtLifetimeSeconds ?? JWT_LIFETIME_SECONDS;
+  }
 
   apiKeyValid(header: string | string[] | undefined): boolean {
+    if (!this.requireApiKey) return true;
     if (typeof header !== 'string') return false;
     const a = Buffer.from(header);
     const b = Buffer.from(this.apiKey);
@@ -58,7 +71,7 @@ export class PfAuth {
       throw new AuthError('Invalid or expired auth message');
     }
     if (!isAddress(signer) || !isHex(signature)) throw new AuthError('Invalid signature');
-    if (!(await this.signatureValid(getAddress(signer), message, signature))) {
+    if (!this.signatureValid(getAddress(signer), message, signature)) {
       throw new AuthError('Invalid signature');
     }
     this.messages.delete(nonce);
@@ -69,7 +82,7 @@ export class PfAuth {
   issueToken(address: string, issuedAtSeconds = Math.floor(this.clock.now() / 1000)): string {
     const header = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
     const payload = base64url(
-      JSON.stringify({ address, iat: issuedAtSeconds, exp: issuedAtSeconds + JWT_LIFETIME_SECONDS }),
+      JSON.stringify({ address, iat: issuedAtSeconds, exp: issuedAtSeconds + this.jwtLifetimeSeconds }),
     );
     return `${header}.${payload}.${this.mac(`${header}.${payload}`)}`;
   }
@@ -97,21 +110,18 @@ export class PfAuth {
     }
   }
 
-  private async signatureValid(signer: string, message: string, signature: Hex): Promise<boolean> {
+  private signatureValid(signer: string, message: string, signature: Hex): boolean {
     try {
       // 65 bytes: a plain EOA personal_sign.
-      if (signature.length === 132) {
-        const recovered = await recoverMessageAddress({ message, signature });
-        return recovered === signer;
-      }
+      if (signature.length === 132) return verifyMessage(message, signature) === signer;
       // 0x01 ‖ validator (20 bytes) ‖ 65-byte ECDSA signature: a Predict (Kernel) account.
       if (signature.length === 2 + 2 * (1 + 20 + 65) && signature.slice(2, 4) === '01') {
         const validator = getAddress(`0x${signature.slice(4, 44)}`);
         const owner = this.accounts.ownerOf(signer);
         if (validator !== ECDSA_VALIDATOR || !owner) return false;
-        const digest = kernelWrappedHash(hashMessage(message), signer);
-        const inner = `0x${signature.slice(44)}` as Hex;
-        return (await recoverMessageAddress({ message: { raw: digest }, signature: inner })) === owner;
+        const digest = kernelWrappedHash(hashMessage(message), signer, this.chainId);
+        // The owner personal_signs the 32 digest bytes, not their hex text.
+        return verifyMessage(getBytes(digest), `0x${signature.slice(44)}`) === owner;
       }
     } catch {
       // malformed signature bytes: not valid
@@ -124,36 +134,23 @@ export class PfAuth {
   }
 }
 
-/** EIP-712 wrap of a message hash in the Kernel v0.3.1 domain of the account (Kernel(bytes32 hash)). */
-export function kernelWrappedHash(messageHash: Hex, account: string, chainId = BNB_CHAIN_ID): Hex {
-  const domainType = keccak256(
-    toHex('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
-  );
-  const domainSeparator = keccak256(
-    encodeAbiParameters(
-      [
-        { type: 'bytes32' },
-        { type: 'bytes32' },
-        { type: 'bytes32' },
-        { type: 'uint256' },
-        { type: 'address' },
-      ],
-      [
-        domainType,
-        keccak256(toHex('Kernel')),
-        keccak256(toHex('0.3.1')),
-        BigInt(chainId),
-        getAddress(account),
-      ],
-    ),
-  );
-  const structHash = keccak256(
-    encodeAbiParameters(
-      [{ type: 'bytes32' }, { type: 'bytes32' }],
-      [keccak256(toHex('Kernel(bytes32 hash)')), messageHash],
-    ),
-  );
-  return keccak256(concat(['0x1901', domainSeparator, structHash]));
+/** The SDK's Kernel domains ({name, version, chainId}), by chain. */
+const KERNEL_DOMAINS = new Map<number, { name: string; version: string; chainId: number }>([
+  [ChainId.BnbMainnet, KernelDomainByChainId[ChainId.BnbMainnet]],
+  [ChainId.BnbTestnet, KernelDomainByChainId[ChainId.BnbTestnet]],
+]);
+const KERNEL_TYPES = { Kernel: [{ name: 'hash', type: 'bytes32' }] };
+
+/**
+ * EIP-712 hash of `Kernel(bytes32 hash)` in the account's Kernel domain (the SDK's constant plus the account as
+ * verifying contract), computed by ethers' TypedDataEncoder from the typed data rather than by hand.
+ */
+export function kernelWrappedHash(messageHash: string, account: string, chainId = BNB_CHAIN_ID): string {
+  const domain = KERNEL_DOMAINS.get(chainId);
+  if (!domain) throw new Error(`no Kernel domain for chain ${chainId}`);
+  return TypedDataEncoder.hash({ ...domain, verifyingContract: getAddress(account) }, KERNEL_TYPES, {
+    hash: messageHash,
+  });
 }
 
 function base64url(text: string): string {

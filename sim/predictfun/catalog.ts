@@ -3,6 +3,7 @@
 // Yes/No market per option. Compact records and Map indexes only; payloads are built per request (payloads.ts).
 import { createHash } from 'node:crypto';
 import { getAddress } from 'viem';
+import { setOwn } from '../shared/own-key.js';
 import { createRng, pick } from '../shared/prng.js';
 import { type Proposition, propositionKey, type World } from '../shared/world.js';
 
@@ -68,10 +69,10 @@ export class PfCatalog {
       this.bySlug.set(category.slug, category);
       if (prop.shape.kind === 'multi') {
         prop.shape.options.forEach((o, i) => {
-          this.manifest[propositionKey(prop, o.name)] = [String(category.firstMarketId + i)];
+          setOwn(this.manifest, propositionKey(prop, o.name), [String(category.firstMarketId + i)]);
         });
       } else {
-        this.manifest[propositionKey(prop)] = [String(category.firstMarketId)];
+        setOwn(this.manifest, propositionKey(prop), [String(category.firstMarketId)]);
       }
     }
   }

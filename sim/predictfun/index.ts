@@ -6,15 +6,16 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimClock, type SimControl } from '../shared/control.js';
 import { SimFaults } from '../shared/faults.js';
+import { SimRequestLog } from '../shared/request-log.js';
 import { createWorld } from '../shared/world.js';
 import { DEFAULT_BALANCE_WEI, type NewAccountOptions, PfAccounts, type SeededPosition } from './accounts.js';
-import { PfAuth } from './auth.js';
+import { BNB_CHAIN_ID, BNB_TESTNET_CHAIN_ID, PfAuth } from './auth.js';
 import { PfCatalog } from './catalog.js';
-import { BSC_USDT, createRpcServer } from './rpc.js';
+import { BSC_TESTNET_USDT, BSC_USDT, createRpcServer } from './rpc.js';
 import { createPredictfunServer } from './server.js';
 import { PfState } from './state.js';
 
-export { BSC_USDT } from './rpc.js';
+export { BSC_TESTNET_USDT, BSC_USDT } from './rpc.js';
 
 export interface PredictfunSimOptions {
   seed?: number;
@@ -22,6 +23,13 @@ export interface PredictfunSimOptions {
   now?: Date;
   /** The operator API key the simulator accepts in x-api-key; random when left out. */
   apiKey?: string;
+  /**
+   * `mainnet` (default): every /v1 call needs the API key, as on api.predict.fun. `testnet`: as
+   * api-testnet.predict.fun, calls need no key (wallet routes still need a JWT) and the chain is BNB testnet (97).
+   */
+  network?: 'mainnet' | 'testnet';
+  /** Lifetime of the JWTs POST /v1/auth issues (the venue's are 24 h); shorter ones let tests watch renewal. */
+  jwtLifetimeSeconds?: number;
 }
 
 /** The credentials JSON a client of our API sends for Predict.fun, and where the account's funds live. */
@@ -39,7 +47,10 @@ export interface PredictfunSim {
   rpcUrl: string;
   /** The collateral token the RPC answers balanceOf for. */
   collateralToken: string;
+  /** The key mainnet mode requires; testnet mode accepts calls with or without it. */
   apiKey: string;
+  network: 'mainnet' | 'testnet';
+  chainId: number;
   createAccount(opts?: AccountRequest): Promise<PredictfunSimAccount>;
   close(): Promise<void>;
 }
@@ -59,7 +70,19 @@ export async function startPredictfunSim(options: PredictfunSimOptions = {}): Pr
   const state = new PfState(world, catalog, clock);
   const accounts = new PfAccounts();
   const apiKey = options.apiKey ?? `pf_sim_${randomBytes(16).toString('hex')}`;
-  const auth = new PfAuth(apiKey, accounts, clock);
+  const network = options.network ?? 'mainnet';
+  const chainId = network === 'testnet' ? BNB_TESTNET_CHAIN_ID : BNB_CHAIN_ID;
+  const collateralToken = network === 'testnet' ? BSC_TESTNET_USDT : BSC_USDT;
+  const auth = new PfAuth(
+    {
+      apiKey,
+      requireApiKey: network === 'mainnet',
+      chainId,
+      jwtLifetimeSeconds: options.jwtLifetimeSeconds,
+    },
+    accounts,
+    clock,
+  );
 
   const createAccount = (body: Record<string, unknown> = {}): PredictfunSimAccount => {
     const made = accounts.create(accountOptions(body, catalog));
@@ -77,10 +100,11 @@ export async function startPredictfunSim(options: PredictfunSimOptions = {}): Pr
       createAccount,
       fund: (address, amount) => accounts.fund(address, BigInt(amount)),
     },
+    requests: new SimRequestLog(),
   };
 
   const api = createPredictfunServer({ state, auth, accounts, control });
-  const rpc = createRpcServer(accounts, () => 40_000_000 + state.step);
+  const rpc = createRpcServer(accounts, () => 40_000_000 + state.step, { chainId, usdt: collateralToken });
   const apiPort = await listen(api);
   const rpcPort = await listen(rpc);
   const url = `http://127.0.0.1:${apiPort}`;
@@ -88,8 +112,10 @@ export async function startPredictfunSim(options: PredictfunSimOptions = {}): Pr
     url,
     control: url,
     rpcUrl: `http://127.0.0.1:${rpcPort}`,
-    collateralToken: BSC_USDT,
+    collateralToken,
     apiKey,
+    network,
+    chainId,
     createAccount: async (opts) => createAccount((opts ?? {}) as Record<string, unknown>),
     close: async () => {
       await Promise.all([closeServer(api), closeServer(rpc)]);

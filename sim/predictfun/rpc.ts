@@ -16,9 +16,17 @@ import {
 } from 'viem';
 import { readBody, sendJson } from '../shared/http.js';
 import type { PfAccounts } from './accounts.js';
-import { BNB_CHAIN_ID, ECDSA_VALIDATOR } from './auth.js';
+import { ECDSA_VALIDATOR } from './auth.js';
 
 export const BSC_USDT = '0x55d398326f99059fF775485246999027B3197955';
+/** USDT as Predict.fun's testnet uses it on BNB testnet (97), per the official SDK's AddressesByChainId. */
+export const BSC_TESTNET_USDT = '0xB32171ecD878607FFc4F8FC0bCcE6852BB3149E0';
+
+/** The chain the endpoint pretends to be and the collateral token whose balances it answers. */
+export interface RpcChain {
+  chainId: number;
+  usdt: string;
+}
 export const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11';
 const validatorAbi = parseAbi(['function ecdsaValidatorStorage(address) view returns (address owner)']);
 const multicallAbi = parseAbi([
@@ -40,7 +48,8 @@ type RpcReply =
   | { jsonrpc: '2.0'; id: unknown; result: unknown }
   | { jsonrpc: '2.0'; id: unknown; error: { code: number; message: string } };
 
-export function createRpcServer(accounts: PfAccounts, blockNumber: () => number): Server {
+export function createRpcServer(accounts: PfAccounts, blockNumber: () => number, chain: RpcChain): Server {
+  const usdt = getAddress(chain.usdt);
   function answer(req: RpcRequest): RpcReply {
     const id = req.id ?? null;
     const error = (code: number, message: string): RpcReply => ({
@@ -53,9 +62,9 @@ export function createRpcServer(accounts: PfAccounts, blockNumber: () => number)
     const params = Array.isArray(req.params) ? req.params : [];
     switch (req.method) {
       case 'eth_chainId':
-        return result(`0x${BNB_CHAIN_ID.toString(16)}`);
+        return result(`0x${chain.chainId.toString(16)}`);
       case 'net_version':
-        return result(String(BNB_CHAIN_ID));
+        return result(String(chain.chainId));
       case 'eth_blockNumber':
         return result(`0x${blockNumber().toString(16)}`);
       case 'eth_getCode':
@@ -78,7 +87,7 @@ export function createRpcServer(accounts: PfAccounts, blockNumber: () => number)
   }
 
   function ethCall(to: Address, data: Hex): Hex {
-    if (to === BSC_USDT) {
+    if (to === usdt) {
       const { functionName, args } = decodeFunctionData({ abi: erc20Abi, data });
       switch (functionName) {
         case 'balanceOf':

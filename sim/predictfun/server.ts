@@ -88,7 +88,10 @@ export function createPredictfunServer(deps: PfServerDeps): Server {
       return fail(res, 400, 'bad_request', 'Invalid URL');
     }
     if (await handleControl(req, res, url.pathname, control)) return;
-    const fault = await control.faults.gate();
+    const target = { method: req.method ?? 'GET', path: url.pathname };
+    control.requests?.record(target.method, target.path);
+    // The target lets a test aim faults at one route (`only`).
+    const fault = await control.faults.gate(target);
     if (fault?.kind === 'rate_limited') {
       return fail(res, 429, 'too_many_requests', 'Too many requests', {
         'retry-after': String(fault.retryAfterSeconds),

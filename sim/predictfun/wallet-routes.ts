@@ -23,7 +23,7 @@ export async function postAuth(auth: PfAuth, req: IncomingMessage, res: ServerRe
     throw new BadRequest('Invalid JSON body');
   }
   const b = (body ?? {}) as Record<string, unknown>;
-  for (const field of ['signer', 'message', 'signature']) {
+  for (const field of ['signer', 'message', 'signature'] as const) {
     if (typeof b[field] !== 'string' || b[field] === '') throw new BadRequest(`${field} must be a string`);
   }
   try {

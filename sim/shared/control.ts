@@ -8,9 +8,11 @@
 //   POST /__sim/ws/drop         closes every stream connection (clients must reconnect and resubscribe)
 //   POST /__sim/accounts        creates a funded paper account → { credentials, address? }
 //   POST /__sim/fund            { address, amount } adds paper money, in the venue's own base units
+//   GET|DELETE /__sim/requests  { counts: { "[service ]METHOD /path": n } } venue requests received; DELETE clears
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FaultSettingsError, type SimFaults } from './faults.js';
 import { parseJson, readBody, sendJson } from './http.js';
+import type { SimRequestLog } from './request-log.js';
 
 /** The simulator's own time: wall clock plus an offset tests move forward. */
 export class SimClock {
@@ -46,6 +48,8 @@ export interface SimControl {
   faults: SimFaults;
   clock: SimClock;
   hooks: SimControlHooks;
+  /** Venue requests received per route; simulators that record them serve /__sim/requests. */
+  requests?: SimRequestLog;
 }
 
 class ControlInputError extends Error {}
@@ -61,7 +65,7 @@ export async function handleControl(
   const method = req.method ?? 'GET';
   try {
     const body = method === 'GET' || method === 'DELETE' ? {} : asObject(parseJson(await readBody(req)));
-    const { faults, clock, hooks } = control;
+    const { faults, clock, hooks, requests } = control;
     switch (`${method} ${path}`) {
       case 'GET /__sim/manifest':
         sendJson(res, 200, hooks.manifest());
@@ -120,6 +124,15 @@ export async function handleControl(
         sendJson(res, 200, { ok: true });
         return true;
       }
+      case 'GET /__sim/requests':
+        if (!requests) break;
+        sendJson(res, 200, { counts: requests.snapshot() });
+        return true;
+      case 'DELETE /__sim/requests':
+        if (!requests) break;
+        requests.reset();
+        sendJson(res, 200, { counts: requests.snapshot() });
+        return true;
       default:
         break;
     }

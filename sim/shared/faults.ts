@@ -3,6 +3,7 @@
 // cleared) and a stalled feed. Each simulator renders the decision in its own exchange's error style.
 // A latency or a held answer also ends when the settings change, so a test can hold a request for as long as it
 // needs and let it go at a moment it chooses (an explicit signal) instead of racing its own timers against ours.
+import { ownValue } from './own-key.js';
 
 export interface FaultSettings {
   /** Added to every venue request before it is answered (cut short when the settings change). */
@@ -67,7 +68,7 @@ export class SimFaults {
   set(body: unknown): FaultSettings {
     const b = (body ?? {}) as Record<string, unknown>;
     const num = (key: string, min: number, max: number, fallback: number): number => {
-      const v = b[key];
+      const v = ownValue(b, key);
       if (v === undefined) return fallback;
       if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
         throw new FaultSettingsError(`${key} must be a number in [${min}, ${max}]`);

@@ -6,7 +6,6 @@ import type { Config } from '../config/schema.js';
 import { createRuntime, type Runtime } from '../main.js';
 import { parse, SERVER_FLAGS, serverOverrides } from './args.js';
 import { liveVenues } from './live-venues.js';
-import { startSandboxVenues } from './sandbox-venues.js';
 
 export async function serveCommand(mode: Config['mode'], argv: string[]): Promise<number> {
   const { values } = parse(argv, SERVER_FLAGS);
@@ -21,7 +20,10 @@ export async function serveCommand(mode: Config['mode'], argv: string[]): Promis
     overrides: { ...serverOverrides(values), mode },
   });
   mkdirSync(config.dataDir, { recursive: true });
-  const sandbox = mode === 'sandbox' ? await startSandboxVenues(config) : null;
+  // The simulators are loaded only for the sandbox: they use development dependencies (the venues' official SDKs,
+  // ethers) that a production install (`npm ci --omit=dev`) leaves out.
+  const sandbox =
+    mode === 'sandbox' ? await (await import('./sandbox-venues.js')).startSandboxVenues(config) : null;
   let runtime: Runtime;
   try {
     runtime = await createRuntime(config, {

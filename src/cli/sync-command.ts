@@ -15,7 +15,6 @@ import type { VenueAdapter } from '../venues/port.js';
 import { VenueRegistry } from '../venues/registry.js';
 import { parse, UsageError } from './args.js';
 import { LIVE_VENUE_FACTORIES } from './live-venues.js';
-import { SIM_VENUE_LAUNCHERS } from './sandbox-venues.js';
 import { SyncProgress } from './sync-progress.js';
 
 const USAGE = `usage: omnibook sync [--exchange ID[,ID…]] [--sandbox [--size N] [--seed N]] [--data-dir DIR] [--config FILE]
@@ -108,6 +107,8 @@ async function buildVenues(
   const wanted = (id: ExchangeId) => only === null || only.includes(id);
   const venues: VenueAdapter[] = [];
   if (config.mode === 'sandbox') {
+    // Loaded only here: the simulators use development dependencies that a production install may omit.
+    const { SIM_VENUE_LAUNCHERS } = await import('./sandbox-venues.js');
     for (const [id, launch] of Object.entries(SIM_VENUE_LAUNCHERS)) {
       if (!launch || !wanted(id as ExchangeId)) continue;
       const running = await launch(config, {

@@ -35,9 +35,25 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   return merged as unknown as Config;
 }
 
+/** The variables read below; a literal type, so `env[name]` never looks up an arbitrary string. */
+type EnvName =
+  | 'PORT'
+  | 'HOST'
+  | 'OMNIBOOK_DATA_DIR'
+  | 'DATABASE_URL'
+  | 'REDIS_URL'
+  | 'OMNIBOOK_ADMIN_KEY'
+  | 'LOG_LEVEL'
+  | 'OMNIBOOK_ACCESS_LOG'
+  | 'OMNIBOOK_CATALOGUE_SYNC'
+  | 'OPINION_API_KEY'
+  | 'KALSHI_STREAM_API_KEY_ID'
+  | 'KALSHI_STREAM_PRIVATE_KEY'
+  | 'PREDICTFUN_API_KEY';
+
 function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   const out: DeepPartial<Config> = {};
-  const str = (name: string) => {
+  const str = (name: EnvName) => {
     const v = env[name];
     return v === undefined || v === '' ? undefined : v;
   };
@@ -87,14 +103,19 @@ function readJsonFile(path: string): Record<string, unknown> {
   }
 }
 
+/**
+ * `layer` over `base` as a new object. Keys go through a Map and Object.fromEntries: a config file's `__proto__`
+ * key is then an ignored entry like any unknown one, where `base[key] = value` would have replaced the prototype
+ * and let its fields show through as settings.
+ */
 function deepMerge(base: Record<string, unknown>, layer: Record<string, unknown>): Record<string, unknown> {
+  const merged = new Map(Object.entries(base));
   for (const [key, value] of Object.entries(layer)) {
     if (value === undefined) continue;
-    const current = base[key];
-    if (isPlainObject(value) && isPlainObject(current)) base[key] = deepMerge({ ...current }, value);
-    else base[key] = value;
+    const current = merged.get(key);
+    merged.set(key, isPlainObject(value) && isPlainObject(current) ? deepMerge(current, value) : value);
   }
-  return base;
+  return Object.fromEntries(merged);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -73,7 +73,7 @@ export const ConfigSchema = Type.Object({
       wsUrl: Type.String(),
       /**
        * Operator-level Predict.fun API key (x-api-key). Mainnet wants it on every request, market data included;
-       * without it public calls answer 503 "PREDICTFUN_API_KEY not configured".
+       * without it public calls answer 503 "PREDICTFUN_API_KEY not configured". The testnet host needs none.
        */
       apiKey: Type.Optional(Type.String({ minLength: 1 })),
       /** BNB Chain JSON-RPC endpoint: balances are USDT `balanceOf` reads, Predict.fun has no balance endpoint. */

@@ -1,44 +1,51 @@
-// Order book and price-series shapes. Prices are 0..1, sizes in contracts/shares.
-import type { ExchangeId } from './exchanges.js';
+// Order book and price-series shapes. Prices are 0..1, sizes in contracts/shares. The TypeBox schema is the type.
+import { type Static, Type } from 'typebox';
+import { ExchangeId } from './exchanges.js';
 
 /** [price, size] */
-export type BookLevel = [number, number];
+export const BookLevel = Type.Tuple([Type.Number(), Type.Number()]);
+export type BookLevel = Static<typeof BookLevel>;
 
-export interface OrderBook {
-  exchange: ExchangeId;
-  market_id: string;
-  outcome: string;
-  token_id: string;
-  /** Sorted by price descending. */
-  bids: BookLevel[];
-  /** Sorted by price ascending. */
-  asks: BookLevel[];
-  timestamp: string;
-  tick_size: number | null;
-  min_order_size?: number | null;
-}
+export const OrderBook = Type.Object({
+  exchange: ExchangeId,
+  market_id: Type.String(),
+  outcome: Type.String(),
+  token_id: Type.String(),
+  bids: Type.Array(BookLevel, { description: 'Sorted by price descending' }),
+  asks: Type.Array(BookLevel, { description: 'Sorted by price ascending' }),
+  timestamp: Type.String(),
+  tick_size: Type.Union([Type.Number(), Type.Null()]),
+  min_order_size: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+});
+export type OrderBook = Static<typeof OrderBook>;
 
 export const CANDLE_INTERVALS = ['1m', '1h', '6h', '1d', '1w', 'max'] as const;
-export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
+export const CandleInterval = Type.Enum(CANDLE_INTERVALS);
+export type CandleInterval = Static<typeof CandleInterval>;
 
-export interface Candle {
-  timestamp: string;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  /** Null when the venue publishes prices without traded size. */
-  volume: number | null;
-}
+export const Candle = Type.Object({
+  timestamp: Type.String({ description: 'Period start, UTC ISO 8601' }),
+  open: Type.Number(),
+  high: Type.Number(),
+  low: Type.Number(),
+  close: Type.Number(),
+  volume: Type.Union([Type.Number(), Type.Null()], {
+    description: 'Null when the venue publishes prices without traded size',
+  }),
+});
+export type Candle = Static<typeof Candle>;
 
-export interface Trade {
-  id: string;
-  price: number;
-  size: number;
-  side: 'buy' | 'sell';
-  aggressor_side: 'buy' | 'sell' | null;
-  timestamp: string;
-  outcome: string;
-  tx_hash?: string | null;
-  taker_address?: string | null;
-}
+const Side = Type.Enum(['buy', 'sell']);
+
+export const Trade = Type.Object({
+  id: Type.String(),
+  price: Type.Number(),
+  size: Type.Number(),
+  side: Side,
+  aggressor_side: Type.Union([Side, Type.Null()]),
+  timestamp: Type.String(),
+  outcome: Type.String(),
+  tx_hash: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  taker_address: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+export type Trade = Static<typeof Trade>;

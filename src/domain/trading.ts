@@ -1,6 +1,10 @@
-// Orders, fills, positions and balances as the API returns them (spec §2, wire contract §4).
+// Orders, fills, positions and balances as the API returns them (spec §2, wire contract §4). The TypeBox schema
+// is the type.
+import { type Static, Type } from 'typebox';
+
 export const ORDER_TYPES = ['gtc', 'ioc', 'fok', 'gtd'] as const;
-export type OrderType = (typeof ORDER_TYPES)[number];
+export const OrderType = Type.Enum(ORDER_TYPES);
+export type OrderType = Static<typeof OrderType>;
 
 export const ORDER_STATUSES = [
   'pending',
@@ -11,57 +15,65 @@ export const ORDER_STATUSES = [
   'rejected',
   'expired',
 ] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const OrderStatus = Type.Enum(ORDER_STATUSES);
+export type OrderStatus = Static<typeof OrderStatus>;
 
-export type Side = 'buy' | 'sell';
+export const Side = Type.Enum(['buy', 'sell']);
+export type Side = Static<typeof Side>;
 
-export interface OrderRequest {
-  market_id: string;
-  outcome: string;
-  side: Side;
-  price: number;
-  size: number;
-  order_type: OrderType;
-  /** Unix seconds; gtd only. */
-  expiration?: number;
-  /** Our idempotency key, sent to the venue where it accepts one, used to reconcile unknown outcomes. */
-  client_order_id: string;
-}
+export const OrderRequest = Type.Object({
+  market_id: Type.String(),
+  outcome: Type.String(),
+  side: Side,
+  price: Type.Number(),
+  size: Type.Number(),
+  order_type: OrderType,
+  expiration: Type.Optional(Type.Number({ description: 'Unix seconds; gtd only' })),
+  client_order_id: Type.String({
+    description:
+      'Our idempotency key, sent to the venue where it accepts one, used to reconcile unknown outcomes',
+  }),
+});
+export type OrderRequest = Static<typeof OrderRequest>;
 
-export interface Order {
-  id: string;
-  market_id: string;
-  outcome: string;
-  side: Side;
-  price: number;
-  size: number;
-  filled: number;
-  status: OrderStatus;
-  created_at: string;
-  updated_at: string | null;
-}
+export const Order = Type.Object({
+  id: Type.String(),
+  market_id: Type.String(),
+  outcome: Type.String(),
+  side: Side,
+  price: Type.Number(),
+  size: Type.Number(),
+  filled: Type.Number(),
+  status: OrderStatus,
+  created_at: Type.String(),
+  updated_at: Type.Union([Type.String(), Type.Null()]),
+});
+export type Order = Static<typeof Order>;
 
-export interface Fill {
-  fill_id: string;
-  order_id: string;
-  market_id: string;
-  outcome: string;
-  side: Side;
-  price: number;
-  size: number;
-  is_taker: boolean;
-  fee: number;
-  created_at: string;
-}
+export const Fill = Type.Object({
+  fill_id: Type.String(),
+  order_id: Type.String(),
+  market_id: Type.String(),
+  outcome: Type.String(),
+  side: Side,
+  price: Type.Number(),
+  size: Type.Number(),
+  is_taker: Type.Boolean(),
+  fee: Type.Number(),
+  created_at: Type.String(),
+});
+export type Fill = Static<typeof Fill>;
 
-export interface Position {
-  market_id: string;
-  outcome: string;
-  size: number;
-  average_price: number | null;
-  current_price: number | null;
-}
+export const Position = Type.Object({
+  market_id: Type.String(),
+  outcome: Type.String(),
+  size: Type.Number(),
+  average_price: Type.Union([Type.Number(), Type.Null()]),
+  current_price: Type.Union([Type.Number(), Type.Null()]),
+});
+export type Position = Static<typeof Position>;
 
-export interface Balance {
-  raw: Record<string, unknown>;
-}
+export const Balance = Type.Object({
+  raw: Type.Record(Type.String(), Type.Unknown(), { description: "The exchange's own payload" }),
+});
+export type Balance = Static<typeof Balance>;

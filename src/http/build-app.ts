@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from 'pino';
 import type { EventsService } from '../services/catalogue/events-service.js';
 import type { MarketsService } from '../services/catalogue/markets-service.js';
-import type { ExchangesService } from '../services/exchanges-service.js';
+import type { ExchangeCapabilities, ExchangesService } from '../services/exchanges-service.js';
 
 import type { HealthService } from '../services/health-service.js';
 import type { KeysAdminService } from '../services/keys-admin-service.js';
@@ -12,6 +12,7 @@ import type { PingService } from '../services/ping-service.js';
 import type { UsageService } from '../services/usage-service.js';
 import type { AdmissionControl } from '../tenancy/admission/admission.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
+import { servedCapabilities } from './capability-routes.js';
 import { installAuthentication } from './plugins/authenticate.js';
 import { installErrorHandling } from './plugins/error-handler.js';
 import { clientErrorHandler, frameworkErrorHandler } from './plugins/framework-errors.js';
@@ -82,10 +83,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await installOpenApi(app, deps.version);
   systemRoutes(app, deps.health, deps.metrics);
 
+  let matrix: ExchangeCapabilities[] = [];
   await app.register(
     async (api) => {
       installAuthentication(api, { keys: deps.keys, admission: deps.admission });
-      exchangesRoutes(api, deps.exchanges);
+      exchangesRoutes(api, () => matrix);
       pingRoutes(api, deps.ping);
       usageRoutes(api, deps.usage);
       keysRoutes(api, deps.keysAdmin);
@@ -95,5 +97,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   );
 
   await installDocsUi(app);
+  // Flags follow the routes really registered, so GET /exchanges cannot promise a route this build lacks.
+  app.addHook('onReady', async () => {
+    matrix = deps.exchanges.matrix(servedCapabilities(app));
+  });
   return { app, shutdown };
 }

@@ -106,15 +106,15 @@ export class CatalogSyncJob implements BackgroundJob {
   async catalogue(): Promise<CatalogueHealth> {
     const rows = await this.options.state.list();
     const live = new Map(this.options.sync.snapshot().map((p) => [p.exchange, p]));
-    const exchanges: Record<string, CatalogueExchangeHealth> = {};
+    const exchanges = new Map<string, CatalogueExchangeHealth>();
     for (const row of rows) {
-      const entry: CatalogueExchangeHealth = exchanges[row.exchange] ?? {
+      const entry: CatalogueExchangeHealth = exchanges.get(row.exchange) ?? {
         markets_seen: 0,
         last_full_at: null,
         cursor_pending: false,
         last_error: null,
       };
-      exchanges[row.exchange] = entry;
+      exchanges.set(row.exchange, entry);
       if (row.resource === 'markets') {
         entry.last_full_at = row.last_full_at;
         entry.markets_seen = live.get(row.exchange as never)?.markets_seen ?? row.pass_seen;
@@ -122,7 +122,7 @@ export class CatalogSyncJob implements BackgroundJob {
       entry.cursor_pending ||= row.cursor !== null;
       entry.last_error ??= row.last_error;
     }
-    return { leader: this.leader, exchanges };
+    return { leader: this.leader, exchanges: Object.fromEntries(exchanges) };
   }
 
   private async run(stop: AbortSignal): Promise<void> {

@@ -1,34 +1,49 @@
-// The capability matrix served by GET /exchanges, derived from the registered descriptors.
+// The exchanges this server runs: the capability matrix of GET /exchanges, and the resolution of a client's
+// exchange id to its venue (404 unknown, 501 for a capability the exchange does not offer).
 
+import { type Static, Type } from 'typebox';
 import { CAPABILITIES, type Capability } from '../domain/capabilities.js';
-import type { ExchangeId } from '../domain/exchanges.js';
-import { isExchangeId } from '../domain/exchanges.js';
+import { ExchangeId, isExchangeId } from '../domain/exchanges.js';
 import { AppError } from '../errors/app-error.js';
 import type { VenueAdapter } from '../venues/port.js';
 import type { VenueRegistry } from '../venues/registry.js';
 
-export interface ExchangeCapabilities {
-  id: ExchangeId;
-  name: string;
-  has: Record<Capability, boolean>;
-}
+const CapabilityFlags = Type.Object(
+  Object.fromEntries(CAPABILITIES.map((c) => [c, Type.Boolean()])) as Record<
+    Capability,
+    ReturnType<typeof Type.Boolean>
+  >,
+  { additionalProperties: false },
+);
+
+export const ExchangeCapabilities = Type.Object(
+  {
+    id: ExchangeId,
+    name: Type.String(),
+    has: CapabilityFlags,
+  },
+  {
+    additionalProperties: false,
+    description: 'A flag is true when a public route of this server serves it for this exchange.',
+  },
+);
+export type ExchangeCapabilities = Static<typeof ExchangeCapabilities>;
 
 export class ExchangesService {
-  private readonly matrix: ExchangeCapabilities[];
+  constructor(private readonly registry: VenueRegistry) {}
 
-  constructor(private readonly registry: VenueRegistry) {
-    // Descriptors are frozen, so the matrix is computed once.
-    this.matrix = registry.list().map((venue) => ({
+  /**
+   * The capability matrix: a flag is true when the exchange's adapter offers the capability and `served` (the
+   * capabilities whose public route this build registers) holds it.
+   */
+  matrix(served: ReadonlySet<Capability>): ExchangeCapabilities[] {
+    return this.registry.list().map((venue) => ({
       id: venue.descriptor.id,
       name: venue.descriptor.name,
       has: Object.fromEntries(
-        CAPABILITIES.map((c) => [c, venue.descriptor.has[c] !== 'unsupported']),
+        CAPABILITIES.map((c) => [c, served.has(c) && venue.descriptor.has[c] !== 'unsupported']),
       ) as Record<Capability, boolean>,
     }));
-  }
-
-  list(): ExchangeCapabilities[] {
-    return this.matrix;
   }
 
   /** Resolves a client-supplied exchange id to a registered venue, or 404 exchange_not_found. */
@@ -44,17 +59,17 @@ export class ExchangesService {
   }
 
   /**
-   * A comma-separated `exchanges` filter as sorted, distinct, enabled exchange ids (404 for an unknown one);
-   * null when the filter is absent or empty, meaning every exchange.
+   * A comma-separated `exchanges` filter as sorted, distinct, enabled exchange ids (404 for an unknown one, 501
+   * for one that does not offer `capability`); null when the filter is absent or empty, meaning every exchange.
    */
-  filterList(raw: string | undefined): ExchangeId[] | null {
+  filterList(raw: string | undefined, capability: Capability): ExchangeId[] | null {
     if (raw === undefined) return null;
     const ids = new Set(
       raw
         .split(',')
         .map((s) => s.trim())
         .filter((s) => s.length > 0)
-        .map((id) => this.venue(id).descriptor.id),
+        .map((id) => this.venueFor(id, capability).descriptor.id),
     );
     return ids.size > 0 ? [...ids].sort() : null;
   }

@@ -1,32 +1,36 @@
 // /healthz: the database, background jobs and venues, each with its own state; unhealthy when the database is.
-import type { BackgroundJob, JobState } from '../domain/background-job.js';
+import { type Static, Type } from 'typebox';
+import { type BackgroundJob, JobState } from '../domain/background-job.js';
+import { ExchangeId } from '../domain/exchanges.js';
 import type { VenueRegistry } from '../venues/registry.js';
 
-export interface HealthReport {
-  status: 'ok' | 'degraded' | 'down';
-  mode: string;
-  uptime_s: number;
-  database: { ok: boolean; dialect: string; error?: string };
-  rate_limiter: { backend: string };
-  workers: JobState[];
-  venues: Array<{ exchange: string; name: string }>;
-  /** Present when catalogue sync is configured. */
-  catalogue?: CatalogueHealth;
-}
+export const CatalogueExchangeHealth = Type.Object({
+  markets_seen: Type.Integer({ minimum: 0 }),
+  last_full_at: Type.Union([Type.String(), Type.Null()]),
+  cursor_pending: Type.Boolean({
+    description: 'A pass stopped part-way and will resume from its saved cursor',
+  }),
+  last_error: Type.Union([Type.String(), Type.Null()]),
+});
+export type CatalogueExchangeHealth = Static<typeof CatalogueExchangeHealth>;
 
-export interface CatalogueExchangeHealth {
-  markets_seen: number;
-  last_full_at: string | null;
-  /** A pass stopped part-way and will resume from its saved cursor. */
-  cursor_pending: boolean;
-  last_error: string | null;
-}
+export const CatalogueHealth = Type.Object({
+  leader: Type.Boolean({ description: 'This node holds the sync lease (the other nodes stand by)' }),
+  exchanges: Type.Record(Type.String(), CatalogueExchangeHealth),
+});
+export type CatalogueHealth = Static<typeof CatalogueHealth>;
 
-export interface CatalogueHealth {
-  /** This node holds the sync lease (the other nodes stand by). */
-  leader: boolean;
-  exchanges: Record<string, CatalogueExchangeHealth>;
-}
+export const HealthReport = Type.Object({
+  status: Type.Enum(['ok', 'degraded', 'down']),
+  mode: Type.String(),
+  uptime_s: Type.Integer({ minimum: 0 }),
+  database: Type.Object({ ok: Type.Boolean(), dialect: Type.String(), error: Type.Optional(Type.String()) }),
+  rate_limiter: Type.Object({ backend: Type.String() }),
+  workers: Type.Array(JobState),
+  venues: Type.Array(Type.Object({ exchange: ExchangeId, name: Type.String() })),
+  catalogue: Type.Optional(CatalogueHealth),
+});
+export type HealthReport = Static<typeof HealthReport>;
 
 export interface HealthDeps {
   mode: string;

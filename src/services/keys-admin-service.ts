@@ -1,14 +1,42 @@
 // API key administration over HTTP for admin-tier keys (the CLI does the same locally). Other tiers get 403.
+import { type Static, Type } from 'typebox';
+import { ApiKeyInfo } from '../domain/api-key-info.js';
+import { TIER_NAMES } from '../domain/tiers.js';
 import { AppError } from '../errors/app-error.js';
-import type { ApiKeyInfo, ApiKeyService, CreateKeyInput } from '../tenancy/api-keys.js';
+import type { ApiKeyService } from '../tenancy/api-keys.js';
 import type { Principal } from '../tenancy/principal.js';
+
+export const CreateKeyBody = Type.Object(
+  {
+    tier: Type.Enum(TIER_NAMES),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    builder: Type.Optional(Type.Boolean({ default: false })),
+    qps_limit: Type.Optional(Type.Number({ minimum: 0.001, maximum: 1e9 })),
+    burst: Type.Optional(Type.Number({ minimum: 1, maximum: 1e9 })),
+  },
+  { additionalProperties: false },
+);
+export type CreateKeyBody = Static<typeof CreateKeyBody>;
+
+/** The creation response: the only place the clear key ever appears. */
+export const CreatedKey = Type.Object({ ...ApiKeyInfo.properties, key: Type.String() });
+export type CreatedKey = Static<typeof CreatedKey>;
+
+export const RevokedKey = Type.Object({ id: Type.String(), revoked: Type.Literal(true) });
+export type RevokedKey = Static<typeof RevokedKey>;
 
 export class KeysAdminService {
   constructor(private readonly keys: ApiKeyService) {}
 
-  async create(caller: Principal, input: CreateKeyInput): Promise<ApiKeyInfo & { key: string }> {
+  async create(caller: Principal, body: CreateKeyBody): Promise<CreatedKey> {
     assertAdmin(caller);
-    const { key, info } = await this.keys.create(input);
+    const { key, info } = await this.keys.create({
+      tier: body.tier,
+      name: body.name ?? `${body.tier} key`,
+      builder: body.builder ?? false,
+      qpsLimit: body.qps_limit,
+      burst: body.burst,
+    });
     return { ...info, key };
   }
 
@@ -17,7 +45,7 @@ export class KeysAdminService {
     return this.keys.list();
   }
 
-  async revoke(caller: Principal, id: string): Promise<{ id: string; revoked: true }> {
+  async revoke(caller: Principal, id: string): Promise<RevokedKey> {
     assertAdmin(caller);
     if (id === caller.keyId) throw new AppError('conflict', 'a key cannot revoke itself');
     if (!(await this.keys.revoke(id))) throw new AppError('not_found', `no active key with id '${id}'`);

@@ -1,18 +1,20 @@
 // GET /ping: reachability and authentication per exchange. An unreachable or failing venue is reported in its
 // result, never thrown, and one slow venue cannot hold the others past the deadline.
-import type { ExchangeId } from '../domain/exchanges.js';
+import { type Static, Type } from 'typebox';
+import { ExchangeId } from '../domain/exchanges.js';
 import { AppError } from '../errors/app-error.js';
 import { decodeCredentialsHeader } from '../vault/per-request-credentials.js';
 import type { LoggerLike, VenueAdapter, VenueContext, VenueSession } from '../venues/port.js';
 import type { VenueRegistry } from '../venues/registry.js';
 import type { ExchangesService } from './exchanges-service.js';
 
-export interface PingResult {
-  exchange: ExchangeId;
-  has_credentials: boolean;
-  authenticated: boolean;
-  message: string;
-}
+export const PingResult = Type.Object({
+  exchange: ExchangeId,
+  has_credentials: Type.Boolean(),
+  authenticated: Type.Boolean({ description: 'The credentials sent were accepted by the exchange' }),
+  message: Type.String(),
+});
+export type PingResult = Static<typeof PingResult>;
 
 export interface PingRequest {
   exchange: string | undefined;

@@ -1,13 +1,35 @@
 // GET /usage: the caller's tier, limits and consumption for the current billing period.
 
+import { type Static, Type } from 'typebox';
 import { billingPeriodOf } from '../domain/billing-period.js';
+import { TIER_NAMES } from '../domain/tiers.js';
 import type { AdmissionControl } from '../tenancy/admission/admission.js';
 import type { Principal } from '../tenancy/principal.js';
+
+export const UsageReport = Type.Object({
+  tier: Type.Enum(TIER_NAMES),
+  billing_period_start: Type.String({ format: 'date-time' }),
+  billing_period_end: Type.String({ format: 'date-time' }),
+  limits: Type.Object({
+    monthly_requests: Type.Number({ description: '0 = unlimited' }),
+    rest_qps: Type.Number(),
+    rest_qps_burst: Type.Number(),
+    ws_max_subscriptions: Type.Number(),
+    ws_max_depth: Type.Number(),
+    history_max_age_days: Type.Number({ description: '0 = unlimited' }),
+  }),
+  usage: Type.Object({
+    monthly_requests: Type.Number(),
+    ws_active_connections: Type.Number(),
+    ws_active_subscriptions: Type.Number(),
+  }),
+});
+export type UsageReport = Static<typeof UsageReport>;
 
 export class UsageService {
   constructor(private readonly admission: AdmissionControl) {}
 
-  async forPrincipal(principal: Principal, now: Date) {
+  async forPrincipal(principal: Principal, now: Date): Promise<UsageReport> {
     const period = billingPeriodOf(now);
     const l = principal.limits;
     return {
@@ -24,7 +46,7 @@ export class UsageService {
       },
       usage: {
         monthly_requests: await this.admission.monthlyUsed(principal.keyId, period.id),
-        // The WebSocket gateway is a later capability; until then no connections can exist.
+        // This build serves no WebSocket (its capability flag is false), so no connection can exist.
         ws_active_connections: 0,
         ws_active_subscriptions: 0,
       },

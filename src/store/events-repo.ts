@@ -1,14 +1,15 @@
 // SQL for events (a venue's grouping of markets): upserts from sync, exact lookups, and keyset pages sorted by
 // volume (highest first, unknown volume last) with svc_group_id as the tie-breaker.
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
-import type { MarketEvent } from '../domain/market.js';
+import type { ExchangeId } from '../domain/exchanges.js';
+import type { MarketEvent, MarketStatus } from '../domain/market.js';
 import { encodeSvcId } from '../domain/svc-id.js';
 import type { Database, EventsTable } from './schema.js';
 import { foldText, parseSearchWords } from './search-text.js';
 
 export interface EventFilter {
-  status: string;
-  exchanges: readonly string[] | null;
+  status: MarketStatus;
+  exchanges: readonly ExchangeId[] | null;
   minVolume: number | null;
   search: string | null;
 }
@@ -77,7 +78,7 @@ export class EventsRepo {
     return row && withVolume(row);
   }
 
-  async getByExternal(exchange: string, exchangeGroupId: string): Promise<EventRow | undefined> {
+  async getByExternal(exchange: ExchangeId, exchangeGroupId: string): Promise<EventRow | undefined> {
     const row = await this.db
       .selectFrom('events')
       .selectAll()

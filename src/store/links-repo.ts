@@ -2,6 +2,7 @@
 // The matching engine writes them; the catalogue only reads what is published.
 import type { Kysely } from 'kysely';
 import type { ExchangeId } from '../domain/exchanges.js';
+import type { RelationLink } from '../domain/market.js';
 import type { Database } from './schema.js';
 
 export type LinkKind = 'same_market' | 'co_dependent';
@@ -11,20 +12,8 @@ export interface LinkInput {
   linked_svc_id: string;
   kind: LinkKind;
   confidence: number;
-  confidence_tier: string;
+  confidence_tier: RelationLink['confidence_tier'];
   source: string;
-  dependency_type?: string | null;
-  dependency_direction?: string | null;
-}
-
-/** RelationLink of the wire contract. */
-export interface RelationLink {
-  svc_id: string;
-  exchange: ExchangeId;
-  confidence: number;
-  confidence_tier: string;
-  source: string;
-  status: string;
   dependency_type?: string | null;
   dependency_direction?: string | null;
 }
@@ -92,7 +81,8 @@ export class LinksRepo {
         svc_id: r.linked_svc_id,
         exchange: r.exchange as ExchangeId,
         confidence: r.confidence,
-        confidence_tier: r.confidence_tier,
+        // Written by publish() from a typed LinkInput, so the stored text is one of the tiers.
+        confidence_tier: r.confidence_tier as RelationLink['confidence_tier'],
         source: r.source,
         status: r.status,
       };

@@ -1,6 +1,8 @@
 // Row types of every table, as Kysely sees them. Timestamps are ISO 8601 strings on both dialects so rows
 // read the same from SQLite and PostgreSQL; booleans are 0/1 integers for the same reason.
 import type { ColumnType, Generated } from 'kysely';
+import type { ExchangeId } from '../domain/exchanges.js';
+import type { MarketStatus } from '../domain/market.js';
 
 export interface ApiKeysTable {
   id: string;
@@ -51,11 +53,11 @@ export interface MarketsTable {
 
 export interface EventsTable {
   svc_group_id: string;
-  exchange: string;
+  exchange: ExchangeId;
   exchange_group_id: string;
   title: string;
   title_lc: string;
-  status: string;
+  status: MarketStatus;
   close_time: string | null;
   volume_total: number | null;
   synced_at: string;

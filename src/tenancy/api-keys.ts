@@ -1,7 +1,8 @@
 // API key lifecycle (create, list, revoke, ensure) and authentication of a presented key, with a short-lived
 // in-memory cache so the hot path does not hit the database. The cache TTL bounds how late a revocation bites.
 
-import { TIERS, type TierName } from '../domain/tiers.js';
+import type { ApiKeyInfo } from '../domain/api-key-info.js';
+import { TIER_NAMES, TIERS, type TierName } from '../domain/tiers.js';
 import { AppError } from '../errors/app-error.js';
 import type { ApiKeyRow, ApiKeysRepo } from '../store/api-keys-repo.js';
 import { digestsEqual, displayPrefix, generateApiKey, hashApiKey, randomId } from './key-material.js';
@@ -16,19 +17,6 @@ export interface CreateKeyInput {
   /** Overrides the tier's burst; defaults to max(qpsLimit, tier burst) when qpsLimit is set. */
   burst?: number | undefined;
   customerId?: string | undefined;
-}
-
-export interface ApiKeyInfo {
-  id: string;
-  prefix: string;
-  name: string;
-  tier: TierName;
-  builder: boolean;
-  customer_id: string;
-  qps_limit: number | null;
-  burst: number | null;
-  created_at: string;
-  revoked_at: string | null;
 }
 
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: 'unknown' | 'revoked' };
@@ -156,7 +144,7 @@ function toInfo(row: ApiKeyRow): ApiKeyInfo {
 }
 
 function toPrincipal(row: ApiKeyRow): Principal {
-  const tier = (row.tier in TIERS ? row.tier : 'free') as TierName;
+  const tier = (TIER_NAMES as readonly string[]).includes(row.tier) ? (row.tier as TierName) : 'free';
   const base = TIERS[tier];
   const restQps = row.qps_limit ?? base.restQps;
   const restQpsBurst =

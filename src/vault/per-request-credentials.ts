@@ -1,6 +1,7 @@
 // Decodes X-Exchange-Credentials (base64 of a JSON object) into a transient session. The decoded secrets are
 // never echoed: error messages name fields, never values.
 import type { ExchangeId } from '../domain/exchanges.js';
+import { ownValue } from '../domain/own-key.js';
 import { AppError } from '../errors/app-error.js';
 import type { CredentialField, VenueSession } from '../venues/port.js';
 
@@ -34,16 +35,16 @@ export function sessionFrom(
   }
   const record = value as Record<string, unknown>;
   const problems: string[] = [];
-  const credentials: Record<string, string> = {};
+  const credentials: Array<[string, string]> = [];
   const known = new Set(fields.map((f) => f.name));
   for (const field of fields) {
-    const v = record[field.name];
+    const v = ownValue(record, field.name);
     if (v === undefined || v === null || v === '') {
       if (field.required) problems.push(`credentials.${field.name} is required for ${exchange}`);
       continue;
     }
     if (typeof v !== 'string') problems.push(`credentials.${field.name} must be a string`);
-    else credentials[field.name] = v;
+    else credentials.push([field.name, v]);
   }
   for (const name of Object.keys(record)) {
     if (!known.has(name)) problems.push(`credentials.${name} is not a ${exchange} credential field`);
@@ -51,5 +52,5 @@ export function sessionFrom(
   if (problems.length > 0) {
     throw new AppError('validation_error', problems[0] as string, { validationErrors: problems });
   }
-  return Object.freeze({ exchange, credentials: Object.freeze(credentials), source });
+  return Object.freeze({ exchange, credentials: Object.freeze(Object.fromEntries(credentials)), source });
 }

@@ -4,9 +4,11 @@ import type { ExchangeId } from '../domain/exchanges.js';
 import type { Capability, VenueAdapter } from './port.js';
 
 type FacetName = 'catalog' | 'marketData' | 'trading';
+/** A facet and one of its own method names, so the table below cannot name a method no facet has. */
+type FacetMethod = { [F in FacetName]: [F, keyof VenueAdapter[F] & string] }[FacetName];
 
 /** Capabilities that map to one facet method. The others are served by our own services or streams. */
-const CAPABILITY_METHODS: Partial<Record<Capability, [FacetName, string]>> = {
+const CAPABILITY_METHODS: Partial<Record<Capability, FacetMethod>> = {
   fetch_markets: ['catalog', 'fetchMarketsPage'],
   fetch_events: ['catalog', 'fetchEventsPage'],
   fetch_orderbook: ['marketData', 'fetchOrderBook'],
@@ -54,9 +56,7 @@ export class VenueRegistry {
 function checkFacets(adapter: VenueAdapter): void {
   const { id, has } = adapter.descriptor;
   const problems: string[] = [];
-  for (const [capability, target] of Object.entries(CAPABILITY_METHODS) as Array<
-    [Capability, [FacetName, string]]
-  >) {
+  for (const [capability, target] of Object.entries(CAPABILITY_METHODS) as Array<[Capability, FacetMethod]>) {
     const [facet, method] = target;
     const declared = has[capability] !== 'unsupported';
     const present = typeof (adapter[facet] as unknown as Record<string, unknown>)[method] === 'function';

@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { type DeepPartial, loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/main.js';
+import { assertDocumentedResponse } from './response-schemas.js';
 import { uniqueName } from './services.js';
 
 export interface TestServer {
@@ -105,6 +106,15 @@ export async function send(
   } catch {
     // Non-JSON bodies (metrics, docs) stay text.
   }
+  // Every answer a test receives is held to the schema its route publishes.
+  await assertDocumentedResponse(
+    url,
+    init.method ?? 'GET',
+    new URL(res.url).pathname,
+    res.status,
+    parsed,
+    text,
+  );
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 

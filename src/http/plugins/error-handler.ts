@@ -3,6 +3,7 @@
 // reported with the request id and logged with its stack, never blamed on the client.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, isAppError } from '../../errors/app-error.js';
+import { capabilitiesAt } from '../capability-routes.js';
 import { formatValidationErrors } from './validation-messages.js';
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -25,6 +26,15 @@ export function installErrorHandling(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
+    // A spec route this build does not serve is a capability every exchange lacks here (its flag is false).
+    const unserved = capabilitiesAt(request.method, path);
+    if (unserved.length > 0) {
+      const error = new AppError(
+        'not_supported',
+        `${request.method} ${path} (${unserved.join(', ')}) is not served by this server`,
+      );
+      return reply.code(error.status).send(error.toBody());
+    }
     return reply.code(404).send(new AppError('not_found', `no route ${request.method} ${path}`).toBody());
   });
 }

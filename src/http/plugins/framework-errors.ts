@@ -4,10 +4,10 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
-const MESSAGES: Record<string, string> = {
-  FST_ERR_BAD_URL: 'malformed URL',
-  FST_ERR_MAX_PARAM_LENGTH: 'a path parameter is too long',
-};
+const MESSAGES: ReadonlyMap<string, string> = new Map([
+  ['FST_ERR_BAD_URL', 'malformed URL'],
+  ['FST_ERR_MAX_PARAM_LENGTH', 'a path parameter is too long'],
+]);
 
 export function frameworkErrorHandler(
   error: FastifyError,
@@ -20,7 +20,7 @@ export function frameworkErrorHandler(
       : 400;
   reply
     .code(status)
-    .send({ error: MESSAGES[error.code] ?? 'malformed request', code: 'bad_request', retryable: false });
+    .send({ error: MESSAGES.get(error.code) ?? 'malformed request', code: 'bad_request', retryable: false });
 }
 
 /** For failures of the HTTP parser itself, where no request object exists: answer on the socket and close it. */

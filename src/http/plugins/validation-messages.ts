@@ -2,18 +2,18 @@
 // "query: unknown parameter 'foo'", "body: missing required field 'side'".
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 
-const CONTEXT_NAMES: Record<string, string> = {
-  querystring: 'query',
-  body: 'body',
-  params: 'path',
-  headers: 'header',
-};
+const CONTEXT_NAMES: ReadonlyMap<string, string> = new Map([
+  ['querystring', 'query'],
+  ['body', 'body'],
+  ['params', 'path'],
+  ['headers', 'header'],
+]);
 
 export function formatValidationErrors(
   errors: readonly FastifySchemaValidationError[],
   context: string | undefined,
 ): string[] {
-  const where = CONTEXT_NAMES[context ?? ''] ?? context ?? 'request';
+  const where = CONTEXT_NAMES.get(context ?? '') ?? context ?? 'request';
   const out = new Set<string>();
   for (const e of errors) {
     const path = e.instancePath ? `${where}.${e.instancePath.slice(1).replaceAll('/', '.')}` : where;

@@ -1,16 +1,9 @@
 // GET /ping: per exchange reachability and whether the caller's credentials authenticate.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { PingService } from '../../services/ping-service.js';
+import { PingResult, type PingService } from '../../services/ping-service.js';
 import { principalOf } from '../plugins/authenticate.js';
 import { AUTHED_ERRORS, ErrorBody, ExchangeIdParam } from '../schemas/common.js';
-
-const PingResult = Type.Object({
-  exchange: Type.String(),
-  has_credentials: Type.Boolean(),
-  authenticated: Type.Boolean(),
-  message: Type.String(),
-});
 
 export function pingRoutes(app: FastifyInstance, ping: PingService): void {
   app.get(

@@ -1,13 +1,25 @@
 // Unauthenticated operational routes at the root: /healthz, /metrics, /openapi.json.
 import type { FastifyInstance } from 'fastify';
-import type { HealthService } from '../../services/health-service.js';
+import { HealthReport, type HealthService } from '../../services/health-service.js';
 import type { HttpMetrics } from '../plugins/metrics.js';
 
 export function systemRoutes(app: FastifyInstance, health: HealthService, metrics: HttpMetrics): void {
-  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
-    const report = await health.report();
-    return reply.code(report.status === 'down' ? 503 : 200).send(report);
-  });
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        summary: 'Health of the database, background jobs and venues (no key needed)',
+        description: '503 when the database is down; `degraded` when a background job is.',
+        tags: ['operations'],
+        security: [],
+        response: { 200: HealthReport, 503: HealthReport },
+      },
+    },
+    async (_request, reply) => {
+      const report = await health.report();
+      return reply.code(report.status === 'down' ? 503 : 200).send(report);
+    },
+  );
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     const body = await metrics.registry.metrics();
     return reply.type(metrics.registry.contentType).send(body);

@@ -1,27 +1,19 @@
 // GET /events: venue events from the catalogue store, highest volume first, with market counts and optionally
 // their markets.
-import type { MarketStatus } from '../../domain/market.js';
 import { validationError } from '../../errors/app-error.js';
 import type { EventPosition, EventRow, EventsRepo } from '../../store/events-repo.js';
 import type { MarketsRepo } from '../../store/markets-repo.js';
 import type { ExchangesService } from '../exchanges-service.js';
+import {
+  EVENT_MARKETS_EMBEDDED,
+  EVENTS_DEFAULT_LIMIT,
+  type EventSummary,
+  type EventsQuery,
+} from './events-schema.js';
 import { joinJson } from './json-bytes.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from './list-cursor.js';
+import type { Pagination } from './markets-schema.js';
 import { TtlCache } from './ttl-cache.js';
-
-export interface EventsQuery {
-  exchanges?: string;
-  status?: MarketStatus;
-  search?: string;
-  min_volume?: number;
-  limit?: number;
-  cursor?: string;
-  include_markets?: boolean;
-}
-
-export const EVENTS_DEFAULT_LIMIT = 50;
-/** Markets embedded per event with include_markets; the full list is GET /markets?scope=event. */
-export const EVENT_MARKETS_EMBEDDED = 100;
 
 export class EventsService {
   private readonly totals: TtlCache<number>;
@@ -38,7 +30,7 @@ export class EventsService {
   async list(q: EventsQuery): Promise<Buffer> {
     const filter = {
       status: q.status ?? 'active',
-      exchanges: this.exchanges.filterList(q.exchanges),
+      exchanges: this.exchanges.filterList(q.exchanges, 'fetch_events'),
       minVolume: q.min_volume ?? null,
       search: q.search?.trim() ? q.search.trim() : null,
     };
@@ -68,7 +60,7 @@ export class EventsService {
     const counts = await this.markets.countByGroups(page.map((e) => e.svc_group_id));
     const embedded = q.include_markets ? await this.embeddedMarkets(page) : null;
     const events = page.map((e) => {
-      const item: Record<string, unknown> = {
+      const item: EventSummary = {
         event_id: e.svc_group_id,
         title: e.title,
         market_count: counts.get(e.svc_group_id) ?? 0,
@@ -81,7 +73,7 @@ export class EventsService {
       if (!embedded) return Buffer.from(json);
       return joinJson(`${json.slice(0, -1)},"markets":[`, embedded.get(e.svc_group_id) ?? [], ']}');
     });
-    const pagination: Record<string, unknown> = {
+    const pagination: Pagination = {
       count: page.length,
       total: Math.max(total, page.length),
       has_more: hasMore,

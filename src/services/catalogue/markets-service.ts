@@ -3,7 +3,7 @@
 // re-serialized or re-encoded unless links were asked for. A market the store does not know yet is fetched from
 // its venue.
 
-import type { Market, MarketStatus } from '../../domain/market.js';
+import type { Market } from '../../domain/market.js';
 import { parseSvcId } from '../../domain/svc-id.js';
 import { AppError, validationError } from '../../errors/app-error.js';
 import type { EventsRepo } from '../../store/events-repo.js';
@@ -13,30 +13,16 @@ import type { LoggerLike, VenueContext } from '../../venues/port.js';
 import type { ExchangesService } from '../exchanges-service.js';
 import { joinJson } from './json-bytes.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from './list-cursor.js';
+import {
+  type EventHeader,
+  MARKET_SCOPES,
+  MAX_BATCH,
+  MAX_LIMIT,
+  type MarketScope,
+  type MarketsQuery,
+  type Pagination,
+} from './markets-schema.js';
 import { TtlCache } from './ttl-cache.js';
-
-export const MARKET_SCOPES = ['list', 'market', 'market_batch', 'event'] as const;
-export type MarketScope = (typeof MARKET_SCOPES)[number];
-
-export interface MarketsQuery {
-  scope?: MarketScope;
-  include_matches?: boolean;
-  include_related?: boolean;
-  exchanges?: string;
-  status?: MarketStatus;
-  search?: string;
-  min_volume?: number;
-  min_liquidity?: number;
-  limit?: number;
-  cursor?: string;
-  svc_id?: string;
-  exchange?: string;
-  exchange_market_id?: string;
-  svc_ids?: string;
-  external_market_keys?: string;
-  event_id?: string;
-  exchange_group_id?: string;
-}
 
 export interface CallerContext {
   requestId: string;
@@ -60,8 +46,6 @@ const SCOPE_PARAMS: Record<MarketScope, readonly (keyof MarketsQuery)[]> = {
   event: ['event_id', 'exchange', 'exchange_group_id', 'limit', 'cursor'],
 };
 const COMMON_PARAMS: readonly (keyof MarketsQuery)[] = ['scope', 'include_matches', 'include_related'];
-export const MAX_BATCH = 100;
-export const MAX_LIMIT = 100;
 const ON_DEMAND_CONCURRENCY = 8;
 
 export class MarketsService {
@@ -98,7 +82,7 @@ export class MarketsService {
   private async list(q: MarketsQuery): Promise<Buffer> {
     const filter: MarketFilter = {
       status: q.status ?? 'active',
-      exchanges: this.exchanges.filterList(q.exchanges),
+      exchanges: this.exchanges.filterList(q.exchanges, 'fetch_markets'),
       minVolume: q.min_volume ?? null,
       minLiquidity: q.min_liquidity ?? null,
       search: q.search?.trim() ? q.search.trim() : null,
@@ -295,11 +279,11 @@ export class MarketsService {
     q: MarketsQuery,
     scope: MarketScope,
     docs: Buffer[],
-    pagination: { count: number; total: number; has_more: boolean; next_cursor?: string | undefined },
-    extra: { duplicates?: string[]; notFound?: string[]; event?: object } = {},
+    pagination: Omit<Pagination, 'next_cursor'> & { next_cursor?: string | undefined },
+    extra: { duplicates?: string[]; notFound?: string[]; event?: EventHeader } = {},
   ): Promise<Buffer> {
     const withLinks = q.include_matches || q.include_related ? await this.attachLinks(q, docs) : docs;
-    const page: Record<string, unknown> = {
+    const page: Pagination = {
       count: pagination.count,
       total: pagination.total,
       has_more: pagination.has_more,

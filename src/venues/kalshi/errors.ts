@@ -67,6 +67,18 @@ export const KALSHI_ERROR_RULES: readonly VenueErrorRule[] = [
     code: 'insufficient_funds',
     describe: () => 'kalshi: insufficient balance for this order',
   },
+  // The market exists but is not open for trading: not yet open (`initialized`), closed, or halted. A state of the
+  // market, not of the request, so a conflict rather than bad input.
+  {
+    venueCode: 'market_closed',
+    code: 'conflict',
+    describe: () => 'kalshi: the market is not open for trading (not yet open, or already closed)',
+  },
+  {
+    venueCode: 'trading_is_paused',
+    code: 'conflict',
+    describe: () => 'kalshi: trading on this market is paused',
+  },
   {
     venueCode: 'order_already_exists',
     code: 'conflict',

@@ -52,7 +52,7 @@ function unit(x: number | null): number | null {
 /** Keeps at most `limit` entries in each position list of a raw positions document; every other key as it is. */
 export function limitPositionsDocument(doc: Record<string, unknown>, limit: number): Record<string, unknown> {
   const out: Record<string, unknown> = { ...doc };
-  for (const key of ['clob', 'amm', 'group']) {
+  for (const key of ['clob', 'amm', 'group'] as const) {
     const list = doc[key];
     if (Array.isArray(list)) out[key] = list.slice(0, limit);
   }

@@ -1,6 +1,6 @@
-// Catalogue facet: GET /market pages (every status and type, newest first) as markets (a categorical row
-// expands into its children) and as events (one per row), and lookups by marketId. A child's detail names no
-// parent, so parents seen in pages are kept in a bounded index; one looked up before that is its own group.
+// Catalogue facet: GET /market pages (every status, newest first), binary rows then categorical rows, as markets
+// (a categorical row expands into its children) and as events (one per row), and lookups by marketId. A child's
+// detail names no parent, so parents seen in pages are kept in a bounded index; one looked up before is its own group.
 import { AppError } from '../../errors/app-error.js';
 import type { CatalogFacet, VenueContext } from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';
@@ -40,28 +40,53 @@ export class ParentIndex {
   }
 }
 
-function pageOf(cursor: string | null): number {
-  if (cursor === null) return 1;
-  if (!/^[1-9]\d{0,6}$/.test(cursor))
-    throw new AppError('validation_error', `invalid opinion cursor '${cursor}'`);
-  return Number(cursor);
+/**
+ * The catalogue is walked as two listings, because what the `marketType` query number means is contested
+ * (docs/venues/opinion.md): 2 is "all" to the official SDK, ccxt and pmxt but "binary" to the OpenAPI text, while
+ * 1 is categorical to all of them. So the walk asks for 2 and keeps its binary rows (by the row's own
+ * `marketType`, which every source reads alike), then asks for 1 and keeps its categorical rows: every market is
+ * listed once under either reading.
+ */
+const WALKS = [
+  { phase: 'b', marketType: 2, keeps: (row: OpinionMarket) => !isCategorical(row) },
+  { phase: 'c', marketType: 1, keeps: isCategorical },
+] as const;
+
+/** Cursor = phase letter + page number (`b3`, `c1`); a bare number (the single walk of before) is a `b` page. */
+function positionOf(cursor: string | null): { walk: number; page: number } {
+  if (cursor === null) return { walk: 0, page: 1 };
+  const m = /^([bc]?)([1-9]\d{0,6})$/.exec(cursor);
+  if (!m) throw new AppError('validation_error', `invalid opinion cursor '${cursor}'`);
+  return { walk: m[1] === 'c' ? 1 : 0, page: Number(m[2]) };
 }
 
 export function opinionCatalog(client: OpinionClient, index: ParentIndex): CatalogFacet {
   async function page(ctx: VenueContext, cursor: string | null) {
-    const pageNo = pageOf(cursor);
+    const { walk, page: pageNo } = positionOf(cursor);
+    const current = WALKS[walk] as (typeof WALKS)[number];
     const result = await client.public(ctx, decodeList, {
       path: '/market',
-      // marketType 2 = binary and categorical together (the SDK's TopicType.ALL); no status = every status;
-      // sortBy 1 = newest first: a market listed during a walk shifts later pages (a repeat, never a skip).
-      query: { page: pageNo, limit: OPINION_PAGE_LIMIT, marketType: 2, sortBy: 1, chainId: '56' },
+      // No status = every status; sortBy 1 = newest first: a market listed during a walk shifts later pages (a
+      // repeat, never a skip).
+      query: {
+        page: pageNo,
+        limit: OPINION_PAGE_LIMIT,
+        marketType: current.marketType,
+        sortBy: 1,
+        chainId: '56',
+      },
       operation: 'markets',
     });
-    const rows = result.list ?? [];
-    index.learn(rows);
+    const listed = result.list ?? [];
+    index.learn(listed);
     const total = result.total ?? null;
-    const done = rows.length < OPINION_PAGE_LIMIT || (total !== null && pageNo * OPINION_PAGE_LIMIT >= total);
-    return { rows, cursor: done ? null : String(pageNo + 1) };
+    const done =
+      listed.length < OPINION_PAGE_LIMIT || (total !== null && pageNo * OPINION_PAGE_LIMIT >= total);
+    const following = WALKS[walk + 1];
+    let next: string | null = null;
+    if (!done) next = `${current.phase}${pageNo + 1}`;
+    else if (following) next = `${following.phase}1`;
+    return { rows: listed.filter(current.keeps), cursor: next };
   }
 
   return {

@@ -37,20 +37,21 @@ const STATUS_BY_CODE: Readonly<Record<number, MarketStatus>> = {
   5: 'archived',
   6: 'archived',
 };
-const STATUS_BY_ENUM: Readonly<Record<string, MarketStatus>> = {
-  created: 'closed',
-  activated: 'active',
-  resolving: 'closed',
-  resolved: 'resolved',
-  failed: 'archived',
-  deleted: 'archived',
-};
+// A Map, not an object: the enum is the venue's text, and `__proto__` or `constructor` must not answer.
+const STATUS_BY_ENUM: ReadonlyMap<string, MarketStatus> = new Map([
+  ['created', 'closed'],
+  ['activated', 'active'],
+  ['resolving', 'closed'],
+  ['resolved', 'resolved'],
+  ['failed', 'archived'],
+  ['deleted', 'archived'],
+]);
 
 /** Opinion topic status (1 Created … 6 Deleted), read from the code, else from `statusEnum`. */
 export function topicStatus(m: Pick<OpinionChildMarket, 'status' | 'statusEnum'>): MarketStatus {
   const byCode = m.status === null || m.status === undefined ? undefined : STATUS_BY_CODE[m.status];
   if (byCode) return byCode;
-  const byEnum = STATUS_BY_ENUM[(m.statusEnum ?? '').toLowerCase()];
+  const byEnum = STATUS_BY_ENUM.get((m.statusEnum ?? '').toLowerCase());
   // An unknown status is not tradable as far as we can tell; it is never reported as active.
   return byEnum ?? 'closed';
 }

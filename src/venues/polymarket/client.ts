@@ -1,8 +1,10 @@
 // Polymarket's three REST hosts over VenueHttp — Gamma (catalogue), CLOB (books, prices, trading) and the Data API
 // (positions, activity, the public tape) — each paced to its own published limit, plus the authenticated CLOB call
-// (L2 headers rebuilt per attempt) and the API-credential resolution (given, or derived with L1).
+// (L2 headers rebuilt per attempt) and the API-credential resolution (given, or derived with L1 once per wallet and
+// kept until the CLOB refuses them).
 import type { Static, TSchema } from 'typebox';
 import type { VenueContext, VenueSession } from '../port.js';
+import { CredentialCache } from '../shared/credential-cache.js';
 import { decodeResponse, type PayloadDecoder, payloadDecoder } from '../shared/payload.js';
 import { VenueStatusError } from '../shared/venue-errors.js';
 import { type HttpMethod, type QueryValue, VenueHttp } from '../shared/venue-http.js';
@@ -36,7 +38,14 @@ export interface PolymarketClientOptions extends PolymarketUrls {
 export interface PolymarketAuth {
   signer: PolymarketSigner;
   creds: PolymarketApiCreds;
+  /** The derived-credential cache entry the creds came from; null when the caller sent its own. */
+  cacheKey: string | null;
 }
+
+/** The L1 nonce our derived keys use (the SDK's default). */
+const DERIVE_NONCE = 0;
+/** Wallets whose derived keys are kept per adapter; past it the least recently used derives again. */
+const MAX_DERIVED_KEYS = 1_000;
 
 interface Call {
   method?: HttpMethod;
@@ -54,6 +63,14 @@ export class PolymarketClient {
   readonly clob: VenueHttp;
   readonly data: VenueHttp;
   readonly chainId: number;
+  /**
+   * CLOB API keys derived from a wallet (L1), per base URL, chain, wallet address and nonce. They do not expire;
+   * an L2 401 drops one and derives it again once.
+   */
+  private readonly derived = new CredentialCache<PolymarketApiCreds>({
+    maxEntries: MAX_DERIVED_KEYS,
+    refreshMarginMs: 0,
+  });
 
   constructor(readonly options: PolymarketClientOptions) {
     const base = { venue: 'polymarket' as const, timeoutMs: options.timeoutMs, unpaced: options.unpaced };
@@ -93,8 +110,28 @@ export class PolymarketClient {
     return decodeResponse(decoder, res, 'polymarket', call.operation);
   }
 
-  /** An L2-authenticated CLOB call; the signature covers the bare path and the exact body. */
+  /**
+   * An L2-authenticated CLOB call; the signature covers the bare path and the exact body. When the CLOB answers 401
+   * to credentials we derived (the key was deleted or rotated), they are derived again once and the call is sent
+   * once more: a 401 is a refusal before any processing, so even an order is safe to resend.
+   */
   async private<T extends TSchema>(
+    ctx: VenueContext,
+    auth: PolymarketAuth,
+    decoder: PayloadDecoder<T>,
+    call: Call,
+  ): Promise<Static<T>> {
+    try {
+      return await this.sendL2(ctx, auth, decoder, call);
+    } catch (error) {
+      if (auth.cacheKey === null || !(error instanceof VenueStatusError) || error.status !== 401) throw error;
+    }
+    this.derived.invalidate(auth.cacheKey, auth.creds);
+    auth.creds = await this.derivedCreds(ctx, auth.cacheKey, auth.signer);
+    return this.sendL2(ctx, auth, decoder, call);
+  }
+
+  private async sendL2<T extends TSchema>(
     ctx: VenueContext,
     auth: PolymarketAuth,
     decoder: PayloadDecoder<T>,
@@ -113,17 +150,28 @@ export class PolymarketClient {
     return decodeResponse(decoder, res, 'polymarket', call.operation);
   }
 
-  /** The session's signer and API credentials; credentials left out are derived from the wallet (L1). */
+  /**
+   * The session's signer and API credentials; credentials left out are derived from the wallet (L1) once and
+   * reused, one derivation however many calls of the wallet wait for it.
+   */
   async authenticate(ctx: VenueContext, session: VenueSession): Promise<PolymarketAuth> {
     const signer = signerFromSession(session);
     const given = apiCredsFromSession(session);
-    if (given) return { signer, creds: given };
-    return { signer, creds: await this.createOrDeriveCreds(ctx, signer) };
+    if (given) return { signer, creds: given, cacheKey: null };
+    const cacheKey = `${this.options.clobUrl} ${this.chainId} ${signer.address} ${DERIVE_NONCE}`;
+    return { signer, creds: await this.derivedCreds(ctx, cacheKey, signer), cacheKey };
+  }
+
+  private derivedCreds(ctx: VenueContext, cacheKey: string, signer: PolymarketSigner) {
+    return this.derived.get(cacheKey, async () => ({
+      value: await this.createOrDeriveCreds(ctx, signer),
+      expiresAt: Number.POSITIVE_INFINITY,
+    }));
   }
 
   /** Derives the wallet's API key for nonce 0, creating it first when the wallet has none yet. */
   async createOrDeriveCreds(ctx: VenueContext, signer: PolymarketSigner): Promise<PolymarketApiCreds> {
-    const l1 = async () => l1Headers(signer, this.chainId);
+    const l1 = async () => l1Headers(signer, this.chainId, DERIVE_NONCE);
     let raw: Static<typeof ApiCredsSchema>;
     try {
       const res = await this.clob.send(ctx, {

@@ -78,7 +78,6 @@ export const PolymarketBook = Type.Object({
 });
 export type PolymarketBook = Static<typeof PolymarketBook>;
 
-export const PolymarketGammaMarketList = Type.Array(PolymarketGammaMarket);
 export const PolymarketGammaEventList = Type.Array(PolymarketGammaEvent);
 
 /** Gamma keyset pages: `{markets|events, next_cursor?}`; the cursor is absent (or empty) on the last page. */
@@ -89,6 +88,12 @@ export const PolymarketGammaMarketsKeyset = Type.Object({
 export const PolymarketGammaEventsKeyset = Type.Object({
   events: Type.Array(PolymarketGammaEvent),
   next_cursor: Nullable(Type.String()),
+});
+
+/** CLOB `GET /markets/{condition_id}` (the SDK's getMarket): read for the slug Gamma knows the market by. */
+export const PolymarketClobMarket = Type.Object({
+  condition_id: Type.String(),
+  market_slug: Type.String({ minLength: 1 }),
 });
 
 /** CLOB `GET /clob-markets/{condition_id}`: the compact market parameters order building needs (V2). */

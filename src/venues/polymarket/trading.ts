@@ -2,6 +2,7 @@
 // positions from the Data API and the collateral balance. The order id is the EIP-712 order hash, computed before
 // sending, so an order whose answer was lost is looked up by that id rather than sent again.
 import { Type } from 'typebox';
+import { ownValue } from '../../domain/own-key.js';
 import type { Fill, Order, OrderRequest, OrderStatus } from '../../domain/trading.js';
 import { AppError } from '../../errors/app-error.js';
 import type { TradingFacet, VenueContext } from '../port.js';
@@ -194,7 +195,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
         idempotent: true,
         operation: 'cancel_order',
       });
-      const reason = res.not_canceled?.[orderId];
+      const reason = res.not_canceled ? ownValue(res.not_canceled, orderId) : undefined;
       if (!res.canceled?.includes(orderId)) {
         const why = reason ?? 'not cancelled';
         if (/not found|does not exist|doesn't exist|unknown/i.test(why)) {

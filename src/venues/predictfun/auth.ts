@@ -59,6 +59,31 @@ export function signerAddress(creds: PredictfunCredentials): Address | null {
   return creds.privateKey ? privateKeyToAccount(creds.privateKey).address : null;
 }
 
+/**
+ * Who a sign-in acts for, as a cache key: the key's own EOA (so only its holder can reach the entry) and the Predict
+ * account it signs for. Addresses only, never the key. Null for a session that brought its own JWT.
+ */
+export function signInIdentity(creds: PredictfunCredentials): string | null {
+  if (!creds.privateKey) return null;
+  const owner = privateKeyToAccount(creds.privateKey).address;
+  return creds.predictAccount ? `${owner} for ${creds.predictAccount}` : owner;
+}
+
+/**
+ * When a JWT expires (its `exp` claim, epoch ms), read without verifying: the venue checks the signature, we only
+ * plan the next sign-in. Null when the token carries no readable `exp`.
+ */
+export function jwtExpiresAt(token: string): number | null {
+  const payload = token.split('.')[1];
+  if (payload === undefined) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof claims.exp === 'number' && Number.isFinite(claims.exp) ? claims.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Signs the venue's sign-in message for POST /v1/auth. */
 export async function signAuthMessage(
   creds: PredictfunCredentials,

@@ -25,7 +25,7 @@ export function createPredictfunAdapter(options: PredictfunAdapterOptions): Venu
     marketData: withMappedErrors(predictfunMarketData(client), mapPredictfunError),
     trading: withMappedErrors(predictfunTrading(client), mapPredictfunError),
     async ping(ctx: VenueContext, session: VenueSession | null): Promise<PingOutcome> {
-      if (!options.apiKey) return { reachable: false, authenticated: false, message: MISSING_KEY_MESSAGE };
+      if (!client.usable) return { reachable: false, authenticated: false, message: MISSING_KEY_MESSAGE };
       try {
         await client.public(ctx, decodeAnyList, {
           path: '/v1/categories',

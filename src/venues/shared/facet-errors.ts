@@ -5,21 +5,18 @@
 export type FacetErrorMapper = (error: unknown, method: string) => unknown;
 
 export function withMappedErrors<T extends object>(facet: T, map: FacetErrorMapper): T {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(facet)) {
-    if (typeof fn !== 'function' || name.startsWith('open')) {
-      wrapped[name] = fn;
-      continue;
-    }
-    wrapped[name] = async (...args: unknown[]) => {
+  const wrapped = Object.entries(facet).map(([name, fn]): [string, unknown] => {
+    if (typeof fn !== 'function' || name.startsWith('open')) return [name, fn];
+    const call = async (...args: unknown[]) => {
       try {
         return await (fn as (...a: unknown[]) => Promise<unknown>).apply(facet, args);
       } catch (error) {
         throw map(error, name);
       }
     };
-  }
-  return wrapped as T;
+    return [name, call];
+  });
+  return Object.fromEntries(wrapped) as T;
 }
 
 /** A venue error as one line for ping messages: the mapped AppError's message. */

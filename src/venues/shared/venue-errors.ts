@@ -38,7 +38,7 @@ function pickMessage(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (typeof value !== 'object' || value === null) return null;
   const record = value as Record<string, unknown>;
-  for (const key of ['error', 'message', 'errorMsg', 'error_message', 'msg', 'errmsg', 'detail']) {
+  for (const key of ['error', 'message', 'errorMsg', 'error_message', 'msg', 'errmsg', 'detail'] as const) {
     const v = record[key];
     if (typeof v === 'string' && v.length > 0) return v;
     if (typeof v === 'object' && v !== null) {

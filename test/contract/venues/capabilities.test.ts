@@ -19,7 +19,7 @@ for (const id of registeredVenues()) {
     after(() => venue?.close());
 
     test('each declared capability resolves; each undeclared one is 501 not_supported', async () => {
-      const served = exchanges.list()[0];
+      const served = exchanges.matrix(new Set(CAPABILITIES))[0];
       assert.ok(served);
       for (const capability of CAPABILITIES) {
         const declared = venue.adapter.descriptor.has[capability] !== 'unsupported';
@@ -32,6 +32,12 @@ for (const id of registeredVenues()) {
           assert.match(error.message, new RegExp(capability));
         }
       }
+    });
+
+    test('a declared capability whose route this build does not serve is false in the matrix', () => {
+      const none = exchanges.matrix(new Set())[0];
+      assert.ok(none);
+      for (const capability of CAPABILITIES) assert.equal(none.has[capability], false, capability);
     });
   });
 }

@@ -47,6 +47,9 @@ export interface SimControls {
   advance(steps?: number): Promise<void>;
   advanceClock(seconds: number): Promise<void>;
   dropStreams(): Promise<number>;
+  /** Venue requests the simulator received per route (`[service ]METHOD /path`), from /__sim/requests. */
+  requests(): Promise<Map<string, number>>;
+  clearRequests(): Promise<void>;
 }
 
 /** Venues whose simulator and adapter are registered for the sandbox, in the spec's order. */
@@ -100,6 +103,11 @@ export async function startVenue(
       advance: async (steps = 1) => void (await control('POST', 'advance', { steps })),
       advanceClock: async (seconds) => void (await control('POST', 'clock', { advance_seconds: seconds })),
       dropStreams: async () => ((await control('POST', 'ws/drop', {})) as { dropped: number }).dropped,
+      requests: async () => {
+        const { counts } = (await control('GET', 'requests')) as { counts: Record<string, number> };
+        return new Map(Object.entries(counts));
+      },
+      clearRequests: async () => void (await control('DELETE', 'requests')),
     },
     controlUrl: running.control,
     close: () => running.close(),

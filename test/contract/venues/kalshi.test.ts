@@ -73,6 +73,23 @@ describe('kalshi: venue specifics', () => {
     assert.ok(await trading.fetchBalance(venue.ctx(), session));
   });
 
+  test('a market that has not opened yet is closed (not tradable) and an order on it is 409 conflict', async () => {
+    const { trading, catalog } = venue.adapter;
+    assert.ok(trading.createOrder && catalog.fetchMarket);
+    // The exchange's own listing names the markets whose open_time is still ahead (status filter `unopened`).
+    const res = await fetch(`${venue.controlUrl}/trade-api/v2/markets?status=unopened&limit=1`);
+    const ticker = ((await res.json()) as { markets: Array<{ ticker: string }> }).markets[0]?.ticker;
+    assert.ok(ticker, 'the simulated catalogue has a market that has not opened');
+    const unopened = await catalog.fetchMarket(venue.ctx(), ticker);
+    assert.equal(unopened?.status, 'closed');
+    const refused = await rejectsWith(
+      trading.createOrder(venue.ctx(), session, order({ market_id: ticker })),
+      'conflict',
+    );
+    assert.equal(refused.status, 409);
+    assert.match(refused.message, /not open for trading/);
+  });
+
   test('IOC fills what the best level holds and cancels the rest', async () => {
     const { trading, marketData } = venue.adapter;
     assert.ok(trading.createOrder && trading.getOrder && marketData.fetchOrderBook);
@@ -272,7 +289,7 @@ describe('kalshi: venue specifics', () => {
 
 describe('kalshi: without a stream key the market stream is polled', () => {
   test('the descriptor says polling and the polled stream still gives a snapshot', async () => {
-    const sim = await startKalshiSim({ seed: 2, size: 10 });
+    const sim = await startKalshiSim({ seed: 2, size: 40 });
     const adapter = createKalshiAdapter({ restUrl: sim.url, wsUrl: sim.wsUrl, timeoutMs: 2_000 });
     try {
       assert.equal(adapter.descriptor.has.websocket, 'polling');

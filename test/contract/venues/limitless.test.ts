@@ -116,9 +116,16 @@ describe('limitless: venue specifics', () => {
       trading.fetchBalance(venue.ctx(), sessionFrom({}, 'limitless', fields, 'per_request')),
       'credentials_required',
     );
-    // The venue checks lmts-timestamp against its own clock (30 s window).
+    // The venue checks lmts-timestamp against its own real clock (30 s window); moving the simulated market clock
+    // does not make a signature stale, running the exchange's signature clock ahead does.
     await venue.sim.advanceClock(120);
-    await rejectsWith(trading.fetchBalance(venue.ctx(), venue.sandboxSession), 'authentication_failed');
+    assert.ok(await trading.fetchBalance(venue.ctx(), venue.sandboxSession));
+    await authSkew(venue, 120_000);
+    try {
+      await rejectsWith(trading.fetchBalance(venue.ctx(), venue.sandboxSession), 'authentication_failed');
+    } finally {
+      await authSkew(venue, 0);
+    }
   });
 });
 
@@ -301,3 +308,12 @@ describe('limitless: book stream specifics', () => {
     }
   });
 });
+
+/** The Limitless simulator's own test control: its signature clock runs `skewMs` ahead of wall time. */
+async function authSkew(venue: VenueUnderTest, skewMs: number): Promise<void> {
+  const res = await fetch(`${venue.controlUrl}/__sim/limitless/auth-skew`, {
+    method: 'POST',
+    body: JSON.stringify({ skew_ms: skewMs }),
+  });
+  assert.ok(res.ok, `auth-skew: ${res.status}`);
+}

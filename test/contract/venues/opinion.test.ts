@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type OpinionSim, startOpinionSim } from '../../../sim/opinion/index.js';
 import type { Candle } from '../../../src/domain/book.js';
-import type { Market } from '../../../src/domain/market.js';
+import type { Market, MarketEvent, Page } from '../../../src/domain/market.js';
 import { sessionFrom } from '../../../src/vault/per-request-credentials.js';
 import { createOpinionAdapter } from '../../../src/venues/opinion/index.js';
 import type { HistoryQuery, VenueAdapter, VenueContext, VenueSession } from '../../../src/venues/port.js';
@@ -196,4 +196,62 @@ describe('opinion: venue specifics', () => {
       await keyless.close?.();
     }
   });
+});
+
+// What GET /market's `marketType` number means is contested (docs/venues/opinion.md); the catalogue walk must list
+// every binary and every categorical market whichever reading the venue has.
+describe('opinion: the catalogue walk lists every market whatever marketType means', () => {
+  for (const reading of ['sdk', 'openapi'] as const) {
+    test(`marketType read as the ${reading} says: every binary and categorical market, each once`, async () => {
+      const sim = await startOpinionSim({ seed: 34, size: 90, marketTypeReading: reading });
+      const adapter = createOpinionAdapter({
+        restUrl: sim.url,
+        apiKey: sim.apiKey,
+        pollIntervalMs: 500,
+        timeoutMs: 3_000,
+      });
+      try {
+        const manifest = (await (await fetch(`${sim.control}/__sim/manifest`)).json()) as Record<
+          string,
+          string[]
+        >;
+        const entries = Object.entries(manifest);
+        const binary = entries.filter(([k]) => !k.includes('/')).flatMap(([, ids]) => ids);
+        const children = entries.filter(([k]) => k.includes('/')).flatMap(([, ids]) => ids);
+        assert.ok(binary.length > 0 && children.length > 0, 'the world has both kinds');
+
+        const markets = await allMarkets({ adapter, ctx } as unknown as VenueUnderTest);
+        const listed = markets.map((m) => m.exchange_market_id);
+        assert.equal(new Set(listed).size, listed.length, 'no market twice');
+        assert.deepEqual([...listed].sort(), [...binary, ...children].sort());
+        const byId = new Map(markets.map((m) => [m.exchange_market_id, m]));
+        for (const id of children) assert.notEqual(byId.get(id)?.exchange_group_id, id, `${id} has a parent`);
+        for (const id of binary) assert.equal(byId.get(id)?.exchange_group_id, id, `${id} stands alone`);
+
+        const events: string[] = [];
+        let cursor: string | null = null;
+        for (let i = 0; i < 1_000; i++) {
+          const page: Page<MarketEvent> | undefined = await adapter.catalog.fetchEventsPage?.(ctx(), cursor);
+          assert.ok(page);
+          events.push(...page.items.map((e) => e.exchange_group_id));
+          cursor = page.cursor;
+          if (cursor === null) break;
+        }
+        assert.equal(new Set(events).size, events.length, 'no event twice');
+        assert.deepEqual(events.sort(), [...new Set(markets.map((m) => m.exchange_group_id))].sort());
+
+        // A cursor saved by the single walk of before (a bare page number) resumes the binary walk.
+        const first = await adapter.catalog.fetchMarketsPage?.(ctx(), null);
+        const legacy = await adapter.catalog.fetchMarketsPage?.(ctx(), '1');
+        assert.deepEqual(legacy, first);
+        await rejectsWith(
+          adapter.catalog.fetchMarketsPage?.(ctx(), 'x1') as Promise<unknown>,
+          'validation_error',
+        );
+      } finally {
+        await adapter.close?.();
+        await sim.close();
+      }
+    });
+  }
 });

@@ -9,6 +9,7 @@ import type { Market } from '../../../src/domain/market.js';
 import type { UserStreamEvent } from '../../../src/domain/stream.js';
 import type { OrderRequest } from '../../../src/domain/trading.js';
 import { AppError } from '../../../src/errors/app-error.js';
+import { l2Headers } from '../../../src/venues/polymarket/auth.js';
 import { PolymarketClient } from '../../../src/venues/polymarket/client.js';
 import { mapPolymarketError } from '../../../src/venues/polymarket/errors.js';
 import { PolymarketOrderResponse } from '../../../src/venues/polymarket/payloads.js';
@@ -215,6 +216,39 @@ describe('polymarket: exchange-specific contract', () => {
     );
   });
 
+  test('a market is found by condition id in any state, without Gamma’s sunset offset-paged /markets', async () => {
+    // Every market the CLOB lists, with its state, straight from the simulator (its CLOB is the control host).
+    const listed: Array<{ condition_id: string; closed: boolean }> = [];
+    for (let cursor = 'MA=='; cursor !== 'LTE=' && listed.length < 10_000; ) {
+      const page = (await (await fetch(`${venue.controlUrl}/markets?next_cursor=${cursor}`)).json()) as {
+        data: typeof listed;
+        next_cursor: string;
+      };
+      listed.push(...page.data);
+      cursor = page.next_cursor;
+    }
+    const live = listed.find((m) => !m.closed);
+    const finished = listed.find((m) => m.closed);
+    assert.ok(live && finished, 'the world has a live and a finished market');
+    await venue.sim.clearRequests();
+    const catalog = venue.adapter.catalog;
+    const found = await catalog.fetchMarket?.(venue.ctx(), live.condition_id);
+    assert.equal(found?.exchange_market_id, live.condition_id);
+    assert.equal(found?.status, 'active');
+    const old = await catalog.fetchMarket?.(
+      venue.ctx(),
+      finished.condition_id.toUpperCase().replace('0X', '0x'),
+    );
+    assert.equal(old?.exchange_market_id, finished.condition_id);
+    assert.notEqual(old?.status, 'active');
+    assert.equal(await catalog.fetchMarket?.(venue.ctx(), `0x${'ef'.repeat(32)}`), null);
+    const requests = await venue.sim.requests();
+    const gammaRoutes = [...requests.keys()].filter((route) => route.startsWith('gamma '));
+    assert.equal(requests.get('gamma GET /markets'), undefined, 'the sunset endpoint was not called');
+    assert.equal(gammaRoutes.length, 2, `only slug lookups on Gamma: ${gammaRoutes.join(', ')}`);
+    assert.ok(gammaRoutes.every((route) => route.startsWith('gamma GET /markets/slug/')));
+  });
+
   test('a wallet key alone is enough: the CLOB credentials are derived (L1) and work', async () => {
     const keyOnly: VenueSession = {
       ...session,
@@ -226,6 +260,76 @@ describe('polymarket: exchange-specific contract', () => {
     const ping = await venue.adapter.ping(venue.ctx(), keyOnly);
     assert.deepEqual([ping.reachable, ping.authenticated], [true, true]);
     assert.match(ping.message, new RegExp(address, 'i'));
+  });
+
+  test('with only a wallet key the CLOB key is derived once (L1) for every call; a deleted key once more', async () => {
+    const fresh = await venue.newSession();
+    const full = fresh.session.credentials;
+    const keyOnly: VenueSession = {
+      ...fresh.session,
+      credentials: { private_key: full.private_key as string },
+    };
+    const l1 = async () => {
+      const requests = await venue.sim.requests();
+      return {
+        derive: requests.get('clob GET /auth/derive-api-key') ?? 0,
+        create: requests.get('clob POST /auth/api-key') ?? 0,
+      };
+    };
+    await venue.sim.clearRequests();
+    // Concurrent first calls of one wallet share one derivation.
+    await Promise.all([
+      trading().listOpenOrders?.(venue.ctx(), keyOnly, null),
+      balance(keyOnly),
+      trading().fetchFills?.(venue.ctx(), keyOnly, null, 10),
+    ]);
+    for (let i = 0; i < 3; i++) await trading().listOpenOrders?.(venue.ctx(), keyOnly, null);
+    assert.equal((await venue.adapter.ping(venue.ctx(), keyOnly)).authenticated, true);
+    assert.deepEqual(await l1(), { derive: 1, create: 0 });
+    assert.equal((await venue.sim.requests()).get('clob GET /data/orders'), 4, 'every call reached the CLOB');
+
+    // The wallet deletes its key elsewhere: the cached one is refused (401), derived again once, and works.
+    const headers = l2Headers(
+      fresh.address as string,
+      {
+        key: full.clob_api_key as string,
+        secret: full.clob_api_secret as string,
+        passphrase: full.clob_api_passphrase as string,
+      },
+      'DELETE',
+      '/auth/api-key',
+      undefined,
+    );
+    const deleted = await fetch(`${venue.controlUrl}/auth/api-key`, { method: 'DELETE', headers });
+    assert.equal(deleted.status, 200);
+    await venue.sim.clearRequests();
+    assert.deepEqual(await trading().listOpenOrders?.(venue.ctx(), keyOnly, null), []);
+    assert.deepEqual(await trading().listOpenOrders?.(venue.ctx(), keyOnly, null), []);
+    // No key for nonce 0 any more: derive answers 400, so the adapter creates one.
+    assert.deepEqual(await l1(), { derive: 1, create: 1 });
+    assert.equal((await venue.sim.requests()).get('clob GET /data/orders'), 3, 'one refused, two accepted');
+  });
+
+  test('a derived key the CLOB keeps refusing is derived again once, then the caller gets authentication_failed', async () => {
+    const fresh = await venue.newSession();
+    const keyOnly: VenueSession = {
+      ...fresh.session,
+      credentials: { private_key: fresh.session.credentials.private_key as string },
+    };
+    await trading().listOpenOrders?.(venue.ctx(), keyOnly, null);
+    await venue.sim.clearRequests();
+    await venue.sim.faults({ error_rate: 1, error_status: 401, only: ['GET /data/orders'] });
+    try {
+      await rejectsWith(
+        trading().listOpenOrders?.(venue.ctx(), keyOnly, null) as Promise<unknown>,
+        'authentication_failed',
+      );
+    } finally {
+      await venue.sim.clearFaults();
+    }
+    const requests = await venue.sim.requests();
+    assert.equal(requests.get('clob GET /auth/derive-api-key'), 1);
+    assert.equal(requests.get('clob GET /data/orders'), 2);
   });
 
   test('an order whose answer is lost is looked up by its hash, never sent again', async () => {

@@ -1,7 +1,8 @@
 // Predict.fun-specific contract cases, the adapter against its simulator over loopback: the operator API key
 // (missing → 503 "PREDICTFUN_API_KEY not configured", refused → 503), data-only capabilities, positions and
-// on-chain balances for EOAs, Predict accounts and bare JWTs, JWT refusal and expiry, outcome aliases on the
-// YES-quoted book, wallet activity by address, and the polled stream on the complement outcome.
+// on-chain balances for EOAs, Predict accounts and bare JWTs, JWT refusal and expiry, one sign-in per signer
+// reused across calls (counted by the simulator), outcome aliases on the YES-quoted book, wallet activity by
+// address, and the polled stream on the complement outcome.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -39,6 +40,21 @@ const control = async (path: string, body: unknown): Promise<unknown> => {
   const res = await fetch(`${sim.control}/__sim/${path}`, { method: 'POST', body: JSON.stringify(body) });
   assert.ok(res.ok, `control ${path}: ${res.status}`);
   return res.json();
+};
+
+/** Requests the simulator received per route since the last clear. */
+const requests = async (): Promise<Map<string, number>> => {
+  const res = await fetch(`${sim.control}/__sim/requests`);
+  const { counts } = (await res.json()) as { counts: Record<string, number> };
+  return new Map(Object.entries(counts));
+};
+const clearRequests = async (): Promise<void> => {
+  assert.ok((await fetch(`${sim.control}/__sim/requests`, { method: 'DELETE' })).ok);
+};
+/** Sign-ins the simulator saw since the last clear: each is GET /v1/auth/message then POST /v1/auth. */
+const signIns = async (): Promise<{ messages: number; tokens: number }> => {
+  const counts = await requests();
+  return { messages: counts.get('GET /v1/auth/message') ?? 0, tokens: counts.get('POST /v1/auth') ?? 0 };
 };
 
 /** Signs in to the simulator directly, as a client holding its own JWT would have done. */
@@ -114,6 +130,59 @@ describe('predictfun: operator API key', () => {
       assert.equal((await wrong.ping(ctx(), null)).reachable, false);
     } finally {
       await wrong.close?.();
+    }
+  });
+});
+
+describe('predictfun: key-less testnet', () => {
+  test('testnet needs no key: without PREDICTFUN_API_KEY calls go out key-less, sign-ins and balances work', async () => {
+    const testnet = await startPredictfunSim({ seed: 21, size: 10, network: 'testnet' });
+    const keyless = createPredictfunAdapter({
+      restUrl: testnet.url,
+      rpcUrl: testnet.rpcUrl,
+      collateralToken: testnet.collateralToken,
+      chainId: testnet.chainId,
+      pollIntervalMs: 150,
+      timeoutMs: 3_000,
+      unpaced: true,
+    });
+    try {
+      const page = await keyless.catalog.fetchMarketsPage?.(ctx(), null);
+      assert.ok((page?.items.length ?? 0) > 0);
+      assert.deepEqual(await keyless.ping(ctx(), null), {
+        reachable: true,
+        authenticated: false,
+        message: 'reachable; no credentials',
+      });
+      const account = await testnet.createAccount({ predict_account: true, balance: '5000000000000000000' });
+      const s = session(account.credentials);
+      const balance = await keyless.trading.fetchBalance?.(ctx(), s);
+      assert.deepEqual([balance?.raw.balance, balance?.raw.chain_id], ['5000000000000000000', 97]);
+      assert.deepEqual(await keyless.trading.fetchPositions?.(ctx(), s, null), []);
+    } finally {
+      await keyless.close?.();
+      await testnet.close();
+    }
+  });
+
+  test('a host that turns out to demand a key answers 503 PREDICTFUN_API_KEY not configured', async () => {
+    // The mainnet-mode simulator on a host the adapter does not know: the calls go out, the venue refuses them.
+    const keyless = createPredictfunAdapter({ ...options, apiKey: undefined });
+    try {
+      const error = await rejectsWith(
+        keyless.catalog.fetchMarketsPage?.(ctx(), null) ?? Promise.resolve(),
+        'service_unavailable',
+      );
+      assert.equal(error.message, 'PREDICTFUN_API_KEY not configured');
+      const account = (await control('accounts', {})) as { credentials: Record<string, string> };
+      const signIn = await rejectsWith(
+        keyless.trading.fetchPositions?.(ctx(), session(account.credentials), null) ?? Promise.resolve(),
+        'service_unavailable',
+      );
+      assert.equal(signIn.message, 'PREDICTFUN_API_KEY not configured');
+      assert.equal((await keyless.ping(ctx(), null)).reachable, false);
+    } finally {
+      await keyless.close?.();
     }
   });
 });
@@ -232,6 +301,112 @@ describe('predictfun: accounts', () => {
       adapter.trading.fetchBalance?.(ctx(), session({ jwt: `${h}.${p}.forged` })) ?? Promise.resolve(),
       'authentication_failed',
     );
+  });
+});
+
+describe('predictfun: one sign-in per signer', () => {
+  const newAccount = async (body: Record<string, unknown> = {}) =>
+    (await control('accounts', body)) as { credentials: Record<string, string>; address: string };
+
+  test('N private calls with a wallet key sign in once; the JWT is reused for every one of them', async () => {
+    const account = await newAccount({
+      positions: [
+        { market_id: Number(markets[0]?.exchange_market_id), outcome: 'Yes', shares: 2, average_price: 0.5 },
+      ],
+    });
+    await clearRequests();
+    const s = session(account.credentials);
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await adapter.trading.fetchPositions?.(ctx(), s, null))?.length, 1);
+      assert.equal((await adapter.trading.fetchBalance?.(ctx(), s))?.raw.address, account.address);
+    }
+    assert.equal((await adapter.ping(ctx(), s)).authenticated, true);
+    assert.deepEqual(await signIns(), { messages: 1, tokens: 1 });
+    const counts = await requests();
+    assert.equal(counts.get('GET /v1/positions'), 3, 'every positions call reached the venue with the JWT');
+  });
+
+  test('concurrent calls of one signer share a single sign-in; a Predict account is its own signer', async () => {
+    const eoa = await newAccount();
+    const smart = await newAccount({ predict_account: true });
+    await clearRequests();
+    const calls = [eoa, smart].flatMap((a) =>
+      Array.from({ length: 4 }, () => adapter.trading.fetchPositions?.(ctx(), session(a.credentials), null)),
+    );
+    await Promise.all(calls);
+    assert.deepEqual(await signIns(), { messages: 2, tokens: 2 });
+  });
+
+  test('a JWT the venue no longer accepts (expired on its clock) costs exactly one new sign-in', async () => {
+    const account = await newAccount();
+    const s = session(account.credentials);
+    await adapter.trading.fetchPositions?.(ctx(), s, null);
+    await clearRequests();
+    await control('clock', { advance_seconds: 86_401 });
+    assert.deepEqual(await adapter.trading.fetchPositions?.(ctx(), s, null), []);
+    assert.deepEqual(await adapter.trading.fetchPositions?.(ctx(), s, null), []);
+    assert.deepEqual(await signIns(), { messages: 1, tokens: 1 });
+    const counts = await requests();
+    assert.equal(counts.get('GET /v1/positions'), 3, 'refused once with the old JWT, then twice accepted');
+  });
+
+  test('a venue that keeps refusing the JWT gets one new sign-in, then the caller gets authentication_failed', async () => {
+    const account = await newAccount();
+    const s = session(account.credentials);
+    await adapter.trading.fetchPositions?.(ctx(), s, null);
+    await clearRequests();
+    await control('faults', { error_rate: 1, error_status: 401, only: ['GET /v1/positions'] });
+    try {
+      await rejectsWith(
+        adapter.trading.fetchPositions?.(ctx(), s, null) ?? Promise.resolve(),
+        'authentication_failed',
+      );
+    } finally {
+      assert.ok((await fetch(`${sim.control}/__sim/faults`, { method: 'DELETE' })).ok);
+    }
+    assert.deepEqual(await signIns(), { messages: 1, tokens: 1 });
+    assert.equal((await requests()).get('GET /v1/positions'), 2);
+  });
+
+  test('a JWT the caller brought is never replaced by a sign-in', async () => {
+    const account = await newAccount();
+    const jwt = await jwtFor(account.credentials.private_key as `0x${string}`);
+    await clearRequests();
+    await control('clock', { advance_seconds: 86_401 });
+    await rejectsWith(
+      adapter.trading.fetchPositions?.(ctx(), session({ jwt }), null) ?? Promise.resolve(),
+      'authentication_failed',
+    );
+    assert.deepEqual(await signIns(), { messages: 0, tokens: 0 });
+  });
+
+  test('a JWT issued for less than the refresh margin is used for its call but not kept', async () => {
+    const shortLived = await startPredictfunSim({ seed: 21, size: 5, jwtLifetimeSeconds: 120 });
+    const short = createPredictfunAdapter({
+      ...options,
+      restUrl: shortLived.url,
+      rpcUrl: shortLived.rpcUrl,
+      apiKey: shortLived.apiKey,
+    });
+    try {
+      const account = await shortLived.createAccount();
+      const s = session(account.credentials);
+      assert.deepEqual(await short.trading.fetchPositions?.(ctx(), s, null), []);
+      assert.deepEqual(await short.trading.fetchPositions?.(ctx(), s, null), []);
+      const res = await fetch(`${shortLived.control}/__sim/requests`);
+      const counts = new Map(
+        Object.entries(((await res.json()) as { counts: Record<string, number> }).counts),
+      );
+      assert.equal(
+        counts.get('POST /v1/auth'),
+        2,
+        'each call signed in: the token would lapse within 5 minutes',
+      );
+      assert.equal(counts.get('GET /v1/positions'), 2, 'and no call was refused');
+    } finally {
+      await short.close?.();
+      await shortLived.close();
+    }
   });
 });
 

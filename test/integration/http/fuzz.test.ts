@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { instantVenue } from '../../support/loopback-venue.js';
 import { assertProperty } from '../../support/property.js';
+import { assertDocumentedResponse } from '../../support/response-schemas.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import {
   connectRedis,
@@ -67,9 +68,11 @@ function problemsWith(o: Observation): string[] {
   const problems: string[] = [];
   const body = bodyOf(o);
   const isObject = typeof o.body === 'object' && o.body !== null && !Array.isArray(o.body);
+  // 503 (an exchange is down) and 501 (the exchange lacks the capability) are answers; any other 5xx is a bug.
   if (
     o.status >= 500 &&
-    !(o.status === 503 && body.code === 'service_unavailable' && body.retryable === true)
+    !(o.status === 503 && body.code === 'service_unavailable' && body.retryable === true) &&
+    !(o.status === 501 && body.code === 'not_supported' && body.retryable === false)
   ) {
     problems.push(`server error ${o.status}`);
   }
@@ -187,6 +190,7 @@ async function send(baseUrl: string, r: RequestSpec, keys: { scale: string; admi
   } catch {
     body = undefined;
   }
+  await assertDocumentedResponse(baseUrl, r.method, new URL(res.url).pathname, res.status, body, text);
   return { status: res.status, headers: res.headers, text, body };
 }
 

@@ -40,7 +40,7 @@ test('own positions need a valid token signature or X-API-Key; anything else is 
   assert.equal((await get(path, { 'x-api-key': 'lmts_nope' })).status, 401);
 });
 
-test('the signature covers the query string; timestamps outside 30 s of the server clock are refused', async () => {
+test('the signature covers the query string; timestamps outside 30 s of wall time are refused', async () => {
   const path = '/portfolio/pnl-chart?timeframe=30d';
   assert.equal((await get(path, signed(holder.credentials, 'GET', path))).status, 200);
   const other = signed(holder.credentials, 'GET', '/portfolio/pnl-chart?timeframe=7d');
@@ -107,8 +107,10 @@ test('the PnL chart: currentValue is the realised PnL in USD; timeframes are val
   assert.equal(chart.data.at(-1)?.value, chart.currentValue);
   assert.equal(chart.current.realised, chart.currentValue);
   assert.ok(Math.abs(chart.current.total - chart.current.realised - chart.current.unrealized) < 0.011);
-  const bad = '/portfolio/pnl-chart?timeframe=2y';
-  assert.equal((await get(bad, signed(holder.credentials, 'GET', bad))).status, 400);
+  for (const timeframe of ['2y', '__proto__', 'constructor', 'toString']) {
+    const bad = `/portfolio/pnl-chart?timeframe=${timeframe}`;
+    assert.equal((await get(bad, signed(holder.credentials, 'GET', bad))).status, 400, timeframe);
+  }
 });
 
 test('public portfolio by address: positions, traded volume and PnL chart without credentials', async () => {
@@ -137,12 +139,4 @@ test('paper accounts: created through /__sim/accounts with HMAC credentials, fun
   });
   const positions = (await get(`/portfolio/${created.address}/positions`)).body as { clob: unknown[] };
   assert.equal(positions.clob.length, 1);
-});
-
-test('moving the simulator clock makes a wall-clock signature stale (the window is checked on server time)', async () => {
-  const path = '/portfolio/positions';
-  await control(sim, 'POST', 'clock', { advance_seconds: 60 });
-  assert.equal((await get(path, signed(holder.credentials, 'GET', path))).status, 401);
-  const serverNow = ((await control(sim, 'GET', 'clock')) as { now_ms: number }).now_ms;
-  assert.equal((await get(path, signed(holder.credentials, 'GET', path, new Date(serverNow)))).status, 200);
 });

@@ -175,6 +175,13 @@ test('price history: intervals, explicit ranges, fidelity and validation', async
   const both = await clobGet(`/prices-history?market=${m.yes}&interval=1d&startTs=${now - 60}&endTs=${now}`);
   assert.equal(both.status, 400);
   assert.equal((await clobGet(`/prices-history?market=${m.yes}&interval=2y`)).status, 400);
+  // Names of Object.prototype members are unknown intervals like any other, not the prototype's properties.
+  for (const interval of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    assert.deepEqual(await clobGet(`/prices-history?market=${m.yes}&interval=${interval}`), {
+      status: 400,
+      json: { error: `invalid interval: ${interval}` },
+    });
+  }
   assert.equal((await clobGet('/prices-history?interval=1d')).status, 400);
 });
 

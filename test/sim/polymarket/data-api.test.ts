@@ -108,6 +108,9 @@ test('value covers the recorded row; missing user is a 400', async () => {
   assertCovers('value', fixture, rows[0]);
   assert.ok(Number(rows[0]?.value) > 0);
   assert.equal((await data('/positions')).status, 400);
+  for (const sortBy of ['BOGUS', 'constructor', '__proto__', 'toString']) {
+    assert.equal((await data(`/positions?user=${buyer.address}&sortBy=${sortBy}`)).status, 400, sortBy);
+  }
   assert.equal((await data('/value?user=nope')).status, 400);
   const stranger = `0x${'9'.repeat(40)}`;
   assert.deepEqual((await data(`/positions?user=${stranger}`)).json, []);

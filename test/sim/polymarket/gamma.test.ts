@@ -169,6 +169,9 @@ test('Gamma errors: unknown id 404, malformed id 422, unknown slug 404, bad orde
     error: 'slug not found',
   });
   assert.equal((await gamma('/markets?order=bogus')).status, 422);
+  for (const field of ['toString', 'constructor', '__proto__', 'volume,valueOf']) {
+    assert.equal((await gamma(`/markets?order=${field}`)).status, 422, field);
+  }
   assert.equal((await gamma('/markets?closed=maybe')).status, 422);
   assert.equal((await gamma('/markets/keyset?after_cursor=%%%')).status, 422);
 });

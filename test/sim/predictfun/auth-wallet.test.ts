@@ -5,8 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ChainId, OrderBuilder } from '@predictdotfun/sdk';
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { hashMessage, JsonRpcProvider, Wallet } from 'ethers';
+import { kernelWrappedHash } from '../../../sim/predictfun/auth.js';
 import { type PredictfunSim, startPredictfunSim } from '../../../sim/predictfun/index.js';
+import { loadFixture } from '../../support/fixtures.js';
 
 type Json = Record<string, unknown>;
 /** The SDK's own view of an ethers signer (its declarations resolve ethers' CommonJS types, ours the ESM ones). */
@@ -125,6 +127,18 @@ test('a Predict account signs in with the official SDK signature (owner checked 
   await assert.rejects(OrderBuilder.make(ChainId.BnbMainnet, sdk(stranger), { predictAccount }));
 });
 
+test('the Kernel digest the simulator checks is the one the official SDK produced, on mainnet and testnet', () => {
+  const v = loadFixture('predictfun', 'sdk_kernel_sign_in_vectors.json') as {
+    predict_account: string;
+    message: string;
+    vectors: Array<{ chain_id: number; kernel_digest: string }>;
+  };
+  for (const { chain_id: chainId, kernel_digest: digest } of v.vectors) {
+    assert.equal(kernelWrappedHash(hashMessage(v.message), v.predict_account, chainId), digest);
+  }
+  assert.throws(() => kernelWrappedHash(hashMessage(v.message), v.predict_account, 1), /no Kernel domain/);
+});
+
 test('USDT balances live on chain: the SDK balanceOf reads the paper balance; /__sim/fund adds to it', async () => {
   const account = await sim.createAccount({ balance: '2500000000000000000000' });
   const wallet = new Wallet(account.credentials.private_key as string, provider);
@@ -185,4 +199,44 @@ test('seeded positions show by JWT and by address, shares in wei, paged by curso
   assert.equal((filtered.body.data as Json[]).length, 1);
   const fresh = await call('GET', `/v1/positions/${Wallet.createRandom().address}`);
   assert.deepEqual([fresh.status, fresh.body.data, fresh.body.cursor], [200, [], null]);
+});
+
+test('testnet mode serves without an API key (wallet routes still want a JWT) on BNB testnet, as the SDK expects', async () => {
+  const testnet = await startPredictfunSim({ seed: 13, size: 10, network: 'testnet' });
+  const testnetProvider = new JsonRpcProvider(testnet.rpcUrl, undefined, { batchMaxCount: 1 });
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${testnet.url}${path}`, { headers });
+    return { status: res.status, body: (await res.json()) as Json };
+  };
+  try {
+    assert.deepEqual([testnet.network, testnet.chainId], ['testnet', ChainId.BnbTestnet]);
+    for (const path of ['/v1/categories', '/v1/markets', '/v1/auth/message']) {
+      const { status, body } = await get(path);
+      assert.deepEqual([status, body.success], [200, true], path);
+    }
+    assert.equal((await get('/v1/positions')).status, 401, 'no JWT, no wallet route');
+    assert.equal((await testnetProvider.getNetwork()).chainId, BigInt(ChainId.BnbTestnet));
+    // A Predict account signs in with the SDK's testnet Kernel domain, its owner read over the testnet RPC.
+    const account = await testnet.createAccount({ predict_account: true });
+    const owner = new Wallet(account.credentials.private_key as string, testnetProvider);
+    const predictAccount = account.credentials.predict_account as string;
+    const builder = await OrderBuilder.make(ChainId.BnbTestnet, sdk(owner), { predictAccount });
+    assert.equal(await builder.balanceOf(), 1_000n * 10n ** 18n, 'USDT at the testnet address');
+    const message = ((await get('/v1/auth/message')).body.data as { message: string }).message;
+    const res = await fetch(`${testnet.url}/v1/auth`, {
+      method: 'POST',
+      body: JSON.stringify({
+        signer: predictAccount,
+        message,
+        signature: await builder.signPredictAccountMessage(message),
+      }),
+    });
+    assert.equal(res.status, 200);
+    const token = ((await res.json()) as { data: { token: string } }).data.token;
+    const me = await get('/v1/account', { authorization: `Bearer ${token}` });
+    assert.equal((me.body.data as Json).address, predictAccount);
+  } finally {
+    testnetProvider.destroy();
+    await testnet.close();
+  }
 });

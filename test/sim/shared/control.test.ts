@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import { handleControl, SimClock } from '../../../sim/shared/control.js';
 import { SimFaults } from '../../../sim/shared/faults.js';
 import { sendJson } from '../../../sim/shared/http.js';
+import { SimRequestLog } from '../../../sim/shared/request-log.js';
 import { waitFor } from '../../support/server.js';
 
 // A bare simulator: the shared control surface in front of one venue route.
@@ -17,6 +18,7 @@ let expiredAt: number | null = null;
 const funded: Array<[string, string]> = [];
 /** What happened, in order: the venue route handling a request, the test's own steps, answers arriving. */
 const events: string[] = [];
+const requests = new SimRequestLog();
 
 before(async () => {
   const control = {
@@ -30,10 +32,12 @@ before(async () => {
       },
       fund: (address: string, amount: string) => funded.push([address, amount]),
     },
+    requests,
   };
   server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (await handleControl(req, res, path, control)) return;
+    requests.record(req.method ?? 'GET', path);
     const target = { method: req.method ?? 'GET', path };
     events.push(`received ${target.method} ${path}`);
     const fault = await faults.gate(target);
@@ -161,4 +165,30 @@ test('GET /__sim/feed counts the stream frames a stalled feed withheld', async (
   assert.deepEqual(await feed(), { stalled: true, withheld: 2 });
   await fetch(`${url}/__sim/faults`, { method: 'DELETE' });
   assert.deepEqual(await feed(), { stalled: false, withheld: 2 }, 'a count, kept across fault changes');
+});
+
+test('venue requests are counted per route without their query; control calls are not; DELETE clears', async () => {
+  await fetch(`${url}/__sim/requests`, { method: 'DELETE' });
+  await fetch(`${url}/book?token_id=1`);
+  await fetch(`${url}/book?token_id=2`);
+  await post('/order', {});
+  await fetch(`${url}/__sim/manifest`);
+  const read = async () =>
+    ((await (await fetch(`${url}/__sim/requests`)).json()) as { counts: unknown }).counts;
+  assert.deepEqual(await read(), { 'GET /book': 2, 'POST /order': 1 });
+  assert.equal((await fetch(`${url}/__sim/requests`, { method: 'DELETE' })).status, 200);
+  assert.deepEqual(await read(), {});
+});
+
+test('the request log is bounded: routes past its size are counted together as other', () => {
+  const log = new SimRequestLog();
+  for (let i = 0; i < 2_500; i++) log.record('GET', `/orders/${i}`);
+  log.record('GET', '/orders/0');
+  const counts = new Map(Object.entries(log.snapshot()));
+  assert.equal(counts.size, 2_001);
+  assert.equal(counts.get('other'), 500);
+  assert.equal(log.count('GET /orders/0'), 2, 'a route already known keeps its own count');
+  log.record('POST', '/auth', 'clob');
+  assert.equal(log.count('clob POST /auth'), 0, 'a new route past the bound is not kept apart');
+  assert.equal(log.count('other'), 501);
 });

@@ -73,3 +73,33 @@ test('catalogue sync is on by default; OMNIBOOK_CATALOGUE_SYNC=0 or false turns 
   assert.equal(loadConfig({ env: { OMNIBOOK_CATALOGUE_SYNC: '1' } }).catalogue.sync, true);
   assert.equal(loadConfig({ env: { OMNIBOOK_CATALOGUE_SYNC: '0' } }).catalogue.refreshIntervalMs, 60_000);
 });
+
+test('a config file with __proto__ or constructor keys sets nothing through them and pollutes no prototype', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'omnibook-config-'));
+  const file = join(dir, 'proto.json');
+  // Written as text: JSON.parse makes `__proto__` an own key, as it would from a real file.
+  writeFileSync(
+    file,
+    `{
+      "port": 4444,
+      "__proto__": { "adminKey": "polluted-admin-key-000000", "redisUrl": "redis://polluted" },
+      "constructor": { "prototype": { "polluted": true } },
+      "venues": { "opinion": { "__proto__": { "apiKey": "polluted" } } },
+      "auth": { "__proto__": { "keyCacheTtlMs": 7 } }
+    }`,
+  );
+  const c = loadConfig({ env: {}, file });
+  assert.equal(c.port, 4444, 'the rest of the file still applies');
+  assert.equal(c.adminKey, undefined);
+  assert.equal(c.redisUrl, undefined);
+  assert.equal(c.venues.opinion.apiKey, undefined);
+  assert.equal(c.venues.opinion.restUrl, 'https://openapi.opinion.trade/openapi');
+  assert.equal(c.auth.keyCacheTtlMs, 1_000);
+  assert.equal(Object.getPrototypeOf(c), Object.prototype);
+  assert.equal(Object.getPrototypeOf(c.venues.opinion), Object.prototype);
+  assert.equal(Object.getPrototypeOf(c.auth), Object.prototype);
+  const probe: Record<string, unknown> = {};
+  assert.equal(probe.polluted, undefined);
+  assert.equal(probe.adminKey, undefined);
+  assert.equal(Object.prototype.constructor, Object);
+});

@@ -244,6 +244,13 @@ test('the error table reads all three recorded body shapes and maps codes, not t
     mapped(status(409, { error: { code: 'order_already_exists', message: 'order already exists' } })).code,
     'conflict',
   );
+  for (const code of ['market_closed', 'trading_is_paused']) {
+    const notTrading = mapped(
+      status(409, { error: { code, message: code.replace(/_/g, ' '), service: 'exchange' } }),
+      'market',
+    );
+    assert.deepEqual([notTrading.code, notTrading.status], ['conflict', 409], code);
+  }
   assert.equal(
     mapped(status(404, { error: { code: 'not_found', message: 'not found', service: 'exchange' } }), 'order')
       .code,

@@ -184,8 +184,31 @@ test('invariant: every topic status maps to one of our statuses, and only Activa
       assert.ok((MARKET_STATUSES as readonly string[]).includes(mapped));
       if (mapped === 'active') assert.ok(status === 2 || statusEnum?.toLowerCase() === 'activated');
     }),
-    { examples: [] },
+    {
+      // [null, '__proto__'] was found by fast-check (seed -1218740206): the enum table answered Object.prototype.
+      examples: [
+        [null, '__proto__'],
+        [null, 'constructor'],
+        [null, 'toString'],
+        [null, 'hasOwnProperty'],
+        [9, 'Constructor'],
+      ],
+    },
   );
+});
+
+test('a statusEnum naming an Object.prototype member is an unknown status, so closed', () => {
+  for (const statusEnum of [
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+    'CONSTRUCTOR',
+  ]) {
+    assert.equal(topicStatus({ status: null, statusEnum }), 'closed', statusEnum);
+  }
+  assert.equal(topicStatus({ status: null, statusEnum: 'Activated' }), 'active');
 });
 
 test('invariant: a position keeps its market id and size; prices are in 0..1 or null, never invented', () => {

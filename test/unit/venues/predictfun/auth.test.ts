@@ -1,19 +1,24 @@
 // Predict.fun sign-in signatures against the official SDK and ethers as known-answer oracles (ECDSA signatures are
 // deterministic, RFC 6979): an EOA's personal_sign, and a Predict account's Kernel-wrapped signature as the SDK's
-// signPredictAccountMessage builds it. Plus the credential checks, whose messages never echo a value.
+// signPredictAccountMessage builds it — live, and against vectors the SDK produced once (fixtures), so the adapter
+// is proven right on its own, not only consistent with the simulator. Plus the credential checks, whose messages
+// never echo a value.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AddressesByChainId, ChainId, OrderBuilder } from '@predictdotfun/sdk';
 import { Wallet } from 'ethers';
 import fc from 'fast-check';
+import { type Hex, hashMessage } from 'viem';
 import { AppError } from '../../../../src/errors/app-error.js';
 import type { VenueSession } from '../../../../src/venues/port.js';
 import {
   credentialsFrom,
   ECDSA_VALIDATOR,
+  kernelWrappedHash,
   signAuthMessage,
   signerAddress,
 } from '../../../../src/venues/predictfun/auth.js';
+import { loadFixture } from '../../../support/fixtures.js';
 import { assertProperty } from '../../../support/property.js';
 
 const session = (credentials: Record<string, string>): VenueSession => ({
@@ -62,6 +67,28 @@ test('a Predict account signs exactly as the official SDK signPredictAccountMess
         (await builder.signPredictAccountMessage(message)).toLowerCase(),
       );
     }
+  }
+});
+
+interface SdkVectors {
+  private_key: Hex;
+  owner: string;
+  predict_account: Hex;
+  message: string;
+  vectors: Array<{ chain_id: number; kernel_digest: Hex; signature: Hex }>;
+}
+
+test('a Predict account sign-in reproduces the vectors the official SDK produced, digest and signature', async () => {
+  const v = loadFixture('predictfun', 'sdk_kernel_sign_in_vectors.json') as SdkVectors;
+  const creds = credentialsFrom(session({ private_key: v.private_key, predict_account: v.predict_account }));
+  assert.equal(new Wallet(v.private_key).address, v.owner);
+  assert.deepEqual(
+    v.vectors.map((x) => x.chain_id),
+    [56, 97],
+  );
+  for (const { chain_id: chainId, kernel_digest: digest, signature } of v.vectors) {
+    assert.equal(kernelWrappedHash(hashMessage(v.message), v.predict_account, chainId), digest);
+    assert.equal((await signAuthMessage(creds, v.message, chainId)).toLowerCase(), signature);
   }
 });
 

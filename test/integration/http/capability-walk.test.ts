@@ -1,0 +1,146 @@
+// GET /exchanges is a promise: every exchange × flag is walked through the public API of the real server over
+// the five sandbox simulators. A true flag is exercised through the route that serves it and must work; a false
+// flag's route must answer 501 not_supported for that exchange. A true flag with no exerciser here fails the
+// walk, so turning a flag on means proving it.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { CAPABILITIES, type Capability } from '../../../src/domain/capabilities.js';
+import type { ExchangeId } from '../../../src/domain/exchanges.js';
+import type { Market } from '../../../src/domain/market.js';
+import { type CatalogueServer, startCatalogueServer } from '../../support/catalogue.js';
+import { assertError } from '../../support/error-shape.js';
+import type { TestRequestInit, TestResponse } from '../../support/server.js';
+
+let cat: CatalogueServer;
+before(async () => {
+  cat = await startCatalogueServer(20);
+});
+after(async () => {
+  await cat?.stop();
+});
+
+type Walker = (exchange: ExchangeId) => Promise<void>;
+
+function request(path: string, init?: TestRequestInit): Promise<TestResponse> {
+  return cat.server.request(path, init);
+}
+
+function someMarket(exchange: ExchangeId): Market {
+  const market = [...cat.markets.values()].find((m) => m.exchange === exchange);
+  assert.ok(market, `the ${exchange} simulator lists no market`);
+  return market;
+}
+
+/** How each capability is proven to work through its public route. */
+const EXERCISERS = new Map<Capability, Walker>([
+  [
+    'fetch_markets',
+    async (exchange) => {
+      const listed = await request(`/api/v1/markets?exchanges=${exchange}&limit=100`);
+      assert.equal(listed.status, 200, listed.text);
+      const markets = (listed.body as { markets: Market[] }).markets;
+      const expected = [...cat.markets.values()].filter(
+        (m) => m.exchange === exchange && m.status === 'active',
+      );
+      assert.equal(markets.length, Math.min(100, expected.length), `${exchange}: active markets listed`);
+      assert.ok(markets.length > 0, `${exchange}: no active market listed`);
+      assert.ok(markets.every((m) => m.exchange === exchange));
+      const one = someMarket(exchange);
+      const found = await request(`/api/v1/markets?scope=market&svc_id=${encodeURIComponent(one.svc_id)}`);
+      assert.equal(found.status, 200, found.text);
+      assert.equal((found.body as { markets: Market[] }).markets[0]?.svc_id, one.svc_id);
+    },
+  ],
+  [
+    'fetch_events',
+    async (exchange) => {
+      const res = await request(`/api/v1/events?exchanges=${exchange}&status=active&limit=100`);
+      assert.equal(res.status, 200, res.text);
+      const events = (res.body as { events: Array<{ exchanges: string[] }> }).events;
+      const expected = cat.events.filter((e) => e.exchange === exchange && e.status === 'active');
+      assert.ok(expected.length > 0, `the ${exchange} simulator lists no active event`);
+      assert.ok(events.length > 0, `${exchange}: no event listed`);
+      assert.ok(events.every((e) => e.exchanges.includes(exchange)));
+    },
+  ],
+]);
+
+/** The request a client makes for each capability on one exchange: a false flag's answer is 501 not_supported. */
+function probe(capability: Capability, exchange: ExchangeId): [string, TestRequestInit] {
+  const market = encodeURIComponent(someMarket(exchange).exchange_market_id);
+  const order = {
+    market_id: someMarket(exchange).exchange_market_id,
+    outcome: 'Yes',
+    side: 'buy',
+    price: 0.5,
+  };
+  const probes: Record<Capability, [string, TestRequestInit]> = {
+    fetch_markets: [`/api/v1/markets?exchanges=${exchange}`, {}],
+    fetch_events: [`/api/v1/events?exchanges=${exchange}`, {}],
+    fetch_orderbook: [`/api/v1/orderbook?exchange=${exchange}&market_id=${market}`, {}],
+    fetch_orderbook_history: [
+      `/api/v1/orderbook?exchange=${exchange}&market_id=${market}&start_ts=1700000000`,
+      {},
+    ],
+    fetch_price_history: [`/api/v1/price?exchange=${exchange}&market_id=${market}`, {}],
+    fetch_trades: [`/api/v1/trades?exchange=${exchange}&market_id=${market}`, {}],
+    fetch_user_activity: [
+      `/api/v1/user-activity?address=0x0000000000000000000000000000000000000001&exchanges=${exchange}`,
+      {},
+    ],
+    create_order: [`/api/v1/orders?exchange=${exchange}`, { method: 'POST', body: { ...order, size: 1 } }],
+    cancel_order: [`/api/v1/orders/some-order?exchange=${exchange}`, { method: 'DELETE' }],
+    fetch_order_history: [`/api/v1/orders?exchange=${exchange}&status=all`, {}],
+    fetch_fills: [`/api/v1/fills?exchange=${exchange}`, {}],
+    fetch_positions: [`/api/v1/positions?exchange=${exchange}`, {}],
+    fetch_balance: [`/api/v1/balance?exchange=${exchange}`, {}],
+    refresh_balance: [`/api/v1/balance?exchange=${exchange}&refresh=true`, {}],
+    watch_address: ['/api/v1/ws', {}],
+    websocket: ['/ws', {}],
+  };
+  return probes[capability];
+}
+
+test('every flag of GET /exchanges is true exactly when its public route works for that exchange', async () => {
+  const res = await request('/api/v1/exchanges');
+  assert.equal(res.status, 200, res.text);
+  const matrix = res.body as Array<{ id: ExchangeId; has: Record<Capability, boolean> }>;
+  assert.deepEqual(
+    matrix.map((e) => e.id),
+    [...cat.sims.keys()],
+    'every sandbox exchange is in the matrix',
+  );
+  const walked: string[] = [];
+  for (const { id, has } of matrix) {
+    assert.deepEqual(Object.keys(has), [...CAPABILITIES], `${id}: the flags are the contract's`);
+    for (const capability of CAPABILITIES) {
+      if (has[capability]) {
+        const exercise = EXERCISERS.get(capability);
+        assert.ok(exercise, `${id}.${capability} is true but nothing here proves it: add an exerciser`);
+        await exercise(id);
+        walked.push(`${id}.${capability}`);
+      } else {
+        const [path, init] = probe(capability, id);
+        const answer = await request(path, init);
+        assertError(answer, 501, 'not_supported');
+        assert.match(
+          (answer.body as { error: string }).error,
+          new RegExp(`${capability}|not served`),
+          `${id}.${capability}: the 501 says what is missing`,
+        );
+      }
+    }
+  }
+  assert.ok(walked.length > 0, 'no flag is true: the walk proved nothing');
+});
+
+test('a route this build does not serve answers 501 not_supported, without needing a key', async () => {
+  const res = await request('/api/v1/orders?exchange=kalshi', {
+    method: 'POST',
+    key: null,
+    body: { market_id: 'X', outcome: 'Yes', side: 'buy', price: 0.5, size: 1 },
+  });
+  const body = assertError(res, 501, 'not_supported');
+  assert.match(String(body.error), /POST \/api\/v1\/orders \(create_order\) is not served/);
+  assertError(await request('/api/v1/orders-typo'), 404, 'not_found');
+});
