@@ -21,8 +21,7 @@ export function systemRoutes(app: FastifyInstance, health: HealthService, metric
     },
   );
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    const body = await metrics.registry.metrics();
-    return reply.type(metrics.registry.contentType).send(body);
+    return reply.type(metrics.contentType).send(await metrics.render());
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
