@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type KalshiSim, startKalshiSim } from '../../../sim/kalshi/index.js';
 import { createWorld } from '../../../sim/shared/world.js';
-import { account, call, control, type Json } from './client.js';
+import { account, call, control, type Json, walkPages } from './client.js';
 
 let sim: KalshiSim;
 before(async () => {
@@ -13,19 +13,8 @@ before(async () => {
 });
 after(() => sim.close());
 
-async function walk(path: string, key: string, limit: number): Promise<Json[]> {
-  const out: Json[] = [];
-  let cursor = '';
-  for (let i = 0; i < 1000; i++) {
-    const sep = path.includes('?') ? '&' : '?';
-    const res = await call(sim, 'GET', `${path}${sep}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
-    assert.equal(res.status, 200, res.text);
-    const body = res.body as Json;
-    out.push(...(body[key] as Json[]));
-    cursor = body.cursor as string;
-    if (cursor === '') return out;
-  }
-  assert.fail('walk did not end');
+function walk(path: string, key: string, limit: number): Promise<Json[]> {
+  return walkPages(sim, path, key, limit);
 }
 
 test('markets and events walk to the end once each; the manifest names every market with its proposition', async () => {

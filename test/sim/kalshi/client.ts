@@ -1,5 +1,6 @@
 // A minimal signed client for the Kalshi simulator, written from the exchange's docs (not from src/): RSA-PSS
 // signatures over timestamp + METHOD + path, JSON in and out. Tests use it to speak the wire protocol directly.
+import assert from 'node:assert/strict';
 import { constants, sign } from 'node:crypto';
 import type { KalshiSim } from '../../../sim/kalshi/index.js';
 
@@ -97,4 +98,20 @@ export async function liquid(
     ask: Math.round((1 - Number(bestNo[0])) * 100) / 100,
     askSize: Number(bestNo[1]),
   };
+}
+
+/** Every item of a cursor-paged list (`key` in each page), walking Kalshi's `cursor` until it comes back empty. */
+export async function walkPages(sim: KalshiSim, path: string, key: string, limit: number): Promise<Json[]> {
+  const out: Json[] = [];
+  let cursor = '';
+  for (let i = 0; i < 1000; i++) {
+    const sep = path.includes('?') ? '&' : '?';
+    const res = await call(sim, 'GET', `${path}${sep}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+    assert.equal(res.status, 200, res.text);
+    const body = res.body as Json;
+    out.push(...(body[key] as Json[]));
+    cursor = body.cursor as string;
+    if (cursor === '') return out;
+  }
+  assert.fail(`${path} did not end`);
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { type KalshiSim, startKalshiSim } from '../../../sim/kalshi/index.js';
-import { account, call, type Json } from './client.js';
+import { account, call, type Json, walkPages } from './client.js';
 
 /** The world's instant (statuses are taken at it); the wall clock is later, so it bounds "the future" too. */
 const WORLD_NOW = new Date(Date.UTC(2026, 10, 22, 12));
@@ -19,20 +19,8 @@ before(async () => {
 });
 after(() => sim.close());
 
-async function walk(path: string, key = 'markets'): Promise<Json[]> {
-  const limit = key === 'events' ? 200 : 1000;
-  const out: Json[] = [];
-  let cursor = '';
-  for (let i = 0; i < 100; i++) {
-    const sep = path.includes('?') ? '&' : '?';
-    const res = await call(sim, 'GET', `${path}${sep}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
-    assert.equal(res.status, 200, res.text);
-    const body = res.body as Json;
-    out.push(...(body[key] as Json[]));
-    cursor = body.cursor as string;
-    if (cursor === '') return out;
-  }
-  assert.fail(`${path} did not end`);
+function walk(path: string, key = 'markets'): Promise<Json[]> {
+  return walkPages(sim, path, key, key === 'events' ? 200 : 1000);
 }
 
 const opensAt = (m: Json) => Date.parse(m.open_time as string);
