@@ -14,6 +14,9 @@ import { MarketsService } from './services/catalogue/markets-service.js';
 import { ExchangesService } from './services/exchanges-service.js';
 import { HealthService } from './services/health-service.js';
 import { KeysAdminService } from './services/keys-admin-service.js';
+import { LiveBooks } from './services/market-data/live-books.js';
+import { MarketTargets } from './services/market-data/market-target.js';
+import { OrderbookService } from './services/market-data/orderbook-service.js';
 import { PingService } from './services/ping-service.js';
 import { UsageService } from './services/usage-service.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
@@ -56,6 +59,8 @@ export interface Runtime {
   readonly catalogSync: CatalogSync;
   /** The background sync started by listen(); null when config.catalogue.sync is off. */
   readonly catalogSyncJob: CatalogSyncJob | null;
+  /** Books followed on the venues' streams (the recorder holds them; GET /orderbook answers from them). */
+  readonly liveBooks: LiveBooks;
   /** Listens on the configured host and port; resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish, stops workers, flushes counters, closes connections. */
@@ -160,6 +165,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ...(catalogSyncJob ? { catalogue: () => catalogSyncJob.catalogue() } : {}),
     });
 
+    const markets = new MarketsService(marketsRepo, eventsRepo, new LinksRepo(store.db), exchanges, {
+      totalsTtlMs: CATALOGUE_TOTALS_TTL_MS,
+      missTtlMs: CATALOGUE_TOTALS_TTL_MS,
+      venueTimeoutMs: config.venues.timeoutMs,
+    });
+    const targets = new MarketTargets(markets, exchanges);
+    const liveBooks = new LiveBooks(logger.child({ component: 'live-books' }));
+
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -174,12 +187,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       health,
       keysAdmin: new KeysAdminService(keys),
       usage: new UsageService(admission),
-      markets: new MarketsService(marketsRepo, eventsRepo, new LinksRepo(store.db), exchanges, {
-        totalsTtlMs: CATALOGUE_TOTALS_TTL_MS,
-        missTtlMs: CATALOGUE_TOTALS_TTL_MS,
-        venueTimeoutMs: config.venues.timeoutMs,
-      }),
+      markets,
       events: new EventsService(eventsRepo, marketsRepo, exchanges, CATALOGUE_TOTALS_TTL_MS),
+      targets,
+      orderbook: new OrderbookService(targets, liveBooks, config.venues.timeoutMs),
       metrics,
     });
 
@@ -192,6 +203,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       app,
       catalogSync,
       catalogSyncJob,
+      liveBooks,
       async listen() {
         await app.listen({ host: config.host, port: config.port });
         for (const job of jobs) job.start();
@@ -223,6 +235,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           }
 
           for (const job of jobs) await job.stop();
+          // Book streams end before the adapters that carry them close.
+          await liveBooks.close().catch((err) => logger.warn({ err }, 'closing book streams failed'));
           await Promise.allSettled(registry.list().map((venue) => venue.close?.()));
           await options.onStop?.().catch((err) => logger.warn({ err }, 'stop hook failed'));
           await admission.close().catch((err) => logger.error({ err }, 'final usage flush failed'));

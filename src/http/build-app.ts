@@ -8,6 +8,8 @@ import type { ExchangeCapabilities, ExchangesService } from '../services/exchang
 
 import type { HealthService } from '../services/health-service.js';
 import type { KeysAdminService } from '../services/keys-admin-service.js';
+import type { MarketTargets } from '../services/market-data/market-target.js';
+import type { OrderbookService } from '../services/market-data/orderbook-service.js';
 import type { PingService } from '../services/ping-service.js';
 import type { UsageService } from '../services/usage-service.js';
 import type { AdmissionControl } from '../tenancy/admission/admission.js';
@@ -23,6 +25,7 @@ import { installShutdownGate, type ShutdownGate } from './plugins/shutdown-gate.
 import { exchangesRoutes } from './routes/exchanges-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { marketsRoutes } from './routes/markets-routes.js';
+import { orderbookRoutes } from './routes/orderbook-routes.js';
 
 import { pingRoutes } from './routes/ping-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
@@ -45,6 +48,8 @@ export interface AppDeps {
   usage: UsageService;
   markets: MarketsService;
   events: EventsService;
+  targets: MarketTargets;
+  orderbook: OrderbookService;
   metrics: HttpMetrics;
 }
 
@@ -92,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       usageRoutes(api, deps.usage);
       keysRoutes(api, deps.keysAdmin);
       marketsRoutes(api, deps.markets, deps.events);
+      orderbookRoutes(api, deps.orderbook, deps.targets);
     },
     { prefix: API_PREFIX },
   );

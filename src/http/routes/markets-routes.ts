@@ -1,12 +1,12 @@
 // GET /markets (four scopes) and GET /events. The services answer JSON bytes concatenated from stored documents,
 // sent as is; the schemas (shared with the services) validate the query and document the responses.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { EventList, EventsQuery } from '../../services/catalogue/events-schema.js';
 import type { EventsService } from '../../services/catalogue/events-service.js';
 import { MarketList, MarketsQuery } from '../../services/catalogue/markets-schema.js';
 import type { MarketsService } from '../../services/catalogue/markets-service.js';
-import { principalOf } from '../plugins/authenticate.js';
 import { AUTHED_ERRORS, ErrorBody } from '../schemas/common.js';
+import { callerOf } from './caller.js';
 
 export function marketsRoutes(app: FastifyInstance, markets: MarketsService, events: EventsService): void {
   app.get<{ Querystring: MarketsQuery }>(
@@ -34,10 +34,6 @@ export function marketsRoutes(app: FastifyInstance, markets: MarketsService, eve
     },
     async (request, reply) => sendJson(reply, await events.list(request.query)),
   );
-}
-
-function callerOf(request: FastifyRequest) {
-  return { requestId: request.id, logger: request.log, tenant: principalOf(request).customerId };
 }
 
 /** The body is already UTF-8 JSON: Fastify sends a Buffer unchanged. */

@@ -230,6 +230,15 @@ export class MarketsService {
   }
 
   /**
+   * One market by svc_id, from the store or else from its venue (then stored): what the market-data routes resolve
+   * their selector to. Null when neither knows it; a failing venue throws (503).
+   */
+  async findOne(svcId: string, caller: CallerContext): Promise<Market | null> {
+    const doc = (await this.lookup([svcId], caller, true)).get(svcId);
+    return doc === undefined ? null : (JSON.parse(doc.toString('utf8')) as Market);
+  }
+
+  /**
    * Stored documents for the given svc_ids; the rest are asked of their venues (bounded concurrency) and stored.
    * `strict`: a venue failure is an error (503) rather than a not-found.
    */

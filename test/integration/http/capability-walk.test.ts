@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { CAPABILITIES, type Capability } from '../../../src/domain/capabilities.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
-import { type CatalogueServer, startCatalogueServer } from '../../support/catalogue.js';
+import { type CatalogueServer, startCatalogueServer, venueContext } from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
 import type { TestRequestInit, TestResponse } from '../../support/server.js';
 
@@ -31,8 +31,35 @@ function someMarket(exchange: ExchangeId): Market {
   return market;
 }
 
+/** An active market of the exchange whose first outcome has a token (a book to ask for). */
+function tradedMarket(exchange: ExchangeId): Market {
+  const market = [...cat.markets.values()].find(
+    (m) => m.exchange === exchange && m.status === 'active' && m.outcomes[0]?.token_id !== undefined,
+  );
+  assert.ok(market, `the ${exchange} simulator lists no active market with a token`);
+  return market;
+}
+
 /** How each capability is proven to work through its public route. */
 const EXERCISERS = new Map<Capability, Walker>([
+  [
+    'fetch_orderbook',
+    async (exchange) => {
+      const market = tradedMarket(exchange);
+      const outcome = market.outcomes[0]?.name ?? 'Yes';
+      const res = await request(
+        `/api/v1/orderbook?svc_id=${encodeURIComponent(market.svc_id)}&outcome=${encodeURIComponent(outcome)}`,
+      );
+      assert.equal(res.status, 200, res.text);
+      const book = res.body as { svc_id: string; bids: [number, number][]; asks: [number, number][] };
+      assert.equal(book.svc_id, market.svc_id);
+      const adapter = cat.sims.get(exchange)?.adapter;
+      const direct = await adapter?.marketData.fetchOrderBook?.(venueContext(), market, outcome);
+      assert.ok(direct, `${exchange}: the adapter fetches the same book`);
+      assert.deepEqual(book.bids, direct.bids.slice(0, 50), `${exchange}: bids as the venue has them`);
+      assert.deepEqual(book.asks, direct.asks.slice(0, 50), `${exchange}: asks as the venue has them`);
+    },
+  ],
   [
     'fetch_markets',
     async (exchange) => {

@@ -1,0 +1,244 @@
+// GET /orderbook (live) through the real server over the five simulators: every selector and depth rule, the
+// errors (ambiguous or missing selector, unknown exchange, market and outcome, depth out of range, an exchange
+// that fails), the single upstream call behind a burst on a cold book, and books served from a running stream.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { ExchangeId } from '../../../src/domain/exchanges.js';
+import type { Market } from '../../../src/domain/market.js';
+import { type CatalogueServer, startCatalogueServer, venueContext } from '../../support/catalogue.js';
+import { assertError } from '../../support/error-shape.js';
+import { waitFor } from '../../support/server.js';
+
+interface Book {
+  svc_id: string;
+  exchange: string;
+  outcome: string;
+  token_id: string;
+  market_id: string;
+  bids: [number, number][];
+  asks: [number, number][];
+  timestamp: string;
+  tick_size: number | null;
+}
+
+let cat: CatalogueServer;
+before(async () => {
+  cat = await startCatalogueServer(30);
+});
+after(async () => {
+  await cat?.stop();
+});
+
+function activeMarkets(exchange: ExchangeId): Market[] {
+  return [...cat.markets.values()].filter(
+    (m) => m.exchange === exchange && m.status === 'active' && m.outcomes.every((o) => o.token_id),
+  );
+}
+
+function activeMarket(exchange: ExchangeId): Market {
+  const market = activeMarkets(exchange)[0];
+  assert.ok(market, `no active ${exchange} market with tokens`);
+  return market;
+}
+
+/** Another active market than the one the other tests use, so caches and streams start cold. */
+function otherActiveMarket(exchange: ExchangeId, n: number): Market {
+  const market = activeMarkets(exchange)[n];
+  assert.ok(market, `${exchange} has fewer than ${n + 1} active markets`);
+  return market;
+}
+
+async function book(path: string): Promise<Book> {
+  const res = await cat.server.request(path);
+  assert.equal(res.status, 200, `${path}: ${res.text}`);
+  return res.body as Book;
+}
+
+async function control(exchange: ExchangeId, method: string, path: string, body?: unknown): Promise<unknown> {
+  const sim = cat.sims.get(exchange);
+  assert.ok(sim);
+  const res = await fetch(`${sim.control}/__sim/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  assert.ok(res.ok, `${method} /__sim/${path}: ${res.status}`);
+  return res.json();
+}
+
+describe('selector and outcome', () => {
+  test('svc_id and exchange + market_id select the same book; outcomes are matched case-insensitively', async () => {
+    const market = activeMarket('kalshi');
+    const bySvc = await book(`/api/v1/orderbook?svc_id=${encodeURIComponent(market.svc_id)}`);
+    const byNative = await book(
+      `/api/v1/orderbook?exchange=kalshi&market_id=${encodeURIComponent(market.exchange_market_id)}&outcome=YES`,
+    );
+    assert.equal(bySvc.svc_id, market.svc_id);
+    assert.equal(bySvc.outcome, 'Yes', 'the default outcome is yes, in the market’s spelling');
+    assert.deepEqual(byNative.bids, bySvc.bids);
+    assert.equal(bySvc.market_id, market.exchange_market_id);
+    assert.equal(bySvc.token_id, market.outcomes.find((o) => o.name === 'Yes')?.token_id);
+    const no = await book(`/api/v1/orderbook?svc_id=${encodeURIComponent(market.svc_id)}&outcome=no`);
+    assert.equal(no.outcome, 'No');
+  });
+
+  test('every exchange: bids descending, asks ascending, the best bid below the best ask', async () => {
+    for (const exchange of cat.sims.keys()) {
+      const market = activeMarket(exchange);
+      const b = await book(`/api/v1/orderbook?svc_id=${encodeURIComponent(market.svc_id)}`);
+      for (let i = 1; i < b.bids.length; i++) assert.ok((b.bids[i - 1]?.[0] ?? 0) > (b.bids[i]?.[0] ?? 0));
+      for (let i = 1; i < b.asks.length; i++) assert.ok((b.asks[i - 1]?.[0] ?? 0) < (b.asks[i]?.[0] ?? 0));
+      if (b.bids[0] && b.asks[0]) assert.ok(b.bids[0][0] < b.asks[0][0], `${exchange}: crossed book`);
+      assert.ok(!Number.isNaN(Date.parse(b.timestamp)), `${exchange}: timestamp ${b.timestamp}`);
+    }
+  });
+
+  test('limit and depth cut each side; limit wins; more than 100 live levels is a 400', async () => {
+    const market = activeMarket('polymarket');
+    const q = `/api/v1/orderbook?svc_id=${encodeURIComponent(market.svc_id)}`;
+    const full = await book(q);
+    const one = await book(`${q}&depth=1`);
+    assert.deepEqual(one.bids, full.bids.slice(0, 1));
+    assert.deepEqual(one.asks, full.asks.slice(0, 1));
+    const limitWins = await book(`${q}&depth=1&limit=2`);
+    assert.deepEqual(limitWins.bids, full.bids.slice(0, 2));
+    assertError(await cat.server.request(`${q}&limit=101`), 400, 'validation_error');
+    assertError(await cat.server.request(`${q}&depth=0`), 400, 'validation_error');
+    assertError(await cat.server.request(`${q}&limit=abc`), 400, 'validation_error');
+  });
+
+  test('bad selectors are 400s and unknown things 404s, in the error shape', async () => {
+    const market = activeMarket('kalshi');
+    const svc = encodeURIComponent(market.svc_id);
+    assertError(
+      await cat.server.request(`/api/v1/orderbook?svc_id=${svc}&exchange=kalshi&market_id=X`),
+      400,
+      'validation_error',
+    );
+    assertError(await cat.server.request('/api/v1/orderbook'), 400, 'missing_parameter');
+    assertError(await cat.server.request('/api/v1/orderbook?exchange=kalshi'), 400, 'missing_parameter');
+    assertError(await cat.server.request('/api/v1/orderbook?svc_id=nocolon'), 400, 'validation_error');
+    assertError(
+      await cat.server.request('/api/v1/orderbook?exchange=nowhere&market_id=X'),
+      404,
+      'exchange_not_found',
+    );
+    assertError(
+      await cat.server.request('/api/v1/orderbook?exchange=kalshi&market_id=KXNOSUCHMARKET-99'),
+      404,
+      'market_not_found',
+    );
+    const badOutcome = assertError(
+      await cat.server.request(`/api/v1/orderbook?svc_id=${svc}&outcome=maybe`),
+      400,
+      'validation_error',
+    );
+    assert.match(String(badOutcome.error), /no outcome 'maybe'/);
+    assertError(
+      await cat.server.request(`/api/v1/orderbook?svc_id=${svc}&surprise=1`),
+      400,
+      'validation_error',
+    );
+  });
+
+  test('history is not recorded in this build: start_ts, end_ts or cursor answer 501', async () => {
+    const svc = encodeURIComponent(activeMarket('kalshi').svc_id);
+    for (const extra of ['start_ts=1700000000', 'end_ts=1700000000', 'cursor=abc']) {
+      assertError(await cat.server.request(`/api/v1/orderbook?svc_id=${svc}&${extra}`), 501, 'not_supported');
+    }
+  });
+});
+
+describe('upstream', () => {
+  test('a failing exchange is a 503 retryable, never an empty book; it recovers when the exchange does', async () => {
+    const market = otherActiveMarket('opinion', 1);
+    const path = `/api/v1/orderbook?svc_id=${encodeURIComponent(market.svc_id)}`;
+    await control('opinion', 'POST', 'faults', { error_rate: 1, error_status: 500 });
+    try {
+      assertError(await cat.server.request(path), 503, 'service_unavailable');
+    } finally {
+      await control('opinion', 'DELETE', 'faults');
+    }
+    await book(path);
+  });
+
+  test('a thousand concurrent requests for one cold book make one upstream call', async () => {
+    const market = otherActiveMarket('polymarket', 1);
+    // A key whose rate limit a burst cannot reach: what is measured is the upstream calls, not our limiter.
+    const created = await cat.server.request('/api/v1/keys', {
+      method: 'POST',
+      body: { tier: 'scale', qps_limit: 1e6, burst: 1e6 },
+    });
+    assert.equal(created.status, 201, created.text);
+    const key = (created.body as { key: string }).key;
+    // The market is resolved (its Yes book asked once), so the burst on its cold No book measures the book alone.
+    await book(`/api/v1/orderbook?svc_id=${encodeURIComponent(market.svc_id)}&outcome=yes`);
+    await control('polymarket', 'DELETE', 'requests');
+    // The exchange holds its answer until released: every request of the burst arrives while the first is out.
+    await control('polymarket', 'POST', 'faults', { hold_response_ms: 60_000, only: ['GET /book'] });
+    const path = `/api/v1/orderbook?svc_id=${encodeURIComponent(market.svc_id)}&outcome=no`;
+    let answers: Promise<{ status: number; text: string }[]>;
+    try {
+      answers = Promise.all(
+        Array.from({ length: 1000 }, () =>
+          fetch(`${cat.server.url}${path}`, { headers: { 'x-api-key': key } }).then(async (r) => ({
+            status: r.status,
+            text: await r.text(),
+          })),
+        ),
+      );
+      await waitFor(async () => ((await control('polymarket', 'GET', 'held')) as { held: number }).held > 0);
+      // Every request of the burst has passed admission (the key's usage counts it) before the answer is let go.
+      await waitFor(async () => {
+        const usage = await cat.server.request('/api/v1/usage', { key });
+        return (usage.body as { usage: { monthly_requests: number } }).usage.monthly_requests >= 1001;
+      });
+    } finally {
+      await control('polymarket', 'DELETE', 'faults');
+    }
+    const all = await answers;
+    assert.deepEqual(new Set(all.map((a) => a.status)), new Set([200]));
+    assert.equal(new Set(all.map((a) => a.text)).size, 1, 'every caller got the same book');
+    const counts = ((await control('polymarket', 'GET', 'requests')) as { counts: Record<string, number> })
+      .counts;
+    const bookCalls = Object.entries(counts).filter(([route]) => route.includes('/book'));
+    assert.deepEqual(bookCalls, [['clob GET /book', 1]], JSON.stringify(counts));
+  });
+
+  test('a book someone follows on the venue stream is answered from the stream, moves included', async () => {
+    const market = otherActiveMarket('polymarket', 2);
+    const sim = cat.sims.get('polymarket');
+    assert.ok(sim);
+    const outcome = market.outcomes[0];
+    assert.ok(outcome?.token_id);
+    const live = cat.server.runtime.liveBooks;
+    const hold = live.hold(sim.adapter, market, { ...outcome, token_id: outcome.token_id });
+    try {
+      const streamed = await waitFor(
+        async () => hold.current() ?? undefined,
+        10_000,
+        'the streamed snapshot',
+      );
+      const path = `/api/v1/orderbook?svc_id=${encodeURIComponent(market.svc_id)}`;
+      const served = await book(path);
+      assert.deepEqual(served.bids, streamed.bids.slice(0, 50));
+      // The venue moves; the stream carries it, and the route answers the moved book at once (no cache).
+      await control('polymarket', 'POST', 'advance', { steps: 3 });
+      const moved = await waitFor(
+        async () => {
+          const now = hold.current();
+          return now && now.timestamp !== streamed.timestamp ? now : undefined;
+        },
+        10_000,
+        'a streamed change',
+      );
+      const after = await book(path);
+      assert.deepEqual(after.bids, moved.bids.slice(0, 50));
+      assert.deepEqual(after.asks, moved.asks.slice(0, 50));
+      const rest = await sim.adapter.marketData.fetchOrderBook?.(venueContext(), market, outcome.name);
+      assert.deepEqual(after.bids, rest?.bids.slice(0, 50), 'the streamed book equals the venue’s REST book');
+    } finally {
+      hold.release();
+    }
+  });
+});

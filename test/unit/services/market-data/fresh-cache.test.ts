@@ -1,0 +1,56 @@
+// FreshCache: never answers a value past its TTL, runs one computation per key however many callers miss it at
+// once, shares a failure with the callers that waited on it but does not keep it.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { FreshCache } from '../../../../src/services/market-data/fresh-cache.js';
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+test('concurrent misses share one computation; the value is reused until the TTL, then recomputed', async () => {
+  let now = 0;
+  const cache = new FreshCache<string>(500, 100, () => now);
+  let calls = 0;
+  const pending = deferred<string>();
+  const compute = () => {
+    calls += 1;
+    return pending.promise;
+  };
+  const waiting = Array.from({ length: 50 }, () => cache.get('k', compute));
+  pending.resolve('v1');
+  assert.deepEqual(new Set(await Promise.all(waiting)), new Set(['v1']));
+  assert.equal(calls, 1);
+  now = 499;
+  assert.equal(await cache.get('k', async () => 'v2'), 'v1', 'younger than the TTL: reused');
+  now = 500;
+  assert.equal(cache.peek('k'), undefined, 'at the TTL the value is gone');
+  assert.equal(await cache.get('k', async () => 'v2'), 'v2');
+});
+
+test('a failure reaches every caller that waited on it and is not cached', async () => {
+  const cache = new FreshCache<string>(500, 100, () => 0);
+  const pending = deferred<string>();
+  const a = cache.get('k', () => pending.promise);
+  const b = cache.get('k', async () => 'never');
+  pending.reject(new Error('venue down'));
+  await assert.rejects(a, /venue down/);
+  await assert.rejects(b, /venue down/);
+  assert.equal(await cache.get('k', async () => 'recovered'), 'recovered');
+});
+
+test('the oldest entry leaves first when the cache is full', async () => {
+  const cache = new FreshCache<number>(1_000, 2, () => 0);
+  cache.set('a', 1);
+  cache.set('b', 2);
+  cache.set('c', 3);
+  assert.equal(cache.peek('a'), undefined);
+  assert.equal(cache.peek('b'), 2);
+  assert.equal(cache.peek('c'), 3);
+});
