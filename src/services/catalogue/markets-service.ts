@@ -9,7 +9,8 @@ import { AppError, validationError } from '../../errors/app-error.js';
 import type { EventsRepo } from '../../store/events-repo.js';
 import type { LinksRepo } from '../../store/links-repo.js';
 import type { MarketFilter, MarketPageRow, MarketsRepo, SearchTier } from '../../store/markets-repo.js';
-import type { LoggerLike, VenueContext } from '../../venues/port.js';
+import type { VenueContext } from '../../venues/port.js';
+import type { CallerContext } from '../caller-context.js';
 import type { ExchangesService } from '../exchanges-service.js';
 import { joinJson } from './json-bytes.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from './list-cursor.js';
@@ -23,12 +24,6 @@ import {
   type Pagination,
 } from './markets-schema.js';
 import { TtlCache } from './ttl-cache.js';
-
-export interface CallerContext {
-  requestId: string;
-  logger: LoggerLike;
-  tenant: string | null;
-}
 
 export interface MarketsServiceOptions {
   /** How long a list total may be served before it is recounted in the background. */

@@ -8,7 +8,8 @@ import { encodeSvcId, parseSvcId } from '../../domain/svc-id.js';
 import { AppError, validationError } from '../../errors/app-error.js';
 import type { VenueAdapter } from '../../venues/port.js';
 import { findOutcome } from '../../venues/shared/outcomes.js';
-import type { CallerContext, MarketsService } from '../catalogue/markets-service.js';
+import type { CallerContext } from '../caller-context.js';
+import type { MarketsService } from '../catalogue/markets-service.js';
 import type { ExchangesService } from '../exchanges-service.js';
 import { FreshCache } from './fresh-cache.js';
 

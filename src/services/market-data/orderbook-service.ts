@@ -5,7 +5,7 @@ import { type Static, Type } from 'typebox';
 import { BookLevel, type OrderBook } from '../../domain/book.js';
 import { ExchangeId } from '../../domain/exchanges.js';
 import { validationError } from '../../errors/app-error.js';
-import type { CallerContext } from '../catalogue/markets-service.js';
+import type { CallerContext } from '../caller-context.js';
 import { FreshCache } from './fresh-cache.js';
 import type { LiveBooks } from './live-books.js';
 import {
