@@ -20,6 +20,7 @@ import {
 } from './report.js';
 import {
   createBenchKey,
+  firstSyncPass,
   keyCreateArgs,
   omnibookArgs,
   REPO_ROOT,
@@ -206,27 +207,6 @@ function assertAlive(server: ServerProcess, run: LoadSummary): void {
 function stderrOf(server: ServerProcess): string {
   const tail = server.stderrTail().trimEnd();
   return tail ? `\n--- ${server.name} stderr (tail) ---\n${tail}` : '';
-}
-
-/** Waits (bounded) until every exchange's catalogue has been walked once, as /healthz reports it. */
-async function firstSyncPass(url: string): Promise<{ markets: number }> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(10_000) });
-    const health = (await res.json()) as {
-      catalogue?: { exchanges: Record<string, { markets_seen: number; last_full_at: string | null }> };
-    };
-    const exchanges = Object.values(health.catalogue?.exchanges ?? {});
-    if (exchanges.length === 5 && exchanges.every((e) => e.last_full_at !== null)) {
-      return { markets: exchanges.reduce((n, e) => n + e.markets_seen, 0) };
-    }
-    if (Date.now() > deadline) {
-      throw new HarnessError(
-        `the first catalogue sync pass did not end within 120 s: ${JSON.stringify(health)}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 interface Fetched {

@@ -66,13 +66,19 @@ export function startOmnibook(launch: OmnibookLaunch): Promise<ServerProcess> {
   });
 }
 
-/** The five simulators in their own process (bench/sim-host.ts); it writes the venues' config to `configFile`. */
-export function startSimHost(configFile: string): Promise<ServerProcess> {
+/**
+ * The five simulators in their own process (bench/sim-host.ts); it writes the venues' config to `configFile`.
+ * `size`: propositions in the simulated world (the simulators' default when left out).
+ */
+export function startSimHost(configFile: string, size?: number): Promise<ServerProcess> {
   return spawnServer({
     name: 'simulators',
     command: process.execPath,
     args: ['--import', 'tsx', 'bench/sim-host.ts'],
-    env: cleanEnv({ BENCH_SIM_CONFIG_FILE: configFile }),
+    env: cleanEnv({
+      BENCH_SIM_CONFIG_FILE: configFile,
+      ...(size !== undefined ? { BENCH_SIM_SIZE: String(size) } : {}),
+    }),
     cwd: REPO_ROOT,
     startTimeoutMs: 60_000,
   });
@@ -138,4 +144,23 @@ export function startBaseline(launch: BaselineLaunch): Promise<ServerProcess> {
     cwd: REPO_ROOT,
     startTimeoutMs: 30_000,
   });
+}
+
+/** Waits (bounded) until every exchange's catalogue has been walked once, as /healthz reports it. */
+export async function firstSyncPass(url: string): Promise<{ markets: number }> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(10_000) });
+    const health = (await res.json()) as {
+      catalogue?: { exchanges: Record<string, { markets_seen: number; last_full_at: string | null }> };
+    };
+    const exchanges = Object.values(health.catalogue?.exchanges ?? {});
+    if (exchanges.length === 5 && exchanges.every((e) => e.last_full_at !== null)) {
+      return { markets: exchanges.reduce((n, e) => n + e.markets_seen, 0) };
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`the first catalogue sync pass did not end within 120 s: ${JSON.stringify(health)}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }

@@ -1,0 +1,199 @@
+// `npm run bench:marketdata`: live order books on `omnibook serve` (embedded default, the five simulators in a
+// process of their own), on 127.0.0.1.
+//  1. Cold bursts: BENCH_BURST_CLIENTS (200) concurrent requests for one book nobody asked for yet, repeated on
+//     BENCH_BURSTS (10) different Polymarket books; the simulator's request counter tells how many upstream calls
+//     each burst made (the goal is one), with the burst's p50/p99.
+//  2. Warm books: autocannon with 200 connections rotating over 100 books already asked once, against a bare
+//     node:http serving a book of the same size on every path, in the same run (ratio, goal ≥ 0.5; p99 goal
+//     ≤ 10 ms). A warm book is re-fetched from the venue once its 500 ms reuse ends, as in production.
+// Figures are printed, never asserted.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runLoad } from './load.js';
+import { machineFacts } from './machine.js';
+import {
+  createBenchKey,
+  firstSyncPass,
+  randomAdminKey,
+  startBaseline,
+  startOmnibook,
+  startSimHost,
+} from './servers.js';
+import type { SimHostConfig } from './sim-host.js';
+import type { ServerProcess } from './spawn-server.js';
+
+const num = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  const n = raw ? Number(raw) : fallback;
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer`);
+  return n;
+};
+
+const SETTINGS = {
+  burstClients: num('BENCH_BURST_CLIENTS', 200),
+  bursts: num('BENCH_BURSTS', 10),
+  warmBooks: num('BENCH_WARM_BOOKS', 100),
+  connections: num('BENCH_CONNECTIONS', 200),
+  durationS: num('BENCH_DURATION', 10),
+  rounds: num('BENCH_ROUNDS', 3),
+  simSize: num('BENCH_SIM_SIZE', 300),
+};
+
+interface Listed {
+  markets: Array<{ svc_id: string; exchange: string; outcomes: Array<{ token_id?: string }> }>;
+}
+
+function progress(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1] ?? Number.NaN;
+}
+
+async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function main(): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), 'omnibook-bench-md-'));
+  const servers: ServerProcess[] = [];
+  try {
+    const dataDir = join(tmp, 'data');
+    mkdirSync(dataDir);
+    progress(`starting the five simulators (size ${SETTINGS.simSize}) in their own process`);
+    const simConfigFile = join(tmp, 'simulators.json');
+    const simHost = await startSimHost(simConfigFile, SETTINGS.simSize);
+    servers.push(simHost);
+    const sims = JSON.parse(readFileSync(simConfigFile, 'utf8')) as SimHostConfig;
+    const configFile = join(tmp, 'omnibook.json');
+    writeFileSync(configFile, JSON.stringify(sims.config));
+    progress('starting omnibook serve');
+    const ours = await startOmnibook({
+      dataDir,
+      adminKey: randomAdminKey(),
+      nodeArgs: [],
+      configFile,
+      env: sims.env,
+    });
+    servers.push(ours);
+    const headers = { 'x-api-key': await createBenchKey(dataDir) };
+    progress('waiting for the first catalogue sync pass');
+    await firstSyncPass(ours.url);
+
+    const books: string[] = [];
+    for (const exchange of ['polymarket', 'kalshi', 'limitless', 'opinion', 'predictfun']) {
+      const listed = await json<Listed>(`${ours.url}/api/v1/markets?exchanges=${exchange}&limit=100`, {
+        headers,
+      });
+      for (const m of listed.markets) {
+        if (m.outcomes.every((o) => o.token_id))
+          books.push(`/api/v1/orderbook?svc_id=${encodeURIComponent(m.svc_id)}`);
+      }
+    }
+    const polymarketBooks = books.filter((b) => b.includes('polymarket'));
+    if (polymarketBooks.length < SETTINGS.bursts + 1)
+      throw new Error('too few Polymarket books for the bursts');
+
+    // 1. Cold bursts.
+    const polymarketControl = sims.config.venues.polymarket?.clobUrl;
+    if (!polymarketControl) throw new Error('no Polymarket simulator URL');
+    const burstLines: string[] = [];
+    const allCalls: number[] = [];
+    for (let i = 0; i < SETTINGS.bursts; i++) {
+      const path = `${polymarketBooks[i]}&outcome=no`;
+      // Resolve the market (its Yes book) first, so the burst measures the cold book alone.
+      await json(`${ours.url}${polymarketBooks[i]}`, { headers });
+      await fetch(`${polymarketControl}/__sim/requests`, { method: 'DELETE' });
+      const latencies: number[] = [];
+      const statuses = new Map<number, number>();
+      await Promise.all(
+        Array.from({ length: SETTINGS.burstClients }, async () => {
+          const started = performance.now();
+          const res = await fetch(`${ours.url}${path}`, { headers });
+          await res.arrayBuffer();
+          latencies.push(performance.now() - started);
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        }),
+      );
+      const counts = (await json<{ counts: Record<string, number> }>(`${polymarketControl}/__sim/requests`))
+        .counts;
+      const calls = Object.entries(counts)
+        .filter(([route]) => route.endsWith('/book'))
+        .reduce((n, [, c]) => n + c, 0);
+      allCalls.push(calls);
+      latencies.sort((a, b) => a - b);
+      burstLines.push(
+        `${String(i + 1).padStart(5)}   ${String(calls).padStart(14)}   ${percentile(latencies, 50).toFixed(2).padStart(6)}   ` +
+          `${percentile(latencies, 99).toFixed(2).padStart(6)}   ${[...statuses].map(([s, n]) => `${s}×${n}`).join(' ')}`,
+      );
+    }
+
+    // 2. Warm books.
+    const warm = books.slice(0, SETTINGS.warmBooks);
+    for (const path of warm) await json(`${ours.url}${path}`, { headers });
+    const sample = await fetch(`${ours.url}${warm[0]}`, { headers });
+    const bodyFile = join(tmp, 'baseline-body.json');
+    writeFileSync(bodyFile, Buffer.from(await sample.arrayBuffer()));
+    const contentType = sample.headers.get('content-type') ?? 'application/json';
+    const baseline = await startBaseline({ bodyFile, contentType, anyPath: true });
+    servers.push(baseline);
+    const rows: string[] = [];
+    const ratios: number[] = [];
+    for (let round = 1; round <= SETTINGS.rounds; round++) {
+      const load = (title: string, url: string) =>
+        runLoad({
+          title,
+          url,
+          headers,
+          connections: SETTINGS.connections,
+          durationS: SETTINGS.durationS,
+          paths: warm,
+        });
+      const b = await load(`baseline#${round}`, `${baseline.url}${warm[0]}`);
+      const o = await load(`omnibook#${round}`, `${ours.url}${warm[0]}`);
+      ratios.push(o.reqPerSec / b.reqPerSec);
+      for (const r of [b, o]) {
+        rows.push(
+          `${String(round).padStart(5)}   ${r.title.split('#')[0]?.padEnd(8)}   ${r.reqPerSec.toFixed(1).padStart(10)}   ` +
+            `${r.p50Ms.toFixed(2).padStart(6)}   ${r.p99Ms.toFixed(2).padStart(6)}   ${String(r.non2xx).padStart(7)}   ${r.errors}`,
+        );
+      }
+    }
+
+    const m = machineFacts();
+    const mean = ratios.reduce((a, b) => a + b, 0) / ratios.length;
+    process.stdout.write(
+      [
+        'Omnibook market-data benchmark: GET /api/v1/orderbook (live)',
+        '',
+        `machine   node ${m.node} | ${m.cpuModel} | ${m.cores} cores | ${m.platform} | ${m.totalMemMiB} MiB RAM`,
+        'ours      node bin/omnibook.js serve (embedded default), venues = the five simulators in another process',
+        `setup     ${books.length} books listed; world size ${SETTINGS.simSize}`,
+        '',
+        `cold bursts: ${SETTINGS.burstClients} concurrent requests for one cold Polymarket book, ${SETTINGS.bursts} books`,
+        'burst   upstream calls   p50 ms   p99 ms   statuses',
+        ...burstLines,
+        `upstream calls per cold burst: ${allCalls.join(', ')} (goal: 1 each)`,
+        '',
+        `warm books: autocannon, ${SETTINGS.connections} connections rotating over ${warm.length} books, ${SETTINGS.durationS} s per server and round; baseline = bare node:http answering a ${sample.headers.get('content-length')}-byte book on every path`,
+        'round   server       req/s (mean)   p50 ms   p99 ms   non-2xx   errors',
+        ...rows,
+        `ratio ours/bare req/s per round: ${ratios.map((r) => r.toFixed(3)).join(', ')}; mean ${mean.toFixed(3)} (goal ≥ 0.5)`,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
