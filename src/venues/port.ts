@@ -1,7 +1,8 @@
 // The adapter contract every venue implements: a frozen descriptor (capabilities as data) plus facets whose
 // methods exist exactly when the descriptor declares the capability. Adapters are stateless; credentials arrive
 // per call as a VenueSession and are dropped after it.
-import type { Candle, CandleInterval, OrderBook, Trade } from '../domain/book.js';
+import type { CandleInterval, OrderBook, Trade } from '../domain/book.js';
+import type { PriceSeries } from '../domain/candles.js';
 import type { Capability } from '../domain/capabilities.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { Market, MarketEvent, Page } from '../domain/market.js';
@@ -72,10 +73,29 @@ export interface CatalogFacet {
   fetchMarket?(ctx: VenueContext, nativeId: string): Promise<Market | null>;
 }
 
+/** A price-history window in Unix seconds, both ends inclusive, and the candle interval it will be built into. */
 export interface HistoryQuery {
   interval: CandleInterval;
   startTs: number;
   endTs: number;
+}
+
+/** One page of a market's public trades, newest first, inside [startTs, endTs] (Unix seconds, inclusive). */
+export interface TradesQuery {
+  limit: number;
+  startTs: number | null;
+  endTs: number | null;
+  /** The adapter's own cursor from the previous page of the same query; null for the newest page. */
+  cursor: string | null;
+}
+
+export interface TradesPage {
+  /** At most `limit`, newest first; fewer (even none) when the venue's pages ran out or a page budget did. */
+  trades: Trade[];
+  /** Where the next page starts (opaque to callers), or null when the venue has no older trade in the window. */
+  cursor: string | null;
+  /** Which venue feed the trades come from, e.g. `kalshi_rest_trades`. */
+  sourceChannel: string;
 }
 
 /** A long-lived stream's context: no request id or per-request deadline; the signal ends the stream. */
@@ -108,13 +128,18 @@ export interface UserStream extends AsyncIterable<UserStreamEvent> {
 
 export interface MarketDataFacet {
   fetchOrderBook?(ctx: VenueContext, market: Market, outcome: string): Promise<OrderBook>;
+  /**
+   * The venue's price history of one outcome inside the window, at the finest resolution it gives for the
+   * interval: price points, or its own candles of one period that nests in the interval's. Callers build the
+   * candles (`domain/candles.ts`); an adapter never rolls up itself.
+   */
   fetchPriceHistory?(
     ctx: VenueContext,
     market: Market,
     outcome: string,
     query: HistoryQuery,
-  ): Promise<Candle[]>;
-  fetchTrades?(ctx: VenueContext, market: Market, outcome: string, limit: number): Promise<Trade[]>;
+  ): Promise<PriceSeries>;
+  fetchTrades?(ctx: VenueContext, market: Market, outcome: string, query: TradesQuery): Promise<TradesPage>;
   fetchUserActivity?(ctx: VenueContext, address: string, limit: number): Promise<Record<string, unknown>>;
   /** Native stream, or polling with change detection when the descriptor says `websocket: 'polling'`. */
   openMarketStream?(ctx: StreamContext): MarketStream;

@@ -1,23 +1,23 @@
-// Market-data facet: the live book of one outcome (YES asks derived from NO bids), candles from the batch
-// candlestick endpoint (no series ticker needed; 6 h and 1 w rolled up from native 1 h and 1 d), the public trade
-// tape, and market streams (native WebSocket with a stream key, else polling the REST book).
-import type { Candle, CandleInterval, OrderBook, Trade } from '../../domain/book.js';
-import { INTERVAL_SECONDS } from '../../domain/candles.js';
+// Market-data facet: the live book of one outcome (YES asks derived from NO bids), native candles from the batch
+// candlestick endpoint (no series ticker needed; 1 min, 1 h or 1 d, which our 6 h, 1 w and max are built from),
+// the public trade tape, and market streams (native WebSocket with a stream key, else polling the REST book).
+import type { Candle, CandleInterval, OrderBook } from '../../domain/book.js';
+import type { PriceSeries } from '../../domain/candles.js';
 import type { Market } from '../../domain/market.js';
-import { AppError } from '../../errors/app-error.js';
-import type { HistoryQuery, MarketDataFacet, MarketStream, StreamContext, VenueContext } from '../port.js';
+import type {
+  HistoryQuery,
+  MarketDataFacet,
+  MarketStream,
+  StreamContext,
+  TradesPage,
+  TradesQuery,
+  VenueContext,
+} from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';
 import { pollingMarketStream } from '../shared/polling-market-stream.js';
 import type { KalshiClient } from './client.js';
 import { mapKalshiError } from './errors.js';
-import {
-  aggregateCandles,
-  parseCandles,
-  parseOrderbook,
-  parseTrade,
-  resolveOutcome,
-  tokenId,
-} from './parse.js';
+import { parseCandles, parseOrderbook, parseTrade, resolveOutcome, tokenId } from './parse.js';
 import { KalshiBatchCandlesResponse, KalshiOrderbook, KalshiTradesPage } from './payloads.js';
 import { openKalshiMarketStream } from './stream.js';
 
@@ -25,7 +25,7 @@ const decodeBook = payloadDecoder(KalshiOrderbook);
 const decodeTrades = payloadDecoder(KalshiTradesPage);
 const decodeCandles = payloadDecoder(KalshiBatchCandlesResponse);
 
-/** Native period (minutes) each of our intervals is built from. */
+/** Native period (minutes) each of our intervals is built from; `max` takes hours (see nativeFor). */
 const NATIVE: Record<Exclude<CandleInterval, 'max'>, 1 | 60 | 1440> = {
   '1m': 1,
   '1h': 60,
@@ -33,6 +33,12 @@ const NATIVE: Record<Exclude<CandleInterval, 'max'>, 1 | 60 | 1440> = {
   '1d': 1440,
   '1w': 1440,
 };
+
+/** `max` is one candle over the window: hourly candles, or daily ones past 200 days (40 requests at most). */
+function nativeFor(query: HistoryQuery): 1 | 60 | 1440 {
+  if (query.interval !== 'max') return NATIVE[query.interval];
+  return query.endTs - query.startTs > 200 * 86_400 ? 1440 : 60;
+}
 /** Candles asked for per request; the batch endpoint returns at most 10,000 in all. */
 const CANDLES_PER_REQUEST = 5_000;
 const POLL_INTERVAL_MS = 1_000;
@@ -55,22 +61,20 @@ export function kalshiMarketData(client: KalshiClient): Required<Omit<MarketData
       market: Market,
       outcome: string,
       query: HistoryQuery,
-    ): Promise<Candle[]> {
+    ): Promise<PriceSeries> {
       const which = resolveOutcome(market, outcome);
-      if (query.interval === 'max') {
-        throw new AppError('not_supported', "kalshi candles do not support interval 'max'");
-      }
-      const native = NATIVE[query.interval];
+      const native = nativeFor(query);
       const nativeSeconds = native * 60;
-      const target = INTERVAL_SECONDS[query.interval];
-      // Kalshi returns candles *ending* in [start_ts, end_ts]. A rolled-up period needs every native candle from
-      // its own start, so the first request begins one native period after the first target period starts.
-      const rolledUp = target !== nativeSeconds;
-      const start = rolledUp ? Math.floor(query.startTs / target) * target + nativeSeconds : query.startTs;
-      const end = query.endTs;
+      // Kalshi returns candles *ending* in [start_ts, end_ts] and stamps their end: the candle of the period that
+      // starts at start_ts ends one period later. Periods starting inside the window are the ones kept.
+      const first = Math.ceil(query.startTs / nativeSeconds) * nativeSeconds;
       const candles: Candle[] = [];
-      for (let from = start; from <= end; from += CANDLES_PER_REQUEST * nativeSeconds) {
-        const to = Math.min(end, from + CANDLES_PER_REQUEST * nativeSeconds - 1);
+      for (
+        let from = first + nativeSeconds;
+        from <= query.endTs + nativeSeconds;
+        from += CANDLES_PER_REQUEST * nativeSeconds
+      ) {
+        const to = Math.min(query.endTs + nativeSeconds, from + CANDLES_PER_REQUEST * nativeSeconds - 1);
         const res = await client.get(ctx, decodeCandles, {
           path: '/markets/candlesticks',
           query: {
@@ -84,25 +88,41 @@ export function kalshiMarketData(client: KalshiClient): Required<Omit<MarketData
         const mine = res.markets.find((m) => m.market_ticker === market.exchange_market_id);
         candles.push(...parseCandles(mine?.candlesticks ?? [], nativeSeconds, which));
       }
-      const rolled = rolledUp ? aggregateCandles(candles, target) : candles;
-      // Keep the periods that overlap the window (a candle ending exactly at start_ts covers the time before it).
-      return rolled.filter((c) => {
+      const inWindow = candles.filter((c) => {
         const t = Date.parse(c.timestamp) / 1000;
-        return t + target > query.startTs && t <= query.endTs;
+        return t >= query.startTs && t <= query.endTs;
       });
+      return { kind: 'candles', periodSeconds: nativeSeconds, candles: inWindow };
     },
 
-    async fetchTrades(ctx: VenueContext, market: Market, outcome: string, limit: number): Promise<Trade[]> {
+    async fetchTrades(
+      ctx: VenueContext,
+      market: Market,
+      outcome: string,
+      query: TradesQuery,
+    ): Promise<TradesPage> {
       const which = resolveOutcome(market, outcome);
+      // Every Kalshi trade is a trade of both outcomes (YES at p is NO at 1 − p), so a venue page is our page.
+      // Kalshi filters by whole seconds; a trade during the second end_ts is in the window, so the bound is the
+      // next second and the few trades at it are dropped here.
       const page = await client.get(ctx, decodeTrades, {
         path: '/markets/trades',
-        query: { ticker: market.exchange_market_id, limit: Math.max(1, Math.min(1000, limit)) },
+        query: {
+          ticker: market.exchange_market_id,
+          limit: Math.max(1, Math.min(1000, query.limit)),
+          min_ts: query.startTs,
+          max_ts: query.endTs === null ? null : query.endTs + 1,
+          cursor: query.cursor,
+        },
         operation: 'get_trades',
       });
-      return page.trades
-        .slice(0, limit)
+      const endMs = query.endTs === null ? Number.POSITIVE_INFINITY : (query.endTs + 1) * 1000;
+      const trades = page.trades
         .map((t) => parseTrade(t, which))
-        .sort((a, b) => b.timestamp.localeCompare(a.timestamp));
+        .filter((t) => Date.parse(t.timestamp) < endMs)
+        .sort((a, b) => b.timestamp.localeCompare(a.timestamp))
+        .slice(0, query.limit);
+      return { trades, cursor: page.cursor ? page.cursor : null, sourceChannel: 'kalshi_rest_trades' };
     },
 
     openMarketStream(ctx: StreamContext): MarketStream {

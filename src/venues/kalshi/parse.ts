@@ -248,8 +248,9 @@ export function parseTrade(t: KalshiTrade, outcome: KalshiOutcome): Trade {
 }
 
 /**
- * Kalshi candles → ours. Timestamps become period starts (Kalshi stamps the inclusive end). The price is the traded
- * OHLC when the period had trades, else the midpoint of the YES bid and ask OHLC; a period with neither is skipped.
+ * Kalshi candles → ours. Timestamps become period starts (Kalshi stamps the inclusive end). A candle is the OHLC of
+ * the period's trades and their volume; a period without trades carries only quotes (`yes_bid`, `yes_ask`) and the
+ * previous trade price, which are not traded prices, so it gives no candle rather than a quote dressed as trades.
  */
 export function parseCandles(
   candles: readonly KalshiCandle[],
@@ -260,7 +261,7 @@ export function parseCandles(
   for (const c of candles) {
     const end = Number(c.end_period_ts);
     if (!Number.isFinite(end)) throw new KalshiParseError(`candle end ${String(c.end_period_ts)}`);
-    const ohlc = traded(c) ?? midpoint(c);
+    const ohlc = readOhlc(c.price);
     if (!ohlc) continue;
     const [open, high, low, close] =
       outcome === 'Yes' ? ohlc : [MICROS - ohlc[0], MICROS - ohlc[2], MICROS - ohlc[1], MICROS - ohlc[3]];
@@ -282,44 +283,6 @@ function readOhlc(o: KalshiCandle['price']): Ohlc | null {
   if (!o) return null;
   const v = [micros(o.open_dollars), micros(o.high_dollars), micros(o.low_dollars), micros(o.close_dollars)];
   return v.every((x) => x !== null) ? (v as Ohlc) : null;
-}
-
-function traded(c: KalshiCandle): Ohlc | null {
-  return readOhlc(c.price);
-}
-
-function midpoint(c: KalshiCandle): Ohlc | null {
-  const bid = readOhlc(c.yes_bid);
-  const ask = readOhlc(c.yes_ask);
-  if (!bid || !ask) return null;
-  const mid = bid.map((b, i) => Math.round((b + (ask[i] as number)) / 2)) as Ohlc;
-  // Keep the candle consistent: the mid of the highs can undercut the mid of an open or close.
-  mid[1] = Math.max(mid[1], mid[0], mid[3]);
-  mid[2] = Math.min(mid[2], mid[0], mid[3]);
-  return mid;
-}
-
-/** Rolls candles up into longer periods aligned to multiples of `periodSeconds` (UTC epoch), e.g. 1h → 6h. */
-export function aggregateCandles(candles: readonly Candle[], periodSeconds: number): Candle[] {
-  const out: Candle[] = [];
-  let current: Candle | null = null;
-  let start = Number.NaN;
-  for (const c of [...candles].sort((a, b) => a.timestamp.localeCompare(b.timestamp))) {
-    const t = Date.parse(c.timestamp) / 1000;
-    const bucket = Math.floor(t / periodSeconds) * periodSeconds;
-    if (current === null || bucket !== start) {
-      if (current) out.push(current);
-      start = bucket;
-      current = { ...c, timestamp: new Date(bucket * 1000).toISOString() };
-      continue;
-    }
-    current.high = Math.max(current.high, c.high);
-    current.low = Math.min(current.low, c.low);
-    current.close = c.close;
-    current.volume = current.volume !== null && c.volume !== null ? current.volume + c.volume : null;
-  }
-  if (current) out.push(current);
-  return out;
 }
 
 /** WebSocket ladder `[[price_dollars, count_fp], …]` → price (micro-dollars) → contracts; empty levels dropped. */

@@ -31,7 +31,7 @@ export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
     orderTypes: Object.freeze([] as const),
     gtdMinLeadSeconds: null,
     maxBookDepth: 100,
-    candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w'] as const),
+    candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w', 'max'] as const),
   }),
   credentials: Object.freeze([
     {

@@ -1,18 +1,20 @@
-// The Limitless market-data facet: books (the venue's one YES book per market, mirrored for NO), candles from
-// historical-price points, the public matched-trade feed, wallet activity by address (positions plus traded
+// The Limitless market-data facet: books (the venue's one YES book per market, mirrored for NO), historical-price
+// points, the public matched-trade feed, wallet activity by address (positions plus traded
 // volume, as the product we mirror returns it) and the Socket.IO book stream.
-import type { Candle, OrderBook, Trade } from '../../domain/book.js';
+import type { OrderBook } from '../../domain/book.js';
+import type { PriceSeries } from '../../domain/candles.js';
 import type { Market } from '../../domain/market.js';
 import { AppError } from '../../errors/app-error.js';
 import type { HistoryQuery, MarketDataFacet, MarketStream, StreamContext, VenueContext } from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';
+import { walkTape } from '../shared/trade-tape.js';
 import { VenueStatusError } from '../shared/venue-errors.js';
 import type { LimitlessClient } from './client.js';
 import { mapLimitlessError } from './errors.js';
 import { limitlessOutcome, outcomeToken } from './outcomes.js';
 import { outcomeBook, toOrderBook } from './parse.js';
 import { limitPositionsDocument } from './parse-portfolio.js';
-import { candlesInWindow, feedTrades, historyRange, historyTicks } from './parse-series.js';
+import { feedTrades, historyRange, historyTicks } from './parse-series.js';
 import {
   LimitlessDocument,
   LimitlessFeedPage,
@@ -27,7 +29,7 @@ const decodeFeed = payloadDecoder(LimitlessFeedPage);
 const decodeDocument = payloadDecoder(LimitlessDocument);
 
 /** Feed pages read at most per trades request (each holds up to FEED_PAGE events of both tokens). */
-const FEED_PAGES = 5;
+const FEED_PAGES = 10;
 const FEED_PAGE = 100;
 /** Wallet-activity documents of the public portfolio, under the keys the product we mirror uses. */
 export const ACTIVITY_KEYS = { positions: 'positions', tradedVolume: 'traded-volume' } as const;
@@ -52,11 +54,8 @@ export function limitlessMarketData(client: LimitlessClient): Required<MarketDat
       return toOrderBook(market, which, outcomeBook(book, which), new Date());
     },
 
-    async fetchPriceHistory(ctx, market, outcome, query: HistoryQuery): Promise<Candle[]> {
+    async fetchPriceHistory(ctx, market, outcome, query: HistoryQuery): Promise<PriceSeries> {
       const which = limitlessOutcome(market, outcome);
-      if (query.interval === 'max') {
-        throw new AppError('validation_error', 'limitless candles: interval max is not offered');
-      }
       const payload = await client.get(ctx, decodeHistory, {
         path: slugPath(market, 'historical-price'),
         query: {
@@ -66,25 +65,36 @@ export function limitlessMarketData(client: LimitlessClient): Required<MarketDat
         },
         operation: 'historical_price',
       });
-      const ticks = historyTicks(payload, which, market.question);
-      return candlesInWindow(ticks, query.interval, query.startTs, query.endTs);
+      const ticks = historyTicks(payload, which, market.question).filter(
+        (t) => t.t >= query.startTs && t.t <= query.endTs,
+      );
+      return { kind: 'ticks', ticks };
     },
 
-    async fetchTrades(ctx, market, outcome, limit): Promise<Trade[]> {
+    async fetchTrades(ctx, market, outcome, query) {
       const which = limitlessOutcome(market, outcome);
       const token = outcomeToken(market, which);
-      const trades: Trade[] = [];
-      for (let page = 1; page <= FEED_PAGES && trades.length < limit; page++) {
-        const body = await client.get(ctx, decodeFeed, {
-          path: slugPath(market, 'events'),
-          query: { page, limit: FEED_PAGE },
-          operation: 'market_events',
-        });
-        trades.push(...feedTrades(body.events, token, which));
-        const pages = Number(body.totalPages ?? 0);
-        if (body.events.length < FEED_PAGE || page >= pages) break;
-      }
-      return trades.slice(0, limit);
+      // The feed has page numbers and no time filter; both tokens share it, newest first.
+      const page = await walkTape<number>(
+        {
+          first: 1,
+          maxPages: FEED_PAGES,
+          isHandle: (v): v is number =>
+            Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 1_000_000,
+          fetchPage: async (n) => {
+            const body = await client.get(ctx, decodeFeed, {
+              path: slugPath(market, 'events'),
+              query: { page: n, limit: FEED_PAGE },
+              operation: 'market_events',
+            });
+            const rows = feedTrades(body.events, token, which).map((trade) => ({ trade, resume: n }));
+            const pages = Number(body.totalPages ?? 0);
+            return { rows, next: body.events.length < FEED_PAGE || n >= pages ? null : n + 1 };
+          },
+        },
+        query,
+      );
+      return { ...page, sourceChannel: 'limitless_market_events' };
     },
 
     /**

@@ -1,7 +1,7 @@
-// Pure normalizers for Limitless time series: price history (YES price points, rolled up into candles; the NO
-// outcome is the complement) and the matched-trade feed of GET /markets/{slug}/events.
-import type { Candle, CandleInterval, Trade } from '../../domain/book.js';
-import { INTERVAL_SECONDS, type PriceTick, rollUpTicks } from '../../domain/candles.js';
+// Pure normalizers for Limitless time series: price history (YES price points; the NO outcome is the complement)
+// and the matched-trade feed of GET /markets/{slug}/events.
+import type { Trade } from '../../domain/book.js';
+import type { PriceTick } from '../../domain/candles.js';
 import { complement, type LimitlessOutcome, toNumber, UNITS } from './parse.js';
 import type { LimitlessFeedPage, LimitlessPriceHistory } from './payloads.js';
 
@@ -38,17 +38,6 @@ export function historyTicks(
     ticks.push({ t: Math.floor(ms / 1000), price: outcome === 'Yes' ? price : complement(price) });
   }
   return ticks;
-}
-
-/** Candles whose period overlaps [startTs, endTs], built only from ticks inside it; volume stays null (no sizes). */
-export function candlesInWindow(
-  ticks: readonly PriceTick[],
-  interval: Exclude<CandleInterval, 'max'>,
-  startTs: number,
-  endTs: number,
-): Candle[] {
-  const inside = ticks.filter((t) => t.t >= startTs && t.t <= endTs);
-  return rollUpTicks(inside, INTERVAL_SECONDS[interval]);
 }
 
 /**

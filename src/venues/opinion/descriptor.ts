@@ -34,8 +34,8 @@ export const OPINION_DESCRIPTOR: VenueDescriptor = Object.freeze({
     orderTypes: Object.freeze([] as const),
     gtdMinLeadSeconds: null,
     maxBookDepth: 100,
-    // Live, price history honours only 1h and 1d; 6h and 1w are rolled up from those points.
-    candleIntervals: Object.freeze(['1h', '6h', '1d', '1w'] as const),
+    // Live, price history honours only 1h and 1d; 6h, 1w and max are rolled up from those points (no 1m).
+    candleIntervals: Object.freeze(['1h', '6h', '1d', '1w', 'max'] as const),
   }),
   credentials: Object.freeze([
     {

@@ -1,10 +1,10 @@
-// Market-data facet: books (GET /token/orderbook per outcome token), candles rolled up from price points
-// (only 1h and 1d work live), wallet activity by address (positions and trades, the venue's own pages) and
+// Market-data facet: books (GET /token/orderbook per outcome token), price points (only hourly and daily ones
+// work live), wallet activity by address (positions and trades, the venue's own pages) and
 // the polled book stream. Opinion has no public trade tape on REST.
-import type { Candle, CandleInterval } from '../../domain/book.js';
-import { INTERVAL_SECONDS, rollUpTicks } from '../../domain/candles.js';
+import type { CandleInterval } from '../../domain/book.js';
+import type { PriceSeries } from '../../domain/candles.js';
 import { AppError } from '../../errors/app-error.js';
-import type { MarketDataFacet, VenueContext } from '../port.js';
+import type { HistoryQuery, MarketDataFacet, VenueContext } from '../port.js';
 import { findOutcome } from '../shared/outcomes.js';
 import { payloadDecoder } from '../shared/payload.js';
 import { VenuePayloadError } from '../shared/venue-errors.js';
@@ -28,6 +28,12 @@ export const VENUE_INTERVAL: Readonly<Partial<Record<CandleInterval, '1h' | '1d'
   '1w': '1d',
 };
 
+/** `max` (one candle over the window) reads hourly points up to a month, daily points beyond. */
+function venueIntervalFor(query: HistoryQuery): '1h' | '1d' | undefined {
+  if (query.interval !== 'max') return VENUE_INTERVAL[query.interval];
+  return query.endTs - query.startTs > 31 * 86_400 ? '1d' : '1h';
+}
+
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 export function opinionMarketData(client: OpinionClient, pollIntervalMs: number): MarketDataFacet {
@@ -47,13 +53,14 @@ export function opinionMarketData(client: OpinionClient, pollIntervalMs: number)
       return toOrderBook(raw, market.exchange_market_id, name, tokenId);
     },
 
-    async fetchPriceHistory(ctx, market, outcome, query): Promise<Candle[]> {
+    async fetchPriceHistory(ctx, market, outcome, query): Promise<PriceSeries> {
       const { token_id: tokenId } = findOutcome(market, outcome);
-      const { interval } = query;
-      const venueInterval = VENUE_INTERVAL[interval];
-      if (venueInterval === undefined || interval === 'max') {
-        throw new AppError('validation_error', `opinion has no ${interval} price history`, {
-          validationErrors: [`interval must be one of: ${Object.keys(VENUE_INTERVAL).join(', ')}`],
+      const venueInterval = venueIntervalFor(query);
+      if (venueInterval === undefined) {
+        throw new AppError('validation_error', `opinion has no ${query.interval} price history`, {
+          validationErrors: [
+            `interval must be one of: ${[...Object.keys(VENUE_INTERVAL), 'max'].join(', ')}`,
+          ],
         });
       }
       const raw = await client.public(ctx, decodeHistory, {
@@ -61,7 +68,7 @@ export function opinionMarketData(client: OpinionClient, pollIntervalMs: number)
         query: { token_id: tokenId, interval: venueInterval, start_at: query.startTs, end_at: query.endTs },
         operation: 'price_history',
       });
-      return rollUpTicks(toPriceTicks(raw, query.startTs, query.endTs), INTERVAL_SECONDS[interval]);
+      return { kind: 'ticks', ticks: toPriceTicks(raw, query.startTs, query.endTs) };
     },
 
     async fetchUserActivity(ctx, address, limit) {

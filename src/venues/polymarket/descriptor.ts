@@ -30,7 +30,7 @@ export const POLYMARKET_DESCRIPTOR: VenueDescriptor = Object.freeze({
     // The exchange's one-minute security threshold for GTD expirations.
     gtdMinLeadSeconds: 60,
     maxBookDepth: 100,
-    candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w'] as const),
+    candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w', 'max'] as const),
   }),
   credentials: Object.freeze([
     {

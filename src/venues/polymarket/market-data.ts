@@ -1,15 +1,23 @@
-// Market-data facet: live books from the CLOB, candles rolled up from `/prices-history` points, the public tape
-// and wallet activity from the Data API.
-import type { Candle, OrderBook, Trade } from '../../domain/book.js';
-import { INTERVAL_SECONDS, rollUpTicks } from '../../domain/candles.js';
+// Market-data facet: live books from the CLOB, price points from `/prices-history`, the public tape and wallet
+// activity from the Data API.
+import type { OrderBook } from '../../domain/book.js';
+import { INTERVAL_SECONDS, type PriceSeries } from '../../domain/candles.js';
 import type { Market } from '../../domain/market.js';
 import { AppError } from '../../errors/app-error.js';
-import type { HistoryQuery, MarketDataFacet, StreamContext, VenueContext } from '../port.js';
+import type {
+  HistoryQuery,
+  MarketDataFacet,
+  StreamContext,
+  TradesPage,
+  TradesQuery,
+  VenueContext,
+} from '../port.js';
 import { findOutcome } from '../shared/outcomes.js';
 import { payloadDecoder } from '../shared/payload.js';
+import { type TapeRow, walkTape } from '../shared/trade-tape.js';
 import type { PolymarketClient } from './client.js';
 import { clobBookToOrderBook } from './parse.js';
-import { dataTradesToTrades } from './parse-trading.js';
+import { dataTradesToTrades, tapeRowKey } from './parse-trading.js';
 import {
   PolymarketBook,
   PolymarketDataPositionList,
@@ -28,6 +36,10 @@ const decodeValue = payloadDecoder(PolymarketDataValue);
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** The Data API's largest page. */
 const MAX_DATA_LIMIT = 500;
+/** `/trades` takes `offset` up to 10,000 (Data API docs): deeper rows of a market's tape cannot be read. */
+const MAX_TAPE_OFFSET = 10_000;
+/** Tape pages one trades request reads at most (each up to MAX_DATA_LIMIT rows of both outcomes). */
+const TAPE_PAGES = 4;
 
 export function polymarketMarketData(client: PolymarketClient): MarketDataFacet {
   return {
@@ -46,36 +58,56 @@ export function polymarketMarketData(client: PolymarketClient): MarketDataFacet 
       market: Market,
       outcome: string,
       q: HistoryQuery,
-    ): Promise<Candle[]> {
+    ): Promise<PriceSeries> {
       const o = findOutcome(market, outcome);
-      if (q.interval === 'max')
-        throw new AppError('not_supported', 'polymarket candles have no `max` interval');
-      const period = INTERVAL_SECONDS[q.interval];
       const { history } = await client.get(client.clob, ctx, decodeHistory, {
         path: '/prices-history',
-        query: { market: o.token_id, startTs: q.startTs, endTs: q.endTs, fidelity: fidelityMinutes(period) },
+        query: { market: o.token_id, startTs: q.startTs, endTs: q.endTs, fidelity: fidelityMinutes(q) },
         operation: 'get_price_history',
       });
       const ticks = history
         .filter((p) => p.t >= q.startTs && p.t <= q.endTs)
         .map((p) => ({ t: p.t, price: p.p }));
-      return rollUpTicks(ticks, period);
+      return { kind: 'ticks', ticks };
     },
 
-    async fetchTrades(ctx: VenueContext, market: Market, outcome: string, limit: number): Promise<Trade[]> {
+    async fetchTrades(
+      ctx: VenueContext,
+      market: Market,
+      outcome: string,
+      query: TradesQuery,
+    ): Promise<TradesPage> {
       const o = findOutcome(market, outcome);
-      // The tape is per market (both outcomes); ask for more than `limit` so the outcome's share still fills it.
-      const rows = await client.get(client.data, ctx, decodeTape, {
-        path: '/trades',
-        query: {
-          market: market.exchange_market_id,
-          limit: Math.min(MAX_DATA_LIMIT, limit * 4),
-          takerOnly: true,
+      // The tape is per market (both outcomes) and has no time filter: it is read newest first by offset.
+      const page = await walkTape<number>(
+        {
+          first: 0,
+          maxPages: TAPE_PAGES,
+          isHandle: (v): v is number =>
+            Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= MAX_TAPE_OFFSET,
+          fetchPage: async (offset) => {
+            const rows = await client.get(client.data, ctx, decodeTape, {
+              path: '/trades',
+              query: { market: market.exchange_market_id, limit: MAX_DATA_LIMIT, offset, takerOnly: true },
+              operation: 'get_trades',
+            });
+            const trades = dataTradesToTrades(rows);
+            const mine: TapeRow<number>[] = [];
+            rows.forEach((r, i) => {
+              const trade = trades[i];
+              if (r.asset !== o.token_id || !trade) return;
+              mine.push({ trade: { ...trade, outcome: o.name }, resume: offset + i, key: tapeRowKey(r) });
+            });
+            const next = offset + MAX_DATA_LIMIT;
+            return {
+              rows: mine,
+              next: rows.length === MAX_DATA_LIMIT && next <= MAX_TAPE_OFFSET ? next : null,
+            };
+          },
         },
-        operation: 'get_trades',
-      });
-      const mine = rows.filter((r) => r.asset === o.token_id).sort((a, b) => b.timestamp - a.timestamp);
-      return dataTradesToTrades(mine.slice(0, limit)).map((t) => ({ ...t, outcome: o.name }));
+        query,
+      );
+      return { ...page, sourceChannel: 'polymarket_data_api_trades' };
     },
 
     async fetchUserActivity(
@@ -107,7 +139,12 @@ export function polymarketMarketData(client: PolymarketClient): MarketDataFacet 
   };
 }
 
-/** Points per candle: about a dozen, never finer than a minute or coarser than a day. */
-function fidelityMinutes(periodSeconds: number): number {
-  return Math.min(1_440, Math.max(1, Math.floor(periodSeconds / 60 / 12)));
+/**
+ * Minutes between points: about a dozen per candle (for `max`, about a thousand over the window), never finer
+ * than a minute or coarser than a day.
+ */
+function fidelityMinutes(q: HistoryQuery): number {
+  const minutes =
+    q.interval === 'max' ? (q.endTs - q.startTs) / 60 / 1_000 : INTERVAL_SECONDS[q.interval] / 60 / 12;
+  return Math.min(1_440, Math.max(1, Math.floor(minutes)));
 }

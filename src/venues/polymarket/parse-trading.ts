@@ -152,16 +152,26 @@ export function dataPositionToPosition(p: PolymarketDataPosition): Position {
   };
 }
 
-/** Data API tape rows carry no trade id: a row is named by its transaction and its place among that tx's rows. */
+/** What a Data API tape row is: its transaction and what it traded (the tape has no trade id). */
+export function tapeRowKey(r: PolymarketDataTrade): string {
+  const tx = r.transactionHash ?? `${r.conditionId}:${r.timestamp}`;
+  return `${tx}:${r.outcomeIndex ?? r.asset}:${r.side}:${r.size}@${r.price}`;
+}
+
+/**
+ * Data API tape rows carry no trade id: a row is named by its key (`tapeRowKey`), so it has the same id on
+ * whichever page it is read. Identical rows of one transaction, which nothing tells apart, get a count after the
+ * first in one batch.
+ */
 export function dataTradesToTrades(rows: readonly PolymarketDataTrade[]): Trade[] {
   const seen = new Map<string, number>();
   return rows.map((r) => {
-    const tx = r.transactionHash ?? `${r.conditionId}:${r.timestamp}`;
-    const n = seen.get(tx) ?? 0;
-    seen.set(tx, n + 1);
+    const key = tapeRowKey(r);
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
     const s = side(r.side);
     return {
-      id: `${tx}:${n}`,
+      id: n === 0 ? key : `${key}:${n}`,
       price: r.price,
       size: r.size,
       side: s,

@@ -2,11 +2,12 @@
 // per outcome, wallet activity by public address (raw positions and matches), and the polled book stream.
 import { Type } from 'typebox';
 import { isAddress } from 'viem';
-import type { OrderBook, Trade } from '../../domain/book.js';
+import type { OrderBook } from '../../domain/book.js';
 import type { Market } from '../../domain/market.js';
 import { AppError } from '../../errors/app-error.js';
-import type { MarketDataFacet, StreamContext, VenueContext } from '../port.js';
+import type { MarketDataFacet, StreamContext, TradesPage, TradesQuery, VenueContext } from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';
+import { walkTape } from '../shared/trade-tape.js';
 import type { PredictfunClient } from './client.js';
 import { matchToTrades, toOrderBook } from './parse.js';
 import type { PredictfunMatch as PredictfunMatchDoc } from './payloads.js';
@@ -17,6 +18,8 @@ const decodeBook = payloadDecoder(envelope(PredictfunBook));
 const decodeMatches = payloadDecoder(envelope(Type.Array(PredictfunMatch)));
 const decodeRawPage = payloadDecoder(PredictfunRawPage);
 const PAGE_SIZE = 100;
+/** Match pages one trades request reads at most (a match may hold no print on the outcome asked for). */
+const MATCH_PAGES = 10;
 
 export interface ResolvedOutcome {
   name: string;
@@ -70,26 +73,38 @@ export function predictfunMarketData(client: PredictfunClient): MarketDataFacet 
       return fetchBook(client, ctx, market, resolveOutcome(market, outcome));
     },
 
-    async fetchTrades(ctx: VenueContext, market: Market, outcome: string, limit: number): Promise<Trade[]> {
+    async fetchTrades(
+      ctx: VenueContext,
+      market: Market,
+      outcome: string,
+      query: TradesQuery,
+    ): Promise<TradesPage> {
       const wanted = resolveOutcome(market, outcome);
-      const trades: Trade[] = [];
-      let after: string | null = null;
-      // A match may hold no print on this outcome's book, so pages are read until `limit` prints or the end.
-      for (let page = 0; page < 10 && trades.length < limit; page++) {
-        const res: { data: PredictfunMatchDoc[]; cursor?: string | null } = await client.public(
-          ctx,
-          decodeMatches,
-          {
-            path: '/v1/orders/matches',
-            query: { marketId: market.exchange_market_id, first: PAGE_SIZE, after: after ?? undefined },
-            operation: 'matches',
+      // Keyset pages (`after`), newest first, without a time filter; each match becomes this outcome's prints.
+      const page = await walkTape<string | null>(
+        {
+          first: null,
+          maxPages: MATCH_PAGES,
+          isHandle: (v): v is string | null => v === null || (typeof v === 'string' && v.length <= 1_024),
+          fetchPage: async (after) => {
+            const res: { data: PredictfunMatchDoc[]; cursor?: string | null } = await client.public(
+              ctx,
+              decodeMatches,
+              {
+                path: '/v1/orders/matches',
+                query: { marketId: market.exchange_market_id, first: PAGE_SIZE, after: after ?? undefined },
+                operation: 'matches',
+              },
+            );
+            const rows = res.data.flatMap((m) =>
+              matchToTrades(m, wanted.indexSet, wanted.name).map((trade) => ({ trade, resume: after })),
+            );
+            return { rows, next: res.data.length > 0 ? (res.cursor ?? null) : null };
           },
-        );
-        for (const m of res.data) trades.push(...matchToTrades(m, wanted.indexSet, wanted.name));
-        after = res.data.length > 0 ? (res.cursor ?? null) : null;
-        if (after === null) break;
-      }
-      return trades.slice(0, limit);
+        },
+        query,
+      );
+      return { ...page, sourceChannel: 'predictfun_order_matches' };
     },
 
     async fetchUserActivity(

@@ -2,6 +2,7 @@
 // test validators): ids of the right form, prices in 0..1, books sorted and uncrossed, candles consistent.
 import assert from 'node:assert/strict';
 import type { Candle, OrderBook, Trade } from '../../../src/domain/book.js';
+import { type CandlePeriod, type PriceSeries, periodStart } from '../../../src/domain/candles.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import { MARKET_STATUSES, type Market, type MarketEvent } from '../../../src/domain/market.js';
 import { type Fill, ORDER_STATUSES, type Order, type Position } from '../../../src/domain/trading.js';
@@ -84,28 +85,59 @@ export function assertBook(book: OrderBook, market: Market, outcome: string): vo
   if (book.tick_size !== null) assert.ok(book.tick_size > 0 && book.tick_size < 1, where);
 }
 
+/** `period` as seconds means periods on multiples of it (UTC epoch); null skips the alignment checks. */
 export function assertCandles(
   candles: Candle[],
-  periodSeconds: number | null,
+  period: CandlePeriod | number | null,
   from: number,
   to: number,
 ): void {
+  const p = typeof period === 'number' ? { seconds: period, anchor: 0 } : period;
   let previous = -Infinity;
   for (const c of candles) {
     const t = Date.parse(c.timestamp);
     assert.ok(isIso(c.timestamp), c.timestamp);
     assert.ok(t > previous, 'candles not ascending or repeated');
     previous = t;
-    if (periodSeconds !== null)
-      assert.equal((t / 1000) % periodSeconds, 0, `${c.timestamp} not a period start`);
+    if (p !== null) assert.equal(periodStart(t / 1000, p), t / 1000, `${c.timestamp} not a period start`);
     // A candle may start before `from` (the period containing it), never after `to`.
     assert.ok(t / 1000 <= to, `${c.timestamp} after the window end`);
-    if (periodSeconds !== null)
-      assert.ok(t / 1000 + periodSeconds > from, `${c.timestamp} before the window`);
+    if (p !== null) assert.ok(t / 1000 + p.seconds > from, `${c.timestamp} before the window`);
     for (const v of [c.open, c.high, c.low, c.close]) assert.ok(inUnit(v), `price ${v}`);
     assert.ok(c.low <= Math.min(c.open, c.close) && c.high >= Math.max(c.open, c.close), JSON.stringify(c));
     if (c.volume !== null) assert.ok(c.volume >= 0);
   }
+}
+
+/**
+ * A venue's price history for [from, to]: points inside the window, or its own candles of one period starting
+ * inside it, on that period's boundaries and nesting in `period` (the interval's), prices in 0..1.
+ */
+export function assertPriceSeries(
+  series: PriceSeries,
+  period: CandlePeriod | null,
+  from: number,
+  to: number,
+): void {
+  if (series.kind === 'ticks') {
+    for (const k of series.ticks) {
+      assert.ok(Number.isInteger(k.t) && k.t >= from && k.t <= to, `point at ${k.t} outside ${from}..${to}`);
+      assert.ok(inUnit(k.price), `price ${k.price}`);
+    }
+    return;
+  }
+  const source = series.periodSeconds;
+  if (period !== null) {
+    assert.equal(period.seconds % source, 0, `${source}s candles do not nest in ${period.seconds}s`);
+    assert.equal(
+      period.anchor % source,
+      0,
+      `${source}s candles do not nest in periods from ${period.anchor}`,
+    );
+  }
+  assertCandles(series.candles, source, from, to);
+  for (const c of series.candles)
+    assert.ok(Date.parse(c.timestamp) / 1000 >= from, `${c.timestamp} before ${from}`);
 }
 
 export function assertTrades(trades: Trade[], limit: number): void {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type OpinionSim, startOpinionSim } from '../../../sim/opinion/index.js';
 import type { Candle } from '../../../src/domain/book.js';
+import { intervalPeriod, rollUpSeries } from '../../../src/domain/candles.js';
 import type { Market, MarketEvent, Page } from '../../../src/domain/market.js';
 import { sessionFrom } from '../../../src/vault/per-request-credentials.js';
 import { createOpinionAdapter } from '../../../src/venues/opinion/index.js';
@@ -142,9 +143,9 @@ describe('opinion: venue specifics', () => {
   });
 
   const fetchHistory = async (market: Market, query: HistoryQuery): Promise<Candle[]> => {
-    const candles = await adapter.marketData.fetchPriceHistory?.(ctx(), market, 'Yes', query);
-    assert.ok(candles);
-    return candles;
+    const series = await adapter.marketData.fetchPriceHistory?.(ctx(), market, 'Yes', query);
+    assert.ok(series && query.interval !== 'max');
+    return rollUpSeries(series, intervalPeriod(query.interval));
   };
 
   test('candles: hourly points roll up into 6h candles with the right open, close and high', async () => {

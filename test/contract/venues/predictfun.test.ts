@@ -430,8 +430,13 @@ describe('predictfun: market data', () => {
 
   test('wallet activity by address returns the venue documents under stable keys; a bad address is a 400', async () => {
     await control('advance', { steps: 3 });
-    const trades = await adapter.marketData.fetchTrades?.(ctx(), markets[0] as Market, 'Yes', 5);
-    const trader = trades?.[0]?.taker_address;
+    const page = await adapter.marketData.fetchTrades?.(ctx(), markets[0] as Market, 'Yes', {
+      limit: 5,
+      startTs: null,
+      endTs: null,
+      cursor: null,
+    });
+    const trader = page?.trades[0]?.taker_address;
     assert.ok(trader, 'the tape has a taker');
     const doc = (await adapter.marketData.fetchUserActivity?.(ctx(), trader, 10)) as {
       positions: unknown[];

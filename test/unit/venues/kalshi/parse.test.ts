@@ -6,10 +6,10 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
+import { intervalPeriod, rollUpCandles } from '../../../../src/domain/candles.js';
 import { parseSvcId } from '../../../../src/domain/svc-id.js';
 import { AppError } from '../../../../src/errors/app-error.js';
 import {
-  aggregateCandles,
   bookFromLadders,
   changeFor,
   ladderMap,
@@ -159,26 +159,18 @@ test('public trades (GET /markets/trades) keep ids, sizes and the taker directio
   for (const [i, t] of yes.entries()) assert.ok(Math.abs(t.price + (no[i]?.price ?? 0) - 1) < 1e-12);
 });
 
-test('recorded candlesticks without trades fall back to the bid/ask midpoint, stamped at the period start', () => {
+test('recorded candlesticks without trades give no candle: their bid/ask quotes are not traded prices', () => {
   const res = decode<{ candlesticks: Parameters<typeof parseCandles>[0] }>(
     KalshiCandlesResponse,
     fixture('http_get_series_markets_candlesticks.json'),
   );
-  const yes = parseCandles(res.candlesticks, 3600, 'Yes');
-  assert.equal(yes.length, 2);
-  // end_period_ts 1781143200 is the inclusive end of an hour; the candle starts an hour earlier.
-  assert.equal(yes[0]?.timestamp, new Date((1781143200 - 3600) * 1000).toISOString());
-  assert.deepEqual(
-    [yes[0]?.open, yes[0]?.high, yes[0]?.low, yes[0]?.close, yes[0]?.volume],
-    [0.085, 0.09, 0.085, 0.09, 0],
-  );
-  const no = parseCandles(res.candlesticks, 3600, 'No');
-  assert.deepEqual([no[0]?.open, no[0]?.high, no[0]?.low, no[0]?.close], [0.915, 0.915, 0.91, 0.91]);
-  for (const c of [...yes, ...no])
-    assert.ok(c.low <= Math.min(c.open, c.close) && c.high >= Math.max(c.open, c.close));
+  // Both recorded hours had no trade (volume 0, price only `previous_dollars`), only YES bid/ask OHLC.
+  assert.equal(res.candlesticks.length, 2);
+  assert.deepEqual(parseCandles(res.candlesticks, 3600, 'Yes'), []);
+  assert.deepEqual(parseCandles(res.candlesticks, 3600, 'No'), []);
 });
 
-test('traded candles use the trade OHLC; rolling up keeps first open, last close, extremes and summed volume', () => {
+test('traded candles use the trade OHLC (NO mirrored); rolling up keeps first open, last close, extremes and summed volume', () => {
   const candles = parseCandles(
     [
       {
@@ -208,7 +200,26 @@ test('traded candles use the trade OHLC; rolling up keeps first open, last close
     'Yes',
   );
   assert.equal(candles.length, 2);
-  const [six] = aggregateCandles(candles, 21600);
+  // Stamped at the period start: end_period_ts 3600 is the inclusive end of the first hour.
+  assert.equal(candles[0]?.timestamp, '1970-01-01T00:00:00.000Z');
+  const no = parseCandles(
+    [
+      {
+        end_period_ts: 3600,
+        price: {
+          open_dollars: '0.4000',
+          high_dollars: '0.5000',
+          low_dollars: '0.3500',
+          close_dollars: '0.4500',
+        },
+        volume_fp: '10.00',
+      },
+    ],
+    3600,
+    'No',
+  );
+  assert.deepEqual([no[0]?.open, no[0]?.high, no[0]?.low, no[0]?.close], [0.6, 0.65, 0.5, 0.55]);
+  const [six] = rollUpCandles(candles, 3600, intervalPeriod('6h'));
   assert.deepEqual(six, {
     timestamp: '1970-01-01T00:00:00.000Z',
     open: 0.4,

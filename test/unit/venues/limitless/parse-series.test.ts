@@ -1,20 +1,16 @@
 // Limitless time-series and portfolio parsers on recorded payloads and web-app mocks (test/fixtures/limitless),
-// plus invariants: candles from any ticks are aligned and consistent, NO prices mirror YES ones.
+// plus invariants: NO prices mirror YES ones. (Candles from ticks are the domain roll-up's, tested there.)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
+import { intervalPeriod, rollUpTicks } from '../../../../src/domain/candles.js';
 import {
   limitPositionsDocument,
   positionsToPositions,
 } from '../../../../src/venues/limitless/parse-portfolio.js';
-import {
-  candlesInWindow,
-  feedTrades,
-  historyRange,
-  historyTicks,
-} from '../../../../src/venues/limitless/parse-series.js';
+import { feedTrades, historyRange, historyTicks } from '../../../../src/venues/limitless/parse-series.js';
 import {
   LimitlessFeedPage as FeedSchema,
   LimitlessPriceHistory as HistorySchema,
@@ -44,7 +40,7 @@ test('recorded historical prices: ms-string timestamps become seconds; NO is the
   assert.equal(yes.length, 20);
   assert.deepEqual(yes[0], { t: 1781289000, price: 0.476 });
   assert.deepEqual(historyTicks(raw, 'No', 'whatever')[0], { t: 1781289000, price: 0.524 });
-  const candles = candlesInWindow(yes, '1h', 1781271900, 1781289000);
+  const candles = rollUpTicks(yes, intervalPeriod('1h'));
   assert.ok(candles.length >= 5);
   assertCandles(candles, 3600, 1781271900, 1781289000);
   assert.ok(candles.every((c) => c.open === 0.476 && c.close === 0.476 && c.volume === null));
@@ -142,26 +138,6 @@ test('the wallet-activity positions document is cut per list and otherwise passe
   assert.equal((cut.amm as unknown[]).length, 1);
   assert.deepEqual(cut.rewards, raw.rewards);
   assert.deepEqual(cut.clob, raw.clob?.slice(0, 2));
-});
-
-test('invariant: candles from any ticks are aligned, ascending, inside the window and OHLC-consistent', () => {
-  const tick = fc.record({
-    t: fc.integer({ min: 1_700_000_000, max: 1_700_400_000 }),
-    price: fc.integer({ min: 0, max: 1000 }).map((p) => p / 1000),
-  });
-  assertProperty(
-    fc.property(
-      fc.array(tick, { maxLength: 200 }),
-      fc.constantFrom('1m', '1h', '6h', '1d', '1w' as const),
-      fc.integer({ min: 1_700_000_000, max: 1_700_200_000 }),
-      (ticks, interval, from) => {
-        const to = from + 200_000;
-        const period = { '1m': 60, '1h': 3_600, '6h': 21_600, '1d': 86_400, '1w': 604_800 }[interval];
-        assertCandles(candlesInWindow(ticks, interval, from, to), period, from, to);
-      },
-    ),
-    { examples: [] },
-  );
 });
 
 test('invariant: a NO series is the YES series mirrored', () => {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
-import { rollUpTicks } from '../../../../src/domain/candles.js';
+import { intervalPeriod, rollUpTicks } from '../../../../src/domain/candles.js';
 import { MARKET_STATUSES } from '../../../../src/domain/market.js';
 import { parseSvcId } from '../../../../src/domain/svc-id.js';
 import {
@@ -132,7 +132,7 @@ test('GET /token/price-history: points become ticks and candles starting on peri
   );
   const ticks = toPriceTicks(raw, 1785495600 - 3_600, 1785495600 + 3_600);
   assert.deepEqual(ticks, [{ t: 1785495600, price: 0.001 }]);
-  assert.deepEqual(rollUpTicks(ticks, 86_400), [
+  assert.deepEqual(rollUpTicks(ticks, intervalPeriod('1d')), [
     {
       timestamp: '2026-07-31T00:00:00.000Z',
       open: 0.001,
