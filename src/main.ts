@@ -17,6 +17,8 @@ import { KeysAdminService } from './services/keys-admin-service.js';
 import { LiveBooks } from './services/market-data/live-books.js';
 import { MarketTargets } from './services/market-data/market-target.js';
 import { OrderbookService } from './services/market-data/orderbook-service.js';
+import { PriceService } from './services/market-data/price-service.js';
+import { TradesService } from './services/market-data/trades-service.js';
 import { PingService } from './services/ping-service.js';
 import { UsageService } from './services/usage-service.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
@@ -191,6 +193,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       events: new EventsService(eventsRepo, marketsRepo, exchanges, CATALOGUE_TOTALS_TTL_MS),
       targets,
       orderbook: new OrderbookService(targets, liveBooks, config.venues.timeoutMs),
+      prices: new PriceService(targets, config.venues.timeoutMs),
+      trades: new TradesService(targets, config.venues.timeoutMs),
       metrics,
     });
 

@@ -10,6 +10,8 @@ import type { HealthService } from '../services/health-service.js';
 import type { KeysAdminService } from '../services/keys-admin-service.js';
 import type { MarketTargets } from '../services/market-data/market-target.js';
 import type { OrderbookService } from '../services/market-data/orderbook-service.js';
+import type { PriceService } from '../services/market-data/price-service.js';
+import type { TradesService } from '../services/market-data/trades-service.js';
 import type { PingService } from '../services/ping-service.js';
 import type { UsageService } from '../services/usage-service.js';
 import type { AdmissionControl } from '../tenancy/admission/admission.js';
@@ -26,9 +28,10 @@ import { exchangesRoutes } from './routes/exchanges-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { marketsRoutes } from './routes/markets-routes.js';
 import { orderbookRoutes } from './routes/orderbook-routes.js';
-
 import { pingRoutes } from './routes/ping-routes.js';
+import { priceRoutes } from './routes/price-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
+import { tradesRoutes } from './routes/trades-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
 import { ErrorBody } from './schemas/common.js';
 
@@ -50,6 +53,8 @@ export interface AppDeps {
   events: EventsService;
   targets: MarketTargets;
   orderbook: OrderbookService;
+  prices: PriceService;
+  trades: TradesService;
   metrics: HttpMetrics;
 }
 
@@ -98,6 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       keysRoutes(api, deps.keysAdmin);
       marketsRoutes(api, deps.markets, deps.events);
       orderbookRoutes(api, deps.orderbook, deps.targets);
+      priceRoutes(api, deps.prices);
+      tradesRoutes(api, deps.trades);
     },
     { prefix: API_PREFIX },
   );

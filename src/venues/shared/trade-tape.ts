@@ -3,6 +3,7 @@
 // page ended, trades outside the window are dropped, and the walk stops at the first trade older than the window.
 // Offset and page-number tapes shift when trades arrive, so a cursor re-reads from the page of the last trade it
 // returned and skips what it already returned (by time, then by key) rather than trusting a position alone.
+import { createHash } from 'node:crypto';
 import type { Trade } from '../../domain/book.js';
 import { AppError } from '../../errors/app-error.js';
 import type { TradesQuery } from '../port.js';
@@ -38,8 +39,16 @@ export interface TapeWalk<H extends string | number | null> {
 interface Anchor {
   /** Milliseconds of the last trade returned. */
   ms: number;
-  /** Keys returned at exactly that millisecond, repeated as often as returned (a later page may hold more). */
+  /**
+   * Digests of the keys returned at exactly that millisecond, repeated as often as returned (a later page may hold
+   * more). Digests, not keys: a busy second can hold hundreds of trades and the cursor travels in a URL.
+   */
   keys: string[];
+}
+
+/** 48 bits of a key: a cursor never holds enough keys of one millisecond for two to collide in practice. */
+function digest(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 8);
 }
 
 interface TapeCursor<H> {
@@ -65,7 +74,7 @@ export async function walkTape<H extends string | number | null>(
     const page = await walk.fetchPage(at);
     for (const row of page.rows) {
       const ms = Date.parse(row.trade.timestamp);
-      const key = row.key ?? row.trade.id;
+      const key = digest(row.key ?? row.trade.id);
       if (anchor && ms > anchor.ms) continue;
       if (anchor && ms === anchor.ms && (toSkip.get(key) ?? 0) > 0) {
         toSkip.set(key, (toSkip.get(key) ?? 0) - 1);

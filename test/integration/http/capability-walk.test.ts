@@ -4,6 +4,8 @@
 // walk, so turning a flag on means proving it.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { Candle } from '../../../src/domain/book.js';
+import { intervalPeriod, rollUpSeries } from '../../../src/domain/candles.js';
 import { CAPABILITIES, type Capability } from '../../../src/domain/capabilities.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
@@ -40,6 +42,18 @@ function tradedMarket(exchange: ExchangeId): Market {
   return market;
 }
 
+/** Moves an exchange's simulator on, so its tape has fresh trades. */
+async function advance(exchange: ExchangeId, steps: number): Promise<void> {
+  const sim = cat.sims.get(exchange);
+  assert.ok(sim);
+  const res = await fetch(`${sim.control}/__sim/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ steps }),
+  });
+  assert.ok(res.ok, `${exchange}: advance answered ${res.status}`);
+}
+
 /** How each capability is proven to work through its public route. */
 const EXERCISERS = new Map<Capability, Walker>([
   [
@@ -58,6 +72,69 @@ const EXERCISERS = new Map<Capability, Walker>([
       assert.ok(direct, `${exchange}: the adapter fetches the same book`);
       assert.deepEqual(book.bids, direct.bids.slice(0, 50), `${exchange}: bids as the venue has them`);
       assert.deepEqual(book.asks, direct.asks.slice(0, 50), `${exchange}: asks as the venue has them`);
+    },
+  ],
+  [
+    'fetch_price_history',
+    async (exchange) => {
+      const market = tradedMarket(exchange);
+      const outcome = market.outcomes[0]?.name ?? 'Yes';
+      // Two days of hourly candles that ended an hour ago: nothing in them is still moving.
+      const endTs = Math.floor(Date.now() / 3_600_000) * 3_600 - 3_601;
+      const startTs = endTs - 2 * 86_400;
+      const res = await request(
+        `/api/v1/price?svc_id=${encodeURIComponent(market.svc_id)}&outcome=${encodeURIComponent(outcome)}` +
+          `&interval=1h&start_ts=${startTs}&end_ts=${endTs}`,
+      );
+      assert.equal(res.status, 200, res.text);
+      const { candles } = res.body as { candles: Candle[] };
+      assert.ok(candles.length > 0, `${exchange}: two days without a candle`);
+      const adapter = cat.sims.get(exchange)?.adapter;
+      const series = await adapter?.marketData.fetchPriceHistory?.(venueContext(), market, outcome, {
+        interval: '1h',
+        startTs,
+        endTs,
+      });
+      assert.ok(series, `${exchange}: the adapter has the same history`);
+      const own = rollUpSeries(series, intervalPeriod('1h')).filter(
+        (c) => Date.parse(c.timestamp) / 1000 >= startTs,
+      );
+      assert.deepEqual(candles, own, `${exchange}: the venue's series, rolled up`);
+    },
+  ],
+  [
+    'fetch_trades',
+    async (exchange) => {
+      await advance(exchange, 10);
+      const adapter = cat.sims.get(exchange)?.adapter;
+      const query = { limit: 20, startTs: null, endTs: null, cursor: null };
+      let found: { market: Market; ids: string[] } | null = null;
+      for (const market of [...cat.markets.values()].filter(
+        (m) => m.exchange === exchange && m.status === 'active',
+      )) {
+        const page = await adapter?.marketData.fetchTrades?.(
+          venueContext(),
+          market,
+          market.outcomes[0]?.name ?? '',
+          query,
+        );
+        if (page && page.trades.length > 0) {
+          found = { market, ids: page.trades.map((t) => t.id) };
+          break;
+        }
+      }
+      assert.ok(found, `${exchange}: no active market has a trade`);
+      const outcome = found.market.outcomes[0]?.name ?? '';
+      const res = await request(
+        `/api/v1/trades?svc_id=${encodeURIComponent(found.market.svc_id)}&outcome=${encodeURIComponent(outcome)}&limit=20`,
+      );
+      assert.equal(res.status, 200, res.text);
+      const body = res.body as { trades: Array<{ id: string }> };
+      assert.deepEqual(
+        body.trades.map((t) => t.id),
+        found.ids,
+        `${exchange}: the venue's own tape`,
+      );
     },
   ],
   [
