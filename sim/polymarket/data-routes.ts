@@ -20,6 +20,8 @@ function profile(address: string): Record<string, string> {
 }
 
 const r4 = (n: number) => Math.round(n * 10_000) / 10_000;
+/** `GET /trades` offset range (Data API docs: "Required range: 0 <= x <= 10000"). */
+const MAX_TRADES_OFFSET = 10_000;
 
 interface Row {
   wallet: string;
@@ -242,7 +244,10 @@ export function dataRoutes(pm: PmContext): Route[] {
         const page = paging(ctx, 100, 10_000);
         const takerOnly = boolParam(ctx.query, 'takerOnly');
         const user = userOf(ctx);
-        if (!page || takerOnly === null || user === null) return bad(ctx, 'invalid query parameters');
+        // The docs bound offset to 0..10000: a tape deeper than that cannot be paged to.
+        if (!page || page.offset > MAX_TRADES_OFFSET || takerOnly === null || user === null) {
+          return bad(ctx, 'invalid query parameters');
+        }
         const markets = listParam(ctx.query, 'market')
           .map((c) => cat.byConditionId(c))
           .filter((m): m is PmMarket => m !== undefined);

@@ -103,23 +103,25 @@ export function kalshiMarketData(client: KalshiClient): Required<Omit<MarketData
     ): Promise<TradesPage> {
       const which = resolveOutcome(market, outcome);
       // Every Kalshi trade is a trade of both outcomes (YES at p is NO at 1 − p), so a venue page is our page.
-      // Kalshi filters by whole seconds; a trade during the second end_ts is in the window, so the bound is the
-      // next second and the few trades at it are dropped here.
+      // Kalshi filters "after" min_ts and "before" max_ts in whole seconds without saying whether the ends count;
+      // our window holds its whole first and last second, so the venue is asked for a second more on each side
+      // and the few trades outside are dropped here.
       const page = await client.get(ctx, decodeTrades, {
         path: '/markets/trades',
         query: {
           ticker: market.exchange_market_id,
           limit: Math.max(1, Math.min(1000, query.limit)),
-          min_ts: query.startTs,
+          min_ts: query.startTs === null ? null : query.startTs - 1,
           max_ts: query.endTs === null ? null : query.endTs + 1,
           cursor: query.cursor,
         },
         operation: 'get_trades',
       });
+      const startMs = query.startTs === null ? Number.NEGATIVE_INFINITY : query.startTs * 1000;
       const endMs = query.endTs === null ? Number.POSITIVE_INFINITY : (query.endTs + 1) * 1000;
       const trades = page.trades
         .map((t) => parseTrade(t, which))
-        .filter((t) => Date.parse(t.timestamp) < endMs)
+        .filter((t) => Date.parse(t.timestamp) >= startMs && Date.parse(t.timestamp) < endMs)
         .sort((a, b) => b.timestamp.localeCompare(a.timestamp))
         .slice(0, query.limit);
       return { trades, cursor: page.cursor ? page.cursor : null, sourceChannel: 'kalshi_rest_trades' };

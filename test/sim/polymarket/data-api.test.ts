@@ -100,6 +100,11 @@ test('the public tape covers the recorded trade row: user matches and house prin
     times,
     [...times].sort((a, b) => b - a),
   );
+  // Offset pages are slices of the one newest-first list; offset stops at 10,000 as the docs say.
+  const paged = (await data(`/trades?market=${quiet.conditionId}&limit=2&offset=1`)).json as Json[];
+  assert.deepEqual(paged, later.slice(1, 3));
+  assert.equal((await data(`/trades?market=${quiet.conditionId}&offset=10000`)).status, 200);
+  assert.equal((await data(`/trades?market=${quiet.conditionId}&offset=10001`)).status, 400);
 });
 
 test('value covers the recorded row; missing user is a 400', async () => {
