@@ -141,27 +141,36 @@ export class PriceService {
       ]);
     }
     const fetchPriceHistory = venue.marketData.fetchPriceHistory;
-    if (!fetchPriceHistory)
-      throw new Error(`${venue.descriptor.id} declares fetch_price_history without a method`);
-    const series = await fetchPriceHistory.call(
-      venue.marketData,
-      { ...caller, signal: AbortSignal.timeout(this.venueTimeoutMs) },
-      market,
-      outcome.name,
-      { interval, startTs: window.startTs, endTs: window.endTs },
-    );
-    const period: CandlePeriod =
-      interval === 'max'
-        ? windowPeriod(window.startTs, window.endTs, series.kind === 'candles' ? series.periodSeconds : null)
-        : intervalPeriod(interval);
-    let candles = rollUpSeries(series, period).filter((c) => {
-      const t = Date.parse(c.timestamp) / 1000;
-      return t >= window.startTs && t <= window.endTs;
-    });
-    if (window.atTs !== null) {
+    if (!fetchPriceHistory) throw new Error(`${venue.descriptor.id} declares fetch_price_history without a method`);
+    const read = async (startTs: number, endTs: number): Promise<Candle[]> => {
+      const series = await fetchPriceHistory.call(
+        venue.marketData,
+        { ...caller, signal: AbortSignal.timeout(this.venueTimeoutMs) },
+        market,
+        outcome.name,
+        { interval, startTs, endTs },
+      );
+      const period: CandlePeriod =
+        interval === 'max'
+          ? windowPeriod(startTs, endTs, series.kind === 'candles' ? series.periodSeconds : null)
+          : intervalPeriod(interval);
+      return rollUpSeries(series, period).filter((c) => {
+        const t = Date.parse(c.timestamp) / 1000;
+        return t >= startTs && t <= endTs;
+      });
+    };
+    let candles: Candle[];
+    if (window.atTs === null) candles = await read(window.startTs, window.endTs);
+    else {
       const at = window.atTs;
-      const covering = candles.filter((c) => Date.parse(c.timestamp) / 1000 <= at).at(-1);
-      candles = covering ? [covering] : [];
+      // The covering period alone first: some venues thin their points out over longer spans (Limitless picks
+      // the spacing from the range asked), so the covering candle is read as finely as a window query reads it.
+      // Only when that period has no data does the lookback go further.
+      const own = interval === 'max' ? null : periodStart(at, intervalPeriod(interval));
+      const covering = own !== null && own >= window.startTs ? await read(own, window.endTs) : [];
+      const before = covering.length > 0 ? covering : await read(window.startTs, window.endTs);
+      const found = before.filter((c) => Date.parse(c.timestamp) / 1000 <= at).at(-1);
+      candles = found ? [found] : [];
     }
     return { svc_id: market.svc_id, exchange: venue.descriptor.id, outcome: outcome.name, interval, candles };
   }
