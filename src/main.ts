@@ -17,6 +17,7 @@ import { KeysAdminService } from './services/keys-admin-service.js';
 import { LiveBooks } from './services/market-data/live-books.js';
 import { MarketTargets } from './services/market-data/market-target.js';
 import { OrderbookService } from './services/market-data/orderbook-service.js';
+import { UserActivityService } from './services/market-data/user-activity-service.js';
 import { PingService } from './services/ping-service.js';
 import { UsageService } from './services/usage-service.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
@@ -191,6 +192,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       events: new EventsService(eventsRepo, marketsRepo, exchanges, CATALOGUE_TOTALS_TTL_MS),
       targets,
       orderbook: new OrderbookService(targets, liveBooks, config.venues.timeoutMs),
+      userActivity: new UserActivityService(registry, exchanges, config.venues.timeoutMs),
       metrics,
     });
 

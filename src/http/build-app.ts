@@ -10,6 +10,7 @@ import type { HealthService } from '../services/health-service.js';
 import type { KeysAdminService } from '../services/keys-admin-service.js';
 import type { MarketTargets } from '../services/market-data/market-target.js';
 import type { OrderbookService } from '../services/market-data/orderbook-service.js';
+import type { UserActivityService } from '../services/market-data/user-activity-service.js';
 import type { PingService } from '../services/ping-service.js';
 import type { UsageService } from '../services/usage-service.js';
 import type { AdmissionControl } from '../tenancy/admission/admission.js';
@@ -26,10 +27,10 @@ import { exchangesRoutes } from './routes/exchanges-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { marketsRoutes } from './routes/markets-routes.js';
 import { orderbookRoutes } from './routes/orderbook-routes.js';
-
 import { pingRoutes } from './routes/ping-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
+import { userActivityRoutes } from './routes/user-activity-routes.js';
 import { ErrorBody } from './schemas/common.js';
 
 export interface AppDeps {
@@ -50,6 +51,7 @@ export interface AppDeps {
   events: EventsService;
   targets: MarketTargets;
   orderbook: OrderbookService;
+  userActivity: UserActivityService;
   metrics: HttpMetrics;
 }
 
@@ -98,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       keysRoutes(api, deps.keysAdmin);
       marketsRoutes(api, deps.markets, deps.events);
       orderbookRoutes(api, deps.orderbook, deps.targets);
+      userActivityRoutes(api, deps.userActivity);
     },
     { prefix: API_PREFIX },
   );
