@@ -6,7 +6,7 @@
 //  2. Warm books: autocannon with 200 connections rotating over 100 books already asked once, against a bare
 //     node:http serving a book of the same size on every path, in the same run (ratio, goal ≥ 0.5; p99 goal
 //     ≤ 10 ms). A warm book is re-fetched from the venue once its 500 ms reuse ends, as in production.
-// Figures are printed, never asserted.
+// Figures are printed, never asserted. BENCH_PROFILE_DIR=dir runs our server under --cpu-prof.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,7 +76,9 @@ async function main(): Promise<void> {
     const ours = await startOmnibook({
       dataDir,
       adminKey: randomAdminKey(),
-      nodeArgs: [],
+      nodeArgs: process.env.BENCH_PROFILE_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+        : [],
       configFile,
       env: sims.env,
     });

@@ -19,6 +19,7 @@ import { MarketTargets } from './services/market-data/market-target.js';
 import { OrderbookService } from './services/market-data/orderbook-service.js';
 import { PriceService } from './services/market-data/price-service.js';
 import { TradesService } from './services/market-data/trades-service.js';
+import { UserActivityService } from './services/market-data/user-activity-service.js';
 import { PingService } from './services/ping-service.js';
 import { UsageService } from './services/usage-service.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
@@ -195,6 +196,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       orderbook: new OrderbookService(targets, liveBooks, config.venues.timeoutMs),
       prices: new PriceService(targets, config.venues.timeoutMs),
       trades: new TradesService(targets, config.venues.timeoutMs),
+      userActivity: new UserActivityService(registry, exchanges, config.venues.timeoutMs),
       metrics,
     });
 

@@ -12,6 +12,7 @@ import type { MarketTargets } from '../services/market-data/market-target.js';
 import type { OrderbookService } from '../services/market-data/orderbook-service.js';
 import type { PriceService } from '../services/market-data/price-service.js';
 import type { TradesService } from '../services/market-data/trades-service.js';
+import type { UserActivityService } from '../services/market-data/user-activity-service.js';
 import type { PingService } from '../services/ping-service.js';
 import type { UsageService } from '../services/usage-service.js';
 import type { AdmissionControl } from '../tenancy/admission/admission.js';
@@ -33,6 +34,7 @@ import { priceRoutes } from './routes/price-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
 import { tradesRoutes } from './routes/trades-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
+import { userActivityRoutes } from './routes/user-activity-routes.js';
 import { ErrorBody } from './schemas/common.js';
 
 export interface AppDeps {
@@ -55,6 +57,7 @@ export interface AppDeps {
   orderbook: OrderbookService;
   prices: PriceService;
   trades: TradesService;
+  userActivity: UserActivityService;
   metrics: HttpMetrics;
 }
 
@@ -105,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       orderbookRoutes(api, deps.orderbook, deps.targets);
       priceRoutes(api, deps.prices);
       tradesRoutes(api, deps.trades);
+      userActivityRoutes(api, deps.userActivity);
     },
     { prefix: API_PREFIX },
   );

@@ -53,7 +53,8 @@ export async function startCatalogueServer(
   size: number,
   options: StartOptions = {},
 ): Promise<CatalogueServer> {
-  const config = loadConfig({ env: {}, overrides: { mode: 'sandbox' } });
+  // The venues' adapters get the same settings as the server (e.g. a longer venues.timeoutMs).
+  const config = loadConfig({ env: {}, overrides: { ...options.config, mode: 'sandbox' } });
   const sims = new Map<ExchangeId, RunningSimVenue>();
   try {
     for (const [id, launch] of Object.entries(SIM_VENUE_LAUNCHERS)) {

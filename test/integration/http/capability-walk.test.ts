@@ -12,6 +12,7 @@ import type { Market } from '../../../src/domain/market.js';
 import { type CatalogueServer, startCatalogueServer, venueContext } from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
 import type { TestRequestInit, TestResponse } from '../../support/server.js';
+import { walletWithPositions } from '../../support/wallet-activity.js';
 
 let cat: CatalogueServer;
 before(async () => {
@@ -52,6 +53,18 @@ async function advance(exchange: ExchangeId, steps: number): Promise<void> {
     body: JSON.stringify({ steps }),
   });
   assert.ok(res.ok, `${exchange}: advance answered ${res.status}`);
+}
+
+/** How many positions a venue's wallet-activity document lists (each venue has its own shape). */
+function positionRows(exchange: ExchangeId, doc: Record<string, unknown>): number {
+  switch (exchange) {
+    case 'opinion':
+      return (doc.positions as { list: unknown[] }).list.length;
+    case 'limitless':
+      return (doc.positions as { clob: unknown[] }).clob.length;
+    default:
+      return (doc.positions as unknown[]).length;
+  }
 }
 
 /** How each capability is proven to work through its public route. */
@@ -135,6 +148,26 @@ const EXERCISERS = new Map<Capability, Walker>([
         found.ids,
         `${exchange}: the venue's own tape`,
       );
+    },
+  ],
+  [
+    'fetch_user_activity',
+    async (exchange) => {
+      // A paper wallet holding positions there: the venue's document must carry them, exactly as the adapter
+      // reads them itself.
+      const wallet = await walletWithPositions(cat, exchange, 3);
+      const res = await request(`/api/v1/user-activity?address=${wallet.address}&exchanges=${exchange}`);
+      assert.equal(res.status, 200, res.text);
+      const body = res.body as {
+        exchanges: Record<string, Record<string, unknown>>;
+        status: Record<string, { success: boolean; error?: string }>;
+      };
+      assert.deepEqual(body.status, { [exchange]: { success: true } }, res.text);
+      const adapter = cat.sims.get(exchange)?.adapter;
+      const direct = await adapter?.marketData.fetchUserActivity?.(venueContext(), wallet.address, 100);
+      assert.ok(direct, `${exchange}: the adapter reads the same wallet`);
+      assert.deepEqual(body.exchanges[exchange], direct, `${exchange}: the venue's own document`);
+      assert.equal(positionRows(exchange, direct), wallet.positions, `${exchange}: the wallet's positions`);
     },
   ],
   [
