@@ -141,7 +141,8 @@ export class PriceService {
       ]);
     }
     const fetchPriceHistory = venue.marketData.fetchPriceHistory;
-    if (!fetchPriceHistory) throw new Error(`${venue.descriptor.id} declares fetch_price_history without a method`);
+    if (!fetchPriceHistory)
+      throw new Error(`${venue.descriptor.id} declares fetch_price_history without a method`);
     const read = async (startTs: number, endTs: number): Promise<Candle[]> => {
       const series = await fetchPriceHistory.call(
         venue.marketData,
