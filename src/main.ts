@@ -175,6 +175,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     });
     const targets = new MarketTargets(markets, exchanges);
     const liveBooks = new LiveBooks(logger.child({ component: 'live-books' }));
+    const orderbook = new OrderbookService(targets, liveBooks, config.venues.timeoutMs);
 
     const { app, shutdown } = await buildApp({
       version: VERSION,
@@ -193,7 +194,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       markets,
       events: new EventsService(eventsRepo, marketsRepo, exchanges, CATALOGUE_TOTALS_TTL_MS),
       targets,
-      orderbook: new OrderbookService(targets, liveBooks, config.venues.timeoutMs),
+      orderbook,
       prices: new PriceService(targets, config.venues.timeoutMs),
       trades: new TradesService(targets, config.venues.timeoutMs),
       userActivity: new UserActivityService(registry, exchanges, config.venues.timeoutMs),
@@ -242,6 +243,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
           for (const job of jobs) await job.stop();
           // Book streams end before the adapters that carry them close.
+          orderbook.close();
           await liveBooks.close().catch((err) => logger.warn({ err }, 'closing book streams failed'));
           await Promise.allSettled(registry.list().map((venue) => venue.close?.()));
           await options.onStop?.().catch((err) => logger.warn({ err }, 'stop hook failed'));
