@@ -35,10 +35,12 @@ export function seal(keyring: MasterKeyring, plaintext: Uint8Array, binding: Rec
   const master = keyring.current;
   const dataKey = randomBytes(DATA_KEY_BYTES);
   try {
-    const aad = associatedData(binding, master.id);
-    return [VERSION, master.id, gcmSeal(master.key, dataKey, aad), gcmSeal(dataKey, plaintext, aad)].join(
-      '.',
-    );
+    return [
+      VERSION,
+      master.id,
+      gcmSeal(master.key, dataKey, associatedData(binding, master.id)),
+      gcmSeal(dataKey, plaintext, associatedData(binding, '')),
+    ].join('.');
   } finally {
     dataKey.fill(0);
   }
@@ -48,11 +50,10 @@ export function open(keyring: MasterKeyring, sealed: string, binding: RecordBind
   const parts = parse(sealed);
   const master = keyring.byId(parts.masterId);
   if (!master) throw new VaultError();
-  const aad = associatedData(binding, master.id);
-  const dataKey = gcmOpen(master.key, parts.wrappedKey, aad);
+  const dataKey = gcmOpen(master.key, parts.wrappedKey, associatedData(binding, master.id));
   try {
     if (dataKey.length !== DATA_KEY_BYTES) throw new VaultError();
-    return gcmOpen(dataKey, parts.secret, aad);
+    return gcmOpen(dataKey, parts.secret, associatedData(binding, ''));
   } finally {
     dataKey.fill(0);
   }
@@ -64,8 +65,9 @@ export function masterKeyIdOf(sealed: string): string {
 }
 
 /**
- * The same secret under the keyring's current master key: only the data key is unwrapped and wrapped again. The
- * binding is checked on the way (a record that does not open is not rewrapped).
+ * The same record under the keyring's current master key: only the data key is unwrapped and wrapped again; the
+ * sealed secret is carried over as it is. The binding is checked on the way (a record that does not open is not
+ * rewrapped).
  */
 export function rewrap(keyring: MasterKeyring, sealed: string, binding: RecordBinding): string {
   const parts = parse(sealed);
@@ -75,19 +77,16 @@ export function rewrap(keyring: MasterKeyring, sealed: string, binding: RecordBi
   const dataKey = gcmOpen(from.key, parts.wrappedKey, associatedData(binding, from.id));
   try {
     if (dataKey.length !== DATA_KEY_BYTES) throw new VaultError();
-    // The secret's own layer is bound to the master id too: reseal it so the new record is whole under `to`.
-    const secret = gcmOpen(dataKey, parts.secret, associatedData(binding, from.id));
-    try {
-      const aad = associatedData(binding, to.id);
-      return [VERSION, to.id, gcmSeal(to.key, dataKey, aad), gcmSeal(dataKey, secret, aad)].join('.');
-    } finally {
-      secret.fill(0);
-    }
+    // Proves the binding owns the secret too, so rotation never launders a record into another binding.
+    gcmOpen(dataKey, parts.secret, associatedData(binding, '')).fill(0);
+    const wrapped = gcmSeal(to.key, dataKey, associatedData(binding, to.id));
+    return [VERSION, to.id, wrapped, parts.secret.toString('base64url')].join('.');
   } finally {
     dataKey.fill(0);
   }
 }
 
+/** The wrapped data key is bound to its master key id as well; the secret's layer to the binding alone. */
 function associatedData(binding: RecordBinding, masterId: string): Buffer {
   // Length-prefixed parts: no choice of strings can make two different bindings encode alike.
   const parts = [VERSION, masterId, binding.purpose, binding.customerId, binding.exchange].map((p) =>
