@@ -82,6 +82,7 @@ test('rotation: rewrap moves a record to the new master key; then the old key is
   const rewrapped = rewrap(during, sealed, binding);
   assert.equal(masterKeyIdOf(sealed), oldKey.id);
   assert.equal(masterKeyIdOf(rewrapped), newKey.id);
+  assert.equal(rewrapped.split('.')[3], sealed.split('.')[3], 'the sealed secret is carried over untouched');
   assert.deepEqual(open(new MasterKeyring(newKey), rewrapped, binding), secret);
   assert.throws(() => open(new MasterKeyring(oldKey), rewrapped, binding), VaultError);
   assert.throws(() => rewrap(during, sealed, { ...binding, customerId: 'cus_b' }), VaultError);
