@@ -93,6 +93,11 @@ export class OrderbookService {
     };
   }
 
+  /** The whole current book of a resolved outcome, from the stream or the short REST cache as `live` reads it. */
+  async fullBook(target: MarketTarget, caller: CallerContext): Promise<OrderBook> {
+    return this.streamed(target) ?? (await this.fetched(target, caller));
+  }
+
   private streamed(target: MarketTarget): OrderBook | null {
     return this.books.current(
       target.venue.descriptor.id,
