@@ -72,7 +72,7 @@ export class Decimal {
       units /= TEN;
       scale -= 1;
     }
-    return units === this.units ? this : new Decimal(units, scale);
+    return scale === this.scale ? this : new Decimal(units, scale);
   }
 
   private at(scale: number): bigint {
