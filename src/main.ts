@@ -245,6 +245,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
           for (const job of jobs) await job.stop();
           // Book streams end before the adapters that carry them close.
+          orderbook.close();
           await liveBooks.close().catch((err) => logger.warn({ err }, 'closing book streams failed'));
           await Promise.allSettled(registry.list().map((venue) => venue.close?.()));
           await options.onStop?.().catch((err) => logger.warn({ err }, 'stop hook failed'));
