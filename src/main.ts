@@ -14,6 +14,7 @@ import { MarketsService } from './services/catalogue/markets-service.js';
 import { ExchangesService } from './services/exchanges-service.js';
 import { HealthService } from './services/health-service.js';
 import { KeysAdminService } from './services/keys-admin-service.js';
+import { ExecutionPriceService } from './services/market-data/execution-price-service.js';
 import { LiveBooks } from './services/market-data/live-books.js';
 import { MarketTargets } from './services/market-data/market-target.js';
 import { OrderbookService } from './services/market-data/orderbook-service.js';
@@ -195,6 +196,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       events: new EventsService(eventsRepo, marketsRepo, exchanges, CATALOGUE_TOTALS_TTL_MS),
       targets,
       orderbook,
+      executionPrice: new ExecutionPriceService(targets, orderbook, config.venues.timeoutMs),
       prices: new PriceService(targets, config.venues.timeoutMs),
       trades: new TradesService(targets, config.venues.timeoutMs),
       userActivity: new UserActivityService(registry, exchanges, config.venues.timeoutMs),

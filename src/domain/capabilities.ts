@@ -7,6 +7,8 @@ export const CAPABILITIES = [
   'fetch_price_history',
   'fetch_trades',
   'fetch_user_activity',
+  // Not in the wire contract's list: GET /execution-price, which walks the live book and prices the venue's fee.
+  'fetch_execution_price',
   'create_order',
   'cancel_order',
   'fetch_order_history',

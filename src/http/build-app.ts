@@ -8,6 +8,7 @@ import type { ExchangeCapabilities, ExchangesService } from '../services/exchang
 
 import type { HealthService } from '../services/health-service.js';
 import type { KeysAdminService } from '../services/keys-admin-service.js';
+import type { ExecutionPriceService } from '../services/market-data/execution-price-service.js';
 import type { MarketTargets } from '../services/market-data/market-target.js';
 import type { OrderbookService } from '../services/market-data/orderbook-service.js';
 import type { PriceService } from '../services/market-data/price-service.js';
@@ -26,6 +27,7 @@ import type { HttpMetrics } from './plugins/metrics.js';
 import { installDocsUi, installOpenApi } from './plugins/openapi.js';
 import { installShutdownGate, type ShutdownGate } from './plugins/shutdown-gate.js';
 import { exchangesRoutes } from './routes/exchanges-routes.js';
+import { executionPriceRoutes } from './routes/execution-price-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { marketsRoutes } from './routes/markets-routes.js';
 import { orderbookRoutes } from './routes/orderbook-routes.js';
@@ -55,6 +57,7 @@ export interface AppDeps {
   events: EventsService;
   targets: MarketTargets;
   orderbook: OrderbookService;
+  executionPrice: ExecutionPriceService;
   prices: PriceService;
   trades: TradesService;
   userActivity: UserActivityService;
@@ -106,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       keysRoutes(api, deps.keysAdmin);
       marketsRoutes(api, deps.markets, deps.events);
       orderbookRoutes(api, deps.orderbook, deps.targets);
+      executionPriceRoutes(api, deps.executionPrice);
       priceRoutes(api, deps.prices);
       tradesRoutes(api, deps.trades);
       userActivityRoutes(api, deps.userActivity);

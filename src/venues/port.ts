@@ -5,6 +5,7 @@ import type { CandleInterval, OrderBook, Trade } from '../domain/book.js';
 import type { PriceSeries } from '../domain/candles.js';
 import type { Capability } from '../domain/capabilities.js';
 import type { ExchangeId } from '../domain/exchanges.js';
+import type { FeeSchedule } from '../domain/fees/schedule.js';
 import type { Market, MarketEvent, Page } from '../domain/market.js';
 import type { MarketStreamEvent, UserStreamEvent } from '../domain/stream.js';
 import type { Balance, Fill, Order, OrderRequest, OrderType, Position } from '../domain/trading.js';
@@ -141,6 +142,11 @@ export interface MarketDataFacet {
   ): Promise<PriceSeries>;
   fetchTrades?(ctx: VenueContext, market: Market, outcome: string, query: TradesQuery): Promise<TradesPage>;
   fetchUserActivity?(ctx: VenueContext, address: string, limit: number): Promise<Record<string, unknown>>;
+  /**
+   * The taker fee parameters of one market as the venue publishes them (its fee fields, or the knowledge that it
+   * publishes none); `domain/fees/` turns them and a book walk into a fee.
+   */
+  fetchFeeSchedule?(ctx: VenueContext, market: Market, outcome: string): Promise<FeeSchedule>;
   /** Native stream, or polling with change detection when the descriptor says `websocket: 'polling'`. */
   openMarketStream?(ctx: StreamContext): MarketStream;
 }

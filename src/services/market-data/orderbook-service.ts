@@ -112,6 +112,12 @@ export class OrderbookService {
     };
   }
 
+  /** The whole current book of a resolved outcome, from the stream or the short REST cache as `live` reads it. */
+  async fullBook(target: MarketTarget, caller: CallerContext): Promise<OrderBook> {
+    const key = `${target.market.svc_id}\u0000${target.outcome.token_id}`;
+    return this.streamed(target) ?? (await this.fetched(target, key, caller));
+  }
+
   private streamed(target: MarketTarget): OrderBook | null {
     return this.books.current(
       target.venue.descriptor.id,

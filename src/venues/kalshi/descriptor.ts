@@ -18,6 +18,7 @@ export function kalshiDescriptor(nativeStream: boolean): VenueDescriptor {
       fetch_trades: 'supported',
       // A custodial exchange: no public per-user data by wallet address.
       fetch_user_activity: 'unsupported',
+      fetch_execution_price: 'supported',
       create_order: 'supported',
       cancel_order: 'supported',
       fetch_order_history: 'supported',

@@ -3,6 +3,8 @@
 // the public trade tape, and market streams (native WebSocket with a stream key, else polling the REST book).
 import type { Candle, CandleInterval, OrderBook } from '../../domain/book.js';
 import type { PriceSeries } from '../../domain/candles.js';
+import { Decimal } from '../../domain/decimal.js';
+import type { FeeSchedule } from '../../domain/fees/schedule.js';
 import type { Market } from '../../domain/market.js';
 import type {
   HistoryQuery,
@@ -18,12 +20,20 @@ import { pollingMarketStream } from '../shared/polling-market-stream.js';
 import type { KalshiClient } from './client.js';
 import { mapKalshiError } from './errors.js';
 import { parseCandles, parseOrderbook, parseTrade, resolveOutcome, tokenId } from './parse.js';
-import { KalshiBatchCandlesResponse, KalshiOrderbook, KalshiTradesPage } from './payloads.js';
+import {
+  KalshiBatchCandlesResponse,
+  KalshiEventResponse,
+  KalshiOrderbook,
+  KalshiSeriesResponse,
+  KalshiTradesPage,
+} from './payloads.js';
 import { openKalshiMarketStream } from './stream.js';
 
 const decodeBook = payloadDecoder(KalshiOrderbook);
 const decodeTrades = payloadDecoder(KalshiTradesPage);
 const decodeCandles = payloadDecoder(KalshiBatchCandlesResponse);
+const decodeEvent = payloadDecoder(KalshiEventResponse);
+const decodeSeries = payloadDecoder(KalshiSeriesResponse);
 
 /** Native period (minutes) each of our intervals is built from; `max` takes hours (see nativeFor). */
 const NATIVE: Record<Exclude<CandleInterval, 'max'>, 1 | 60 | 1440> = {
@@ -55,6 +65,28 @@ export function kalshiMarketData(client: KalshiClient): Required<Omit<MarketData
 
   return {
     fetchOrderBook: (ctx, market, outcome) => fetchOrderBook(ctx, market, outcome),
+
+    // Fees are set per series (`fee_type`, `fee_multiplier`); a market knows its event, the event its series.
+    async fetchFeeSchedule(ctx: VenueContext, market: Market): Promise<FeeSchedule> {
+      const eventTicker = market.exchange_group_id;
+      let seriesTicker = eventTicker.split('-')[0] ?? eventTicker;
+      if (eventTicker) {
+        const { event } = await client.get(ctx, decodeEvent, {
+          path: `/events/${encodeURIComponent(eventTicker)}`,
+          operation: 'get_event',
+        });
+        seriesTicker = event.series_ticker ?? seriesTicker;
+      }
+      const { series } = await client.get(ctx, decodeSeries, {
+        path: `/series/${encodeURIComponent(seriesTicker)}`,
+        operation: 'get_series',
+      });
+      return {
+        venue: 'kalshi',
+        feeType: series.fee_type,
+        multiplier: Decimal.fromNumber(series.fee_multiplier).toString(),
+      };
+    },
 
     async fetchPriceHistory(
       ctx: VenueContext,

@@ -61,6 +61,15 @@ export const KalshiEventResponse = Type.Object({
   markets: Opt(Type.Array(KalshiMarket)),
 });
 
+/** GET /series/{ticker}: the series' fee structure (kalshi-typescript `Series`). */
+export const KalshiSeriesResponse = Type.Object({
+  series: Type.Object({
+    ticker: Type.String(),
+    fee_type: Type.String({ minLength: 1 }),
+    fee_multiplier: Type.Number({ minimum: 0 }),
+  }),
+});
+
 /** GET /markets/{ticker}/orderbook: bids only on each outcome, `[price_dollars, count_fp]`. */
 export const KalshiOrderbook = Type.Object({
   orderbook_fp: Type.Object({ yes_dollars: Opt(Type.Array(Level)), no_dollars: Opt(Type.Array(Level)) }),

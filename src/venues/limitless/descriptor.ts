@@ -15,6 +15,7 @@ export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
     // The public matched-trade feed, GET /markets/{slug}/events.
     fetch_trades: 'supported',
     fetch_user_activity: 'supported',
+    fetch_execution_price: 'supported',
     create_order: 'unsupported',
     cancel_order: 'unsupported',
     fetch_order_history: 'unsupported',

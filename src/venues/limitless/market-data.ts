@@ -3,6 +3,7 @@
 // volume, as the product we mirror returns it) and the Socket.IO book stream.
 import type { OrderBook } from '../../domain/book.js';
 import type { PriceSeries } from '../../domain/candles.js';
+import type { FeeSchedule } from '../../domain/fees/schedule.js';
 import type { Market } from '../../domain/market.js';
 import { AppError } from '../../errors/app-error.js';
 import type { HistoryQuery, MarketDataFacet, MarketStream, StreamContext, VenueContext } from '../port.js';
@@ -47,6 +48,9 @@ export function limitlessMarketData(client: LimitlessClient): Required<MarketDat
   }
 
   return {
+    // Limitless publishes a fee range, not the curve a market charges on (domain/fees/limitless.ts).
+    fetchFeeSchedule: async (): Promise<FeeSchedule> => ({ venue: 'limitless' }),
+
     async fetchOrderBook(ctx, market, outcome): Promise<OrderBook> {
       const which = limitlessOutcome(market, outcome);
       outcomeToken(market, which);

@@ -15,6 +15,7 @@ export const OPINION_DESCRIPTOR: VenueDescriptor = Object.freeze({
     // The OpenAPI has no public trade tape (only a wallet's own trades, served as wallet activity).
     fetch_trades: 'unsupported',
     fetch_user_activity: 'supported',
+    fetch_execution_price: 'supported',
     create_order: 'unsupported',
     cancel_order: 'unsupported',
     fetch_order_history: 'unsupported',

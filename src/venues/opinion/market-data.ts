@@ -3,6 +3,7 @@
 // the polled book stream. Opinion has no public trade tape on REST.
 import type { CandleInterval } from '../../domain/book.js';
 import type { PriceSeries } from '../../domain/candles.js';
+import type { FeeSchedule } from '../../domain/fees/schedule.js';
 import { AppError } from '../../errors/app-error.js';
 import type { HistoryQuery, MarketDataFacet, VenueContext } from '../port.js';
 import { findOutcome } from '../shared/outcomes.js';
@@ -38,6 +39,9 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 export function opinionMarketData(client: OpinionClient, pollIntervalMs: number): MarketDataFacet {
   const facet: MarketDataFacet = {
+    // Opinion publishes a fee range, not the curve a market charges on (domain/fees/opinion.ts).
+    fetchFeeSchedule: async (): Promise<FeeSchedule> => ({ venue: 'opinion' }),
+
     async fetchOrderBook(ctx, market, outcome) {
       const { name, token_id: tokenId } = findOutcome(market, outcome);
       const raw = await client.public(ctx, decodeBook, {

@@ -14,6 +14,7 @@ export const POLYMARKET_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_price_history: 'supported',
     fetch_trades: 'supported',
     fetch_user_activity: 'supported',
+    fetch_execution_price: 'supported',
     create_order: 'supported',
     cancel_order: 'supported',
     fetch_order_history: 'supported',

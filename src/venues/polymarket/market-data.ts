@@ -2,6 +2,7 @@
 // activity from the Data API.
 import type { OrderBook } from '../../domain/book.js';
 import { INTERVAL_SECONDS, type PriceSeries } from '../../domain/candles.js';
+import type { FeeSchedule } from '../../domain/fees/schedule.js';
 import type { Market } from '../../domain/market.js';
 import { AppError } from '../../errors/app-error.js';
 import type {
@@ -16,10 +17,11 @@ import { findOutcome } from '../shared/outcomes.js';
 import { payloadDecoder } from '../shared/payload.js';
 import { type TapeRow, walkTape } from '../shared/trade-tape.js';
 import type { PolymarketClient } from './client.js';
-import { clobBookToOrderBook } from './parse.js';
+import { clobBookToOrderBook, feeScheduleOf } from './parse.js';
 import { dataTradesToTrades, tapeRowKey } from './parse-trading.js';
 import {
   PolymarketBook,
+  PolymarketClobMarketInfo,
   PolymarketDataPositionList,
   PolymarketDataTradeList,
   PolymarketDataValue,
@@ -28,6 +30,7 @@ import {
 import { openPolymarketMarketStream } from './stream.js';
 
 const decodeBook = payloadDecoder(PolymarketBook);
+const decodeMarketInfo = payloadDecoder(PolymarketClobMarketInfo);
 const decodeHistory = payloadDecoder(PolymarketPriceHistory);
 const decodeTape = payloadDecoder(PolymarketDataTradeList);
 const decodePositions = payloadDecoder(PolymarketDataPositionList);
@@ -51,6 +54,14 @@ export function polymarketMarketData(client: PolymarketClient): MarketDataFacet 
         operation: 'get_book',
       });
       return clobBookToOrderBook(book, o.name, new Date());
+    },
+
+    async fetchFeeSchedule(ctx: VenueContext, market: Market): Promise<FeeSchedule> {
+      const info = await client.get(client.clob, ctx, decodeMarketInfo, {
+        path: `/clob-markets/${encodeURIComponent(market.exchange_market_id)}`,
+        operation: 'get_market_info',
+      });
+      return feeScheduleOf(info);
     },
 
     async fetchPriceHistory(

@@ -1,6 +1,8 @@
 // Pure normalizers for Polymarket's account payloads: CLOB orders and user trades, Data API positions and the
 // public tape. Order states stay strict: a status we do not know is a payload error, never a guess.
 import type { Trade } from '../../domain/book.js';
+import { Decimal } from '../../domain/decimal.js';
+import { polymarketTakerFee } from '../../domain/fees/polymarket.js';
 import type { Fill, Order, OrderStatus, Position, Side } from '../../domain/trading.js';
 import { PolymarketParseError, toNumber } from './parse.js';
 import type {
@@ -87,17 +89,39 @@ export function openOrderToOrder(
   };
 }
 
-/** V1-documented fee: rate × min(p, 1 − p) × shares (0 when the trade carries no rate). */
-export function tradeFee(rateBps: number | string | undefined, price: number, size: number): number {
-  const rate = toNumber(rateBps ?? null) ?? 0;
-  return (rate / 10_000) * Math.min(price, 1 - price) * size;
+/**
+ * The CLOB V2 fee of one fill: the rate the trade applied (`fee_rate_bps`, the market's `fd.r` × 10,000; 0 for a
+ * maker) on the market's curve, size × rate × (p(1 − p))^exponent, by the same function the execution estimate
+ * uses. (The V1 formula, rate × min(p, 1 − p), overstates it 8× at p = 0.5 with exponent 2.)
+ */
+export function tradeFee(
+  rateBps: number | string | undefined,
+  exponent: number,
+  price: number,
+  size: number,
+): number {
+  const bps = toNumber(rateBps ?? null) ?? 0;
+  if (bps <= 0) return 0;
+  const rate = Decimal.fromNumber(bps).div(Decimal.fromInt(10_000), 12);
+  return polymarketTakerFee(rate, exponent, Decimal.fromNumber(price), Decimal.fromNumber(size)).toNumber();
+}
+
+/** Whether a user trade carries a fee rate, so the market's fee exponent is needed to price its fills. */
+export function tradeHasFeeRate(t: PolymarketUserTrade): boolean {
+  const charged = (raw: number | string | undefined) => (toNumber(raw ?? null) ?? 0) > 0;
+  return charged(t.fee_rate_bps) || t.maker_orders.some((m) => charged(m.fee_rate_bps));
 }
 
 /**
  * The fills one user trade holds for us: the taker side when we were the taker, and each of our maker orders it
  * matched. A maker order on the other token of the market (a mint or merge) trades the same direction as the taker.
  */
-export function userTradeFills(t: PolymarketUserTrade, me: { apiKey: string; address: string }): Fill[] {
+export function userTradeFills(
+  t: PolymarketUserTrade,
+  me: { apiKey: string; address: string },
+  /** The market's fee exponent (`/clob-markets` `fd.e`); only read when the trade carries a fee rate. */
+  feeExponent = 0,
+): Fill[] {
   const fills: Fill[] = [];
   const createdAt = isoFromSeconds(t.match_time);
   const takerSide = side(t.side);
@@ -114,7 +138,7 @@ export function userTradeFills(t: PolymarketUserTrade, me: { apiKey: string; add
       price,
       size,
       is_taker: true,
-      fee: tradeFee(t.fee_rate_bps, price, size),
+      fee: tradeFee(t.fee_rate_bps, feeExponent, price, size),
       created_at: createdAt,
     });
   }
@@ -135,7 +159,7 @@ export function userTradeFills(t: PolymarketUserTrade, me: { apiKey: string; add
       price,
       size,
       is_taker: false,
-      fee: tradeFee(m.fee_rate_bps, price, size),
+      fee: tradeFee(m.fee_rate_bps, feeExponent, price, size),
       created_at: createdAt,
     });
   }

@@ -2,9 +2,16 @@
 // svc_id native id = the market's conditionId (shared by Gamma, the CLOB and the chain); the group is the
 // Gamma event id.
 import type { BookLevel, OrderBook } from '../../domain/book.js';
+import { Decimal } from '../../domain/decimal.js';
+import type { FeeSchedule } from '../../domain/fees/schedule.js';
 import type { Market, MarketEvent, MarketStatus, Outcome } from '../../domain/market.js';
 import { encodeSvcId } from '../../domain/svc-id.js';
-import type { PolymarketBook, PolymarketGammaEvent, PolymarketGammaMarket } from './payloads.js';
+import type {
+  PolymarketBook,
+  PolymarketClobMarketInfo,
+  PolymarketGammaEvent,
+  PolymarketGammaMarket,
+} from './payloads.js';
 
 export class PolymarketParseError extends Error {
   override readonly name = 'PolymarketParseError';
@@ -148,4 +155,13 @@ function toIso(raw: string): string | null {
     : raw;
   const t = Date.parse(normalized);
   return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+/**
+ * The market's V2 fee curve from `/clob-markets` `fd` (rate `r`, exponent `e`); a market without `fd` charges no
+ * fee, as the V2 SDK reads it (`rate: fd?.r ?? 0, exponent: fd?.e ?? 0`).
+ */
+export function feeScheduleOf(info: PolymarketClobMarketInfo): FeeSchedule & { venue: 'polymarket' } {
+  const rate = info.fd?.r ?? 0;
+  return { venue: 'polymarket', rate: Decimal.fromNumber(rate).toString(), exponent: info.fd?.e ?? 0 };
 }

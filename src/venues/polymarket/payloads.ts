@@ -107,10 +107,14 @@ export const PolymarketClobMarketInfo = Type.Object({
   mos: Type.Optional(NumOrString),
   /** neg risk */
   nr: Type.Optional(Type.Boolean()),
-  /** fee schedule: rate and exponent */
+  /** fee details: rate, exponent, taker only */
   fd: Type.Optional(
     Type.Union([
-      Type.Object({ r: Type.Optional(Type.Number()), e: Type.Optional(Type.Number()) }),
+      Type.Object({
+        r: Type.Optional(Type.Number({ minimum: 0 })),
+        e: Type.Optional(Type.Integer({ minimum: 0 })),
+        to: Type.Optional(Type.Boolean()),
+      }),
       Type.Null(),
     ]),
   ),

@@ -11,6 +11,7 @@ import { payloadDecoder } from '../shared/payload.js';
 import { ReconnectingSocket } from '../shared/reconnecting-socket.js';
 import type { PolymarketClient } from './client.js';
 import { mapPolymarketError } from './errors.js';
+import { FeeExponents } from './fee-exponents.js';
 import { clobBookToOrderBook, toNumber } from './parse.js';
 import { isoFromSeconds, openOrderToOrder, userTradeFills } from './parse-trading.js';
 import {
@@ -204,6 +205,14 @@ export function openPolymarketUserStream(
 ): UserStream {
   const channel = new EventChannel<UserStreamEvent>();
   const seenFills = new Set<string>();
+  const exponents = new FeeExponents(client);
+  /** Trades wait for their market's fee exponent; this chain keeps every event in the order it arrived. */
+  let delivered: Promise<void> = Promise.resolve();
+  const deliver = (push: () => Promise<void> | void) => {
+    delivered = delivered.then(push).catch((error: unknown) => {
+      ctx.logger.warn({ venue: 'polymarket', exception: error }, 'user stream event dropped');
+    });
+  };
   let socket: ReconnectingSocket | null = null;
   let closed = false;
 
@@ -241,18 +250,26 @@ export function openPolymarketUserStream(
               const o = decodeOrder(e, 'polymarket', 'ws_user_order');
               const status = String(o.type).toUpperCase() === 'CANCELLATION' ? 'CANCELED' : o.status;
               const changedAt = o.timestamp === undefined ? null : isoFromSeconds(o.timestamp);
-              channel.push({
-                type: 'order',
-                order: openOrderToOrder({ ...o, status }, Date.now() / 1000, changedAt),
+              const order = openOrderToOrder({ ...o, status }, Date.now() / 1000, changedAt);
+              deliver(() => {
+                channel.push({ type: 'order', order });
               });
             } else if (e.event_type === 'trade') {
               // A trade is reported again as it moves MATCHED → MINED → CONFIRMED; each fill is sent once.
-              for (const fill of userTradeFills(decodeTrade(e, 'polymarket', 'ws_user_trade'), me)) {
-                if (seenFills.has(fill.fill_id)) continue;
-                if (seenFills.size > 50_000) seenFills.clear();
-                seenFills.add(fill.fill_id);
-                channel.push({ type: 'fill', fill });
-              }
+              const trade = decodeTrade(e, 'polymarket', 'ws_user_trade');
+              deliver(async () => {
+                const exponent = await exponents.of(authCtx, trade).catch((error: unknown) => {
+                  // Priced on the curve Polymarket's fee page documents (exponent 1) rather than losing the fill.
+                  ctx.logger.warn({ venue: 'polymarket', exception: error }, 'fee exponent unavailable');
+                  return 1;
+                });
+                for (const fill of userTradeFills(trade, me, exponent)) {
+                  if (seenFills.has(fill.fill_id)) continue;
+                  if (seenFills.size > 50_000) seenFills.clear();
+                  seenFills.add(fill.fill_id);
+                  channel.push({ type: 'fill', fill });
+                }
+              });
             }
           }
         },

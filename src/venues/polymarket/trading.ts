@@ -12,6 +12,7 @@ import { signerFromSession } from './auth.js';
 import { CONDITION_ID } from './catalog.js';
 import type { PolymarketAuth, PolymarketClient } from './client.js';
 import { isKilledOrderMessage, mapPolymarketError } from './errors.js';
+import { FeeExponents } from './fee-exponents.js';
 import { toNumber } from './parse.js';
 import { dataPositionToPosition, openOrderToOrder, userTradeFills } from './parse-trading.js';
 import {
@@ -92,6 +93,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
   ): Promise<Fill[]> {
     const me = { apiKey: auth.creds.key, address: auth.signer.address };
     const fills: Fill[] = [];
+    const exponents = new FeeExponents(client);
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES && fills.length < limit; page++) {
       const res = await client.private(ctx, auth, decodeTradesPage, {
@@ -99,7 +101,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
         query: { market: marketId ?? undefined, next_cursor: cursor },
         operation: 'list_trades',
       });
-      for (const t of res.data) fills.push(...userTradeFills(t, me));
+      for (const t of res.data) fills.push(...userTradeFills(t, me, await exponents.of(ctx, t)));
       if (!res.next_cursor || res.next_cursor === END_CURSOR || res.data.length === 0) break;
       cursor = res.next_cursor;
     }

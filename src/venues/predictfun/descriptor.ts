@@ -17,6 +17,7 @@ export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
     // Beyond the floor: GET /v1/orders/matches is the venue's public tape.
     fetch_trades: 'supported',
     fetch_user_activity: 'supported',
+    fetch_execution_price: 'supported',
     create_order: 'unsupported',
     cancel_order: 'unsupported',
     fetch_order_history: 'unsupported',

@@ -3,6 +3,8 @@
 import { Type } from 'typebox';
 import { isAddress } from 'viem';
 import type { OrderBook } from '../../domain/book.js';
+import { Decimal } from '../../domain/decimal.js';
+import type { FeeSchedule } from '../../domain/fees/schedule.js';
 import type { Market } from '../../domain/market.js';
 import { AppError } from '../../errors/app-error.js';
 import type { MarketDataFacet, StreamContext, TradesPage, TradesQuery, VenueContext } from '../port.js';
@@ -11,10 +13,17 @@ import { walkTape } from '../shared/trade-tape.js';
 import type { PredictfunClient } from './client.js';
 import { matchToTrades, toOrderBook } from './parse.js';
 import type { PredictfunMatch as PredictfunMatchDoc } from './payloads.js';
-import { envelope, PredictfunBook, PredictfunMatch, PredictfunRawPage } from './payloads.js';
+import {
+  envelope,
+  PredictfunBook,
+  PredictfunMarket,
+  PredictfunMatch,
+  PredictfunRawPage,
+} from './payloads.js';
 import { openPredictfunStream } from './stream.js';
 
 const decodeBook = payloadDecoder(envelope(PredictfunBook));
+const decodeMarket = payloadDecoder(envelope(PredictfunMarket));
 const decodeMatches = payloadDecoder(envelope(Type.Array(PredictfunMatch)));
 const decodeRawPage = payloadDecoder(PredictfunRawPage);
 const PAGE_SIZE = 100;
@@ -71,6 +80,15 @@ export function predictfunMarketData(client: PredictfunClient): MarketDataFacet 
   return {
     async fetchOrderBook(ctx: VenueContext, market: Market, outcome: string): Promise<OrderBook> {
       return fetchBook(client, ctx, market, resolveOutcome(market, outcome));
+    },
+
+    async fetchFeeSchedule(ctx: VenueContext, market: Market): Promise<FeeSchedule> {
+      const { data } = await client.public(ctx, decodeMarket, {
+        path: `/v1/markets/${encodeURIComponent(market.exchange_market_id)}`,
+        operation: 'get_market',
+      });
+      const bps = data.feeRateBps;
+      return { venue: 'predictfun', feeRateBps: bps == null ? null : Decimal.fromNumber(bps).toString() };
     },
 
     async fetchTrades(

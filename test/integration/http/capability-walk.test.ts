@@ -5,8 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Candle } from '../../../src/domain/book.js';
+import { levelsFromBook, walkBook } from '../../../src/domain/book-walk.js';
 import { intervalPeriod, rollUpSeries } from '../../../src/domain/candles.js';
 import { CAPABILITIES, type Capability } from '../../../src/domain/capabilities.js';
+import { Decimal } from '../../../src/domain/decimal.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
 import { type CatalogueServer, startCatalogueServer, venueContext } from '../../support/catalogue.js';
@@ -85,6 +87,43 @@ const EXERCISERS = new Map<Capability, Walker>([
       assert.ok(direct, `${exchange}: the adapter fetches the same book`);
       assert.deepEqual(book.bids, direct.bids.slice(0, 50), `${exchange}: bids as the venue has them`);
       assert.deepEqual(book.asks, direct.asks.slice(0, 50), `${exchange}: asks as the venue has them`);
+    },
+  ],
+  [
+    'fetch_execution_price',
+    async (exchange) => {
+      const market = tradedMarket(exchange);
+      const outcome = market.outcomes[0]?.name ?? 'Yes';
+      const selector = `svc_id=${encodeURIComponent(market.svc_id)}&outcome=${encodeURIComponent(outcome)}`;
+      const asksNow = async () => {
+        const res = await request(`/api/v1/orderbook?${selector}&limit=100`);
+        assert.equal(res.status, 200, res.text);
+        return (res.body as { asks: [number, number][] }).asks;
+      };
+      // The estimate walks the book GET /orderbook answers (one short cache). An earlier exerciser may have moved
+      // the venue while an older book was cached, so the estimate counts only between two equal book reads.
+      for (let attempt = 0; ; attempt++) {
+        const before = await asksNow();
+        const res = await request(`/api/v1/execution-price?${selector}&side=buy&amount=3`);
+        assert.equal(res.status, 200, res.text);
+        const after = await asksNow();
+        if (JSON.stringify(before) !== JSON.stringify(after)) {
+          assert.ok(attempt < 5, `${exchange}: the book kept moving`);
+          continue;
+        }
+        const estimate = res.body as {
+          svc_id: string;
+          filled_amount: number;
+          total_cost: number;
+          fee_info: { exchange: string };
+        };
+        assert.equal(estimate.svc_id, market.svc_id);
+        assert.equal(estimate.fee_info.exchange, exchange);
+        const walk = walkBook('buy', levelsFromBook(after), Decimal.fromInt(3));
+        assert.equal(estimate.filled_amount, walk.filled.toNumber(), `${exchange}: filled as the asks allow`);
+        assert.equal(estimate.total_cost, walk.notional.toNumber(), `${exchange}: cost of the asks`);
+        return;
+      }
     },
   ],
   [
@@ -223,6 +262,10 @@ function probe(capability: Capability, exchange: ExchangeId): [string, TestReque
     fetch_trades: [`/api/v1/trades?exchange=${exchange}&market_id=${market}`, {}],
     fetch_user_activity: [
       `/api/v1/user-activity?address=0x0000000000000000000000000000000000000001&exchanges=${exchange}`,
+      {},
+    ],
+    fetch_execution_price: [
+      `/api/v1/execution-price?exchange=${exchange}&market_id=${market}&side=buy&amount=1`,
       {},
     ],
     create_order: [`/api/v1/orders?exchange=${exchange}`, { method: 'POST', body: { ...order, size: 1 } }],

@@ -38,7 +38,7 @@ test('GET /exchanges lists every registered venue with all capability flags as b
     list.map((e) => e.id),
     ['kalshi', 'opinion'],
   );
-  assert.equal(Object.keys(list[0]?.has ?? {}).length, 16);
+  assert.equal(Object.keys(list[0]?.has ?? {}).length, 17);
   assert.ok(Object.values(list[0]?.has ?? {}).every((v) => v === false));
 });
 

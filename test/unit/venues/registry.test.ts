@@ -42,5 +42,6 @@ test('polling counts as declared, duplicates are refused, and consistent venues 
   const registry = new VenueRegistry([ok]);
   assert.equal(registry.get('opinion'), ok);
   assert.throws(() => new VenueRegistry([ok, ok]), /registered twice/);
-  assert.equal(CAPABILITIES.length, 16);
+  // The wire contract's sixteen flags and fetch_execution_price (docs/architecture.md, Decisions).
+  assert.equal(CAPABILITIES.length, 17);
 });

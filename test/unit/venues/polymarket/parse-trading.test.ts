@@ -129,18 +129,42 @@ test('fills never exceed what the trade matched, and fees are non-negative (prop
             outcome: l.sameToken ? 'Yes' : 'No',
           })),
         });
-        const fills = userTradeFills(trade, { apiKey: 'me', address: '0x2' });
+        const fills = userTradeFills(trade, { apiKey: 'me', address: '0x2' }, 1);
         assert.equal(fills.length, levels.filter((l) => l.mine).length);
         for (const f of fills) {
-          assert.ok(f.fee >= 0 && f.fee <= f.size * 0.01 * 0.5 + 1e-9);
+          // p(1 − p) ≤ 1/4; the fee is rounded to 5 decimals.
+          assert.ok(f.fee >= 0 && f.fee <= f.size * 0.01 * 0.25 + 0.000005);
           assert.ok(f.side === 'buy' || f.side === 'sell');
         }
       },
     ),
     { examples: [] },
   );
-  assert.equal(tradeFee(undefined, 0.5, 10), 0);
-  assert.ok(Math.abs(tradeFee('200', 0.9, 100) - 0.2) < 1e-12);
+  assert.equal(tradeFee(undefined, 2, 0.5, 10), 0);
+});
+
+test('a V2 fill pays rate × (p(1−p))^exponent per share, not the V1 rate × min(p, 1−p)', () => {
+  // The recorded user trade, as a V2 market with a fee (fd r = 0.07, e = 2) would report it: our taker buy of
+  // 10 shares at 0.5. V1's formula would charge 0.07 × 0.5 × 10 = 0.35, eight times the V2 fee.
+  const recorded = fixture('ws_user_trade_v1.json') as Record<string, unknown>;
+  const trade = decode(PolymarketUserTrade, {
+    ...recorded,
+    trader_side: 'TAKER',
+    price: '0.5',
+    size: '10',
+    fee_rate_bps: '700',
+  });
+  const [taker] = userTradeFills(trade, { apiKey: String(recorded.owner), address: '0x0' }, 2);
+  assert.equal(taker?.is_taker, true);
+  assert.equal(taker?.fee, 0.04375);
+  // Exponent 1 (the curve docs.polymarket.com/trading/fees shows): 10 × 0.07 × 0.25.
+  assert.equal(tradeFee('700', 1, 0.5, 10), 0.175);
+  // Rounded to 5 decimals, exactly: 3 × 0.07 × (0.1 × 0.9) = 0.0189 (floats give 0.018900000000000004).
+  assert.equal(tradeFee('700', 1, 0.1, 3), 0.0189);
+  // The recorded V1 trade itself carries no fee rate: no fee.
+  const v1 = decode(PolymarketUserTrade, recorded);
+  for (const f of userTradeFills(v1, { apiKey: String(recorded.owner), address: '0x0' }, 2))
+    assert.equal(f.fee, 0);
 });
 
 test('Data API: positions keep size, average and current price; the tape is named, newest first as sent', () => {
