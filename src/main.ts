@@ -7,9 +7,9 @@ import type { Config } from './config/schema.js';
 import type { BackgroundJob } from './domain/background-job.js';
 import { type BuiltApp, buildApp } from './http/build-app.js';
 import { HttpMetrics } from './http/plugins/metrics.js';
-import { CatalogSync } from './ingestion/catalog-sync.js';
 import { BookRecorder } from './ingestion/book-recorder.js';
 import { BookRecorderJob } from './ingestion/book-recorder-job.js';
+import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
 import { EventsService } from './services/catalogue/events-service.js';
 import { MarketsService } from './services/catalogue/markets-service.js';
@@ -215,7 +215,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       startedAt: Date.now(),
       ...(catalogSyncJob ? { catalogue: () => catalogSyncJob.catalogue() } : {}),
     });
-
 
     const { app, shutdown } = await buildApp({
       version: VERSION,

@@ -37,7 +37,7 @@ export interface BookRecorderJobOptions {
 export class BookRecorderJob implements BackgroundJob {
   readonly name = 'book-recorder';
   private current: JobState = { name: this.name, health: 'starting', last_run_at: null, last_error: null };
-  private readonly held = new Map<string, () => void>();
+  private readonly held = new Map<string, { target: MarketTarget; release: () => void }>();
   private stopper: AbortController | null = null;
   private loop: Promise<void> = Promise.resolve();
   private refreshing: Promise<void> = Promise.resolve();
@@ -63,7 +63,7 @@ export class BookRecorderJob implements BackgroundJob {
     stopper.abort();
     await this.loop;
     await this.refreshing;
-    for (const release of this.held.values()) release();
+    for (const { release } of this.held.values()) release();
     this.held.clear();
     await this.options.recorder.close();
     this.stopper = null;
@@ -77,9 +77,9 @@ export class BookRecorderJob implements BackgroundJob {
     return this.current;
   }
 
-  /** The books this job records now, as `exchange:market_id:token_id` keys. */
-  recordedKeys(): string[] {
-    return [...this.held.keys()];
+  /** The books this job records now. */
+  recorded(): MarketTarget[] {
+    return [...this.held.values()].map((h) => h.target);
   }
 
   /** Recomputes the recorded set now (one at a time: a call during a refresh waits for it, then runs). */
@@ -102,7 +102,10 @@ export class BookRecorderJob implements BackgroundJob {
     const wanted = new Map<string, MarketTarget>();
     const add = (targets: MarketTarget[]) => {
       for (const t of targets)
-        wanted.set(`${t.venue.descriptor.id}:${t.market.exchange_market_id}:${t.outcome.token_id}`, t);
+        wanted.set(
+          `${t.venue.descriptor.id}\u0000${t.market.exchange_market_id}\u0000${t.outcome.token_id}`,
+          t,
+        );
     };
     for (const spec of this.options.books) {
       try {
@@ -122,7 +125,7 @@ export class BookRecorderJob implements BackgroundJob {
         }
       }
     }
-    for (const [key, release] of this.held) {
+    for (const [key, { release }] of this.held) {
       if (wanted.has(key)) continue;
       release();
       this.held.delete(key);
@@ -130,7 +133,7 @@ export class BookRecorderJob implements BackgroundJob {
     for (const [key, target] of wanted) {
       if (this.held.has(key)) continue;
       try {
-        this.held.set(key, this.options.recorder.record(target));
+        this.held.set(key, { target, release: this.options.recorder.record(target) });
       } catch (error) {
         problems.push(`${key}: ${(error as Error).message}`);
       }
@@ -160,7 +163,8 @@ export class BookRecorderJob implements BackgroundJob {
   }
 
   private async resolveMarket(svcId: string, outcome: string | null): Promise<MarketTarget[]> {
-    if (outcome === null) return this.options.targets.resolveOutcomes({ svc_id: svcId }, 'websocket', this.caller());
+    if (outcome === null)
+      return this.options.targets.resolveOutcomes({ svc_id: svcId }, 'websocket', this.caller());
     return [await this.options.targets.resolve({ svc_id: svcId, outcome }, 'websocket', this.caller())];
   }
 

@@ -62,9 +62,10 @@ export class ExchangesService {
     return this.registry.list().map((venue) => ({
       id: venue.descriptor.id,
       name: venue.descriptor.name,
-      has: Object.fromEntries(
-        CAPABILITIES.map((c) => [c, served.has(c) && this.offers(venue, c)]),
-      ) as Record<Capability, boolean>,
+      has: Object.fromEntries(CAPABILITIES.map((c) => [c, served.has(c) && this.offers(venue, c)])) as Record<
+        Capability,
+        boolean
+      >,
     }));
   }
 

@@ -138,7 +138,10 @@ export class OrderbookHistoryService {
       tick_size: tick,
       snapshots,
       has_more: hasMore,
-      next_cursor: hasMore && last ? encodeCursor(fingerprint, [last.tsMs, positionCheck(fingerprint, last.tsMs)]) : null,
+      next_cursor:
+        hasMore && last
+          ? encodeCursor(fingerprint, [last.tsMs, positionCheck(fingerprint, last.tsMs)])
+          : null,
     };
   }
 }

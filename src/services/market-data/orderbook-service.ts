@@ -40,7 +40,8 @@ export const OrderbookQuery = Type.Object(
     start_ts: Type.Optional(
       Type.Integer({
         minimum: 0,
-        description: 'Unix seconds, inclusive: switches to the historical mode; default one day before end_ts',
+        description:
+          'Unix seconds, inclusive: switches to the historical mode; default one day before end_ts',
       }),
     ),
     end_ts: Type.Optional(

@@ -54,7 +54,9 @@ onBothDialects('book snapshots store', (store) => {
       asks: [[0.7, 1.000001 * i] as [number, number]],
       tick_size: 0.01,
     }));
-    await repo.insertMany(books.map((b, i) => ({ bookId: bookA, tsMs: T0 + i * 30_000, levels: encodeBook(b) })));
+    await repo.insertMany(
+      books.map((b, i) => ({ bookId: bookA, tsMs: T0 + i * 30_000, levels: encodeBook(b) })),
+    );
     await repo.insertMany([{ bookId: bookB, tsMs: T0, levels: encodeBook(books[0] ?? books[1]!) }]);
     // A duplicate (same book, same millisecond) is ignored, not an error.
     await repo.insertMany([{ bookId: bookA, tsMs: T0, levels: encodeBook(books[3]!) }]);

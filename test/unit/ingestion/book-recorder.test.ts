@@ -51,7 +51,12 @@ class FakeBooks implements BookSource {
   holds = 0;
   releases = 0;
 
-  hold(_venue: VenueAdapter, _market: Market, outcome: MarketTarget['outcome'], onChange?: (b: OrderBook) => void) {
+  hold(
+    _venue: VenueAdapter,
+    _market: Market,
+    outcome: MarketTarget['outcome'],
+    onChange?: (b: OrderBook) => void,
+  ) {
     this.holds += 1;
     if (onChange) this.listeners.set(outcome.token_id, onChange);
     return {

@@ -43,11 +43,13 @@ const size = fc.oneof(
   anyDouble,
 );
 const level = fc.tuple(price, size) as fc.Arbitrary<BookLevel>;
-const book = fc.record({
-  bids: fc.array(level, { maxLength: 60 }),
-  asks: fc.array(level, { maxLength: 60 }),
-  tick_size: fc.oneof(fc.constant(null), fc.constantFrom(0.01, 0.001, 0.1 + 0.2), anyDouble),
-}).map((b): RecordedBook => ({ ...b }));
+const book = fc
+  .record({
+    bids: fc.array(level, { maxLength: 60 }),
+    asks: fc.array(level, { maxLength: 60 }),
+    tick_size: fc.oneof(fc.constant(null), fc.constantFrom(0.01, 0.001, 0.1 + 0.2), anyDouble),
+  })
+  .map((b): RecordedBook => ({ ...b }));
 
 test('decode(encode(book)) is the book, value for value (property)', () => {
   assertProperty(
