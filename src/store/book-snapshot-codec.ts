@@ -1,7 +1,7 @@
 // The stored form of one recorded book: a compact binary blob that decodes to exactly the levels recorded.
-// Each column (prices, sizes) is written as integers at one decimal scale when every value allows it: a value's
-// shortest round-trip decimal (`String(x)`) times 10^scale is an integer below 2^52 and the scale is at most 22,
-// so `mantissa / 10^scale` is one correctly rounded division of two exact doubles, which is `x` again. Prices are
+// Each column (prices, sizes) is written as integers at one decimal scale when every value allows it: for each
+// value an integer m below 2^52 and a scale k ≤ 22 with m / 10^k === x (one correctly rounded division of two
+// exact doubles), so decoding `mantissa / 10^scale` gives `x` again. Prices are
 // deltas from the previous level (a 0.01 tick is one byte), sizes plain varints. A column where any value does not
 // fit (a 17-digit float artefact that overflows, a negative, -0, NaN) is written as raw float64s instead, which are
 // exact by definition. Nothing is rounded in either form.
@@ -24,45 +24,36 @@ const MAX_SCALE = 22;
 const MAX_MANTISSA = 2 ** 52;
 const POW10 = Array.from({ length: MAX_SCALE + 1 }, (_, i) => 10 ** i);
 
-/** `x` as digits × 10^-scale from its shortest round-trip decimal; null when it is not a finite value ≥ 0. */
-export function decimalOf(x: number): { digits: string; scale: number } | null {
+/**
+ * The smallest scale k with an integer m such that m / 10^k is `x` (one correctly rounded division, so decoding
+ * at any larger common scale gives `x` too), or null when no k up to 22 gives a mantissa below 2^52. This is the
+ * value's shortest decimal for every price and size a venue sends, found without formatting a string.
+ */
+function scaledOf(x: number): { m: number; k: number } | null {
   if (!Number.isFinite(x) || x < 0 || Object.is(x, -0)) return null;
-  const text = String(x);
-  const e = text.indexOf('e');
-  const significand = e < 0 ? text : text.slice(0, e);
-  const exponent = e < 0 ? 0 : Number(text.slice(e + 1));
-  const dot = significand.indexOf('.');
-  const fraction = dot < 0 ? '' : significand.slice(dot + 1);
-  let digits = (dot < 0 ? significand : significand.slice(0, dot) + fraction).replace(/^0+(?=\d)/, '');
-  let scale = fraction.length - exponent;
-  if (scale < 0) {
-    digits += '0'.repeat(-scale);
-    scale = 0;
+  for (let k = 0; k <= MAX_SCALE; k++) {
+    const p = POW10[k] as number;
+    const m = Math.round(x * p);
+    if (m >= MAX_MANTISSA) return null;
+    if (m / p === x) return { m, k };
   }
-  // Trailing zeros of an integer mantissa only cost scale: 1.50 and 1.5 are the same double.
-  while (scale > 0 && digits.length > 1 && digits.endsWith('0')) {
-    digits = digits.slice(0, -1);
-    scale -= 1;
-  }
-  return { digits, scale };
+  return null;
 }
 
 /** The common scale and mantissas of a column, or null when the column must be written raw. */
 function scaledColumn(values: readonly number[]): { scale: number; mantissas: number[] } | null {
-  const decimals: Array<{ digits: string; scale: number }> = [];
+  const parts: Array<{ m: number; k: number }> = [];
   let scale = 0;
   for (const v of values) {
-    const d = decimalOf(v);
-    if (!d || d.scale > MAX_SCALE) return null;
-    decimals.push(d);
-    if (d.scale > scale) scale = d.scale;
+    const d = scaledOf(v);
+    if (!d) return null;
+    parts.push(d);
+    if (d.k > scale) scale = d.k;
   }
   const mantissas: number[] = [];
-  for (const d of decimals) {
-    const shift = scale - d.scale;
-    if (d.digits.length + shift > 16) return null;
-    const m = Number(d.digits) * (POW10[shift] ?? Number.NaN);
-    if (!Number.isSafeInteger(m) || m >= MAX_MANTISSA) return null;
+  for (const d of parts) {
+    const m = d.m * (POW10[scale - d.k] as number);
+    if (m >= MAX_MANTISSA) return null;
     mantissas.push(m);
   }
   return { scale, mantissas };
@@ -183,16 +174,18 @@ function readColumn(r: Reader, count: number, deltas: readonly boolean[]): numbe
 }
 
 function writeTick(w: Writer, tick: number | null): void {
-  if (tick === null) return w.byte(TICK_NULL);
-  const d = decimalOf(tick);
-  const m = d && d.scale <= MAX_SCALE && d.digits.length <= 15 ? Number(d.digits) : Number.NaN;
-  if (!d || !Number.isSafeInteger(m)) {
+  if (tick === null) {
+    w.byte(TICK_NULL);
+    return;
+  }
+  const d = scaledOf(tick);
+  if (!d) {
     w.byte(TICK_RAW);
     w.float64(tick);
     return;
   }
-  w.byte(d.scale);
-  w.varint(m);
+  w.byte(d.k);
+  w.varint(d.m);
 }
 
 function readTick(r: Reader): number | null {
