@@ -216,6 +216,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ...(catalogSyncJob ? { catalogue: () => catalogSyncJob.catalogue() } : {}),
     });
 
+    const orderbook = new OrderbookService(targets, liveBooks, config.venues.timeoutMs);
+
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -233,7 +235,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       markets,
       events: new EventsService(eventsRepo, marketsRepo, exchanges, CATALOGUE_TOTALS_TTL_MS),
       targets,
-      orderbook: new OrderbookService(targets, liveBooks, config.venues.timeoutMs),
+      orderbook,
       orderbookHistory: new OrderbookHistoryService(targets, snapshotsRepo, config.recorder.enabled),
       prices: new PriceService(targets, config.venues.timeoutMs),
       trades: new TradesService(targets, config.venues.timeoutMs),
@@ -285,6 +287,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
           for (const job of jobs) await job.stop();
           // Book streams end before the adapters that carry them close.
+          orderbook.close();
           await liveBooks.close().catch((err) => logger.warn({ err }, 'closing book streams failed'));
           await Promise.allSettled(registry.list().map((venue) => venue.close?.()));
           await options.onStop?.().catch((err) => logger.warn({ err }, 'stop hook failed'));

@@ -47,9 +47,13 @@ export interface MarketTarget {
 
 /** How long a resolved market document is reused before the catalogue is asked again. */
 const MARKET_TTL_MS = 5_000;
+/** A market still being asked for is read again from this age on, so its callers never wait on the store. */
+const MARKET_REFRESH_AFTER_MS = 4_000;
 
 export class MarketTargets {
-  private readonly resolved = new FreshCache<Market | null>(MARKET_TTL_MS);
+  private readonly resolved = new FreshCache<Market | null>(MARKET_TTL_MS, {
+    refreshAfterMs: MARKET_REFRESH_AFTER_MS,
+  });
 
   constructor(
     private readonly markets: MarketsService,

@@ -7,6 +7,7 @@ import { ExchangeId } from '../../domain/exchanges.js';
 import { validationError } from '../../errors/app-error.js';
 import type { CallerContext } from '../caller-context.js';
 import { FreshCache } from './fresh-cache.js';
+import { HotBooks } from './hot-books.js';
 import type { LiveBooks } from './live-books.js';
 import {
   type MarketSelector,
@@ -75,16 +76,31 @@ export type LiveOrderbook = Static<typeof LiveOrderbook>;
 
 /** How long a REST book is reused: long enough to absorb a burst, short enough to stay a live book. */
 const REST_BOOK_TTL_MS = 500;
+/** A book still being asked for is re-fetched from this age on, so its callers never wait on the venue. */
+const REST_BOOK_REFRESH_AFTER_MS = 300;
+
+/** A book followed on its venue's stream because it was asked for is let go after this long without a request. */
+const HOT_BOOK_IDLE_MS = 60_000;
+/** At most this many books are followed on streams for GET /orderbook. */
+const HOT_BOOKS_MAX = 2_000;
 
 export class OrderbookService {
-  private readonly restBooks = new FreshCache<OrderBook>(REST_BOOK_TTL_MS);
+  private readonly restBooks = new FreshCache<OrderBook>(REST_BOOK_TTL_MS, {
+    refreshAfterMs: REST_BOOK_REFRESH_AFTER_MS,
+  });
 
   constructor(
     private readonly targets: MarketTargets,
     private readonly books: LiveBooks,
     /** Deadline of one venue request. */
     private readonly venueTimeoutMs: number,
+    private readonly hot = new HotBooks(books, { idleMs: HOT_BOOK_IDLE_MS, maxHeld: HOT_BOOKS_MAX }),
   ) {}
+
+  /** Lets go of the books followed for GET /orderbook (before the streams close). */
+  close(): void {
+    this.hot.close();
+  }
 
   async live(
     q: MarketSelector & { limit?: number; depth?: number },
@@ -96,7 +112,10 @@ export class OrderbookService {
       throw validationError([`${which} must be at most ${LIVE_DEPTH_MAX} levels per side for a live book`]);
     }
     const target = await this.targets.resolve(q, 'fetch_orderbook', caller);
-    const book = this.streamed(target) ?? (await this.fetched(target, caller));
+    const key = `${target.market.svc_id}\u0000${target.outcome.token_id}`;
+    const book = this.streamed(target) ?? (await this.fetched(target, key, caller));
+    // After the answer: a book the venue refuses (an error above) is not subscribed to.
+    this.hot.asked(target, key);
     return {
       svc_id: target.market.svc_id,
       exchange: book.exchange,
@@ -119,11 +138,10 @@ export class OrderbookService {
     );
   }
 
-  private fetched(target: MarketTarget, caller: CallerContext): Promise<OrderBook> {
+  private fetched(target: MarketTarget, key: string, caller: CallerContext): Promise<OrderBook> {
     const fetchOrderBook = target.venue.marketData.fetchOrderBook;
     if (!fetchOrderBook)
       throw new Error(`${target.venue.descriptor.id} declares fetch_orderbook without a method`);
-    const key = `${target.market.svc_id}\u0000${target.outcome.token_id}`;
     return this.restBooks.get(key, () =>
       fetchOrderBook.call(
         target.venue.marketData,

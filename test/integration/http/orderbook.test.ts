@@ -1,8 +1,11 @@
 // GET /orderbook (live) through the real server over the five simulators: every selector and depth rule, the
 // errors (ambiguous or missing selector, unknown exchange, market and outcome, depth out of range, an exchange
-// that fails), the single upstream call behind a burst on a cold book, and books served from a running stream.
+// that fails), the single upstream call behind a burst on a cold book, books served from a running stream, and a
+// book asked for on a venue with a native stream followed there afterwards.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
+import type { OrderBook } from '../../../src/domain/book.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
 import { type CatalogueServer, startCatalogueServer, venueContext } from '../../support/catalogue.js';
@@ -54,6 +57,19 @@ async function book(path: string): Promise<Book> {
   const res = await cat.server.request(path);
   assert.equal(res.status, 200, `${path}: ${res.text}`);
   return res.body as Book;
+}
+
+/** The venue's own REST book, read by the adapter beside the server (no cache of ours in between). */
+async function venueBook(exchange: ExchangeId, market: Market, outcome: string): Promise<OrderBook> {
+  const sim = cat.sims.get(exchange);
+  assert.ok(sim?.adapter.marketData.fetchOrderBook);
+  return sim.adapter.marketData.fetchOrderBook(venueContext(), market, outcome);
+}
+
+/** True once `held` has exactly the venue book's levels (a stream may still be on its way there). */
+function sameLevels(held: OrderBook | null, venue: OrderBook): true | undefined {
+  if (!held) return undefined;
+  return isDeepStrictEqual([held.bids, held.asks], [venue.bids, venue.asks]) ? true : undefined;
 }
 
 async function control(exchange: ExchangeId, method: string, path: string, body?: unknown): Promise<unknown> {
@@ -203,6 +219,38 @@ describe('upstream', () => {
     assert.deepEqual(bookCalls, [['clob GET /book', 1]], JSON.stringify(counts));
   });
 
+  test('a book asked for on a venue with a native stream is then followed there: its moves are served with no REST call', async () => {
+    const market = otherActiveMarket('polymarket', 3);
+    const outcome = market.outcomes[0];
+    assert.ok(outcome?.token_id);
+    const tokenId = outcome.token_id;
+    const path = `/api/v1/orderbook?svc_id=${encodeURIComponent(market.svc_id)}`;
+    await book(path);
+    const live = cat.server.runtime.liveBooks;
+    const streamed = await waitFor(
+      async () => live.current('polymarket', market.exchange_market_id, tokenId) ?? undefined,
+      10_000,
+      'the asked-for book followed on the stream',
+    );
+    await control('polymarket', 'POST', 'advance', { steps: 3 });
+    // The venue's book after the moves, read beside the server; the stream converges to it delta by delta.
+    const venue = await venueBook('polymarket', market, outcome.name);
+    assert.notDeepEqual([venue.bids, venue.asks], [streamed.bids, streamed.asks], 'the venue moved');
+    await waitFor(
+      async () => sameLevels(live.current('polymarket', market.exchange_market_id, tokenId), venue),
+      10_000,
+      'the streamed book reaching the moved venue book',
+    );
+    await control('polymarket', 'DELETE', 'requests');
+    const served = await book(path);
+    assert.deepEqual(served.bids, venue.bids.slice(0, 50));
+    assert.deepEqual(served.asks, venue.asks.slice(0, 50));
+    const counts = ((await control('polymarket', 'GET', 'requests')) as { counts: Record<string, number> })
+      .counts;
+    const bookCalls = Object.entries(counts).filter(([route]) => route.includes('/book'));
+    assert.deepEqual(bookCalls, [], `answered with no REST book call: ${JSON.stringify(counts)}`);
+  });
+
   test('a book someone follows on the venue stream is answered from the stream, moves included', async () => {
     const market = otherActiveMarket('polymarket', 2);
     const sim = cat.sims.get('polymarket');
@@ -222,19 +270,16 @@ describe('upstream', () => {
       assert.deepEqual(served.bids, streamed.bids.slice(0, 50));
       // The venue moves; the stream carries it, and the route answers the moved book at once (no cache).
       await control('polymarket', 'POST', 'advance', { steps: 3 });
-      const moved = await waitFor(
-        async () => {
-          const now = hold.current();
-          return now && now.timestamp !== streamed.timestamp ? now : undefined;
-        },
+      const venue = await venueBook('polymarket', market, outcome.name);
+      assert.notDeepEqual([venue.bids, venue.asks], [streamed.bids, streamed.asks], 'the venue moved');
+      await waitFor(
+        async () => sameLevels(hold.current(), venue),
         10_000,
-        'a streamed change',
+        'the streamed book reaching the moved venue book',
       );
       const after = await book(path);
-      assert.deepEqual(after.bids, moved.bids.slice(0, 50));
-      assert.deepEqual(after.asks, moved.asks.slice(0, 50));
-      const rest = await sim.adapter.marketData.fetchOrderBook?.(venueContext(), market, outcome.name);
-      assert.deepEqual(after.bids, rest?.bids.slice(0, 50), 'the streamed book equals the venue’s REST book');
+      assert.deepEqual(after.bids, venue.bids.slice(0, 50), 'the streamed book equals the venue’s REST book');
+      assert.deepEqual(after.asks, venue.asks.slice(0, 50));
     } finally {
       hold.release();
     }
