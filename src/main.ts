@@ -7,6 +7,8 @@ import type { Config } from './config/schema.js';
 import type { BackgroundJob } from './domain/background-job.js';
 import { type BuiltApp, buildApp } from './http/build-app.js';
 import { HttpMetrics } from './http/plugins/metrics.js';
+import { BookRecorder } from './ingestion/book-recorder.js';
+import { BookRecorderJob } from './ingestion/book-recorder-job.js';
 import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
 import { EventsService } from './services/catalogue/events-service.js';
@@ -17,6 +19,7 @@ import { KeysAdminService } from './services/keys-admin-service.js';
 import { ExecutionPriceService } from './services/market-data/execution-price-service.js';
 import { LiveBooks } from './services/market-data/live-books.js';
 import { MarketTargets } from './services/market-data/market-target.js';
+import { OrderbookHistoryService } from './services/market-data/orderbook-history-service.js';
 import { OrderbookService } from './services/market-data/orderbook-service.js';
 import { PriceService } from './services/market-data/price-service.js';
 import { TradesService } from './services/market-data/trades-service.js';
@@ -24,6 +27,7 @@ import { UserActivityService } from './services/market-data/user-activity-servic
 import { PingService } from './services/ping-service.js';
 import { UsageService } from './services/usage-service.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
+import { BookSnapshotsRepo } from './store/book-snapshots-repo.js';
 import { openStore, type Store } from './store/database.js';
 import { EventsRepo } from './store/events-repo.js';
 import { LinksRepo } from './store/links-repo.js';
@@ -65,6 +69,13 @@ export interface Runtime {
   readonly catalogSyncJob: CatalogSyncJob | null;
   /** Books followed on the venues' streams (the recorder holds them; GET /orderbook answers from them). */
   readonly liveBooks: LiveBooks;
+  /**
+   * Records book snapshots for GET /orderbook history; null when config.recorder.enabled is off. The WebSocket
+   * gateway records each book a client subscribes to with `recordWhileHeld(target)`.
+   */
+  readonly bookRecorder: BookRecorder | null;
+  /** Records the configured books and the top N (started by listen()); null when the recorder is off. */
+  readonly bookRecorderJob: BookRecorderJob | null;
   /** Listens on the configured host and port; resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish, stops workers, flushes counters, closes connections. */
@@ -134,7 +145,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     if (config.adminKey) await keys.ensure(config.adminKey, { name: 'OMNIBOOK_ADMIN_KEY', tier: 'admin' });
 
     const registry = new VenueRegistry(options.venues ?? []);
-    const exchanges = new ExchangesService(registry);
+    const exchanges = new ExchangesService(registry, { recordsBooks: config.recorder.enabled });
     const marketsRepo = new MarketsRepo(store.db, store.dialect, store.sqliteReader);
     const eventsRepo = new EventsRepo(store.db);
 
@@ -156,7 +167,44 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           leaseTtlMs: config.catalogue.leaseTtlMs,
         })
       : null;
-    const jobs: BackgroundJob[] = catalogSyncJob ? [usageJob, catalogSyncJob] : [usageJob];
+    const markets = new MarketsService(marketsRepo, eventsRepo, new LinksRepo(store.db), exchanges, {
+      totalsTtlMs: CATALOGUE_TOTALS_TTL_MS,
+      missTtlMs: CATALOGUE_TOTALS_TTL_MS,
+      venueTimeoutMs: config.venues.timeoutMs,
+    });
+    const targets = new MarketTargets(markets, exchanges);
+    const liveBooks = new LiveBooks(logger.child({ component: 'live-books' }));
+    const snapshotsRepo = new BookSnapshotsRepo(store.db);
+    const bookRecorder = config.recorder.enabled
+      ? new BookRecorder({
+          books: liveBooks,
+          sink: snapshotsRepo,
+          intervalMs: config.recorder.intervalMs,
+          logger: logger.child({ component: 'book-recorder' }),
+        })
+      : null;
+    const bookRecorderJob = bookRecorder
+      ? new BookRecorderJob({
+          recorder: bookRecorder,
+          targets,
+          topMarkets: (exchange, n) => marketsRepo.topByVolume(exchange, n),
+          exchanges: () =>
+            registry
+              .list()
+              .filter((v) => exchanges.offers(v, 'fetch_orderbook_history'))
+              .map((v) => v.descriptor.id),
+          dropBefore: (day) => snapshotsRepo.dropBefore(day),
+          books: config.recorder.books,
+          topN: config.recorder.topN,
+          refreshIntervalMs: config.recorder.refreshIntervalMs,
+          retentionDays: config.recorder.retentionDays,
+          logger: logger.child({ component: 'book-recorder' }),
+          ...(catalogSyncJob ? { catalogueReady: () => catalogSyncJob.whenPasses(1) } : {}),
+        })
+      : null;
+    const jobs: BackgroundJob[] = [usageJob];
+    if (catalogSyncJob) jobs.push(catalogSyncJob);
+    if (bookRecorderJob) jobs.push(bookRecorderJob);
     const metrics = new HttpMetrics(() => jobs);
     const health = new HealthService({
       mode: config.mode,
@@ -169,13 +217,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ...(catalogSyncJob ? { catalogue: () => catalogSyncJob.catalogue() } : {}),
     });
 
-    const markets = new MarketsService(marketsRepo, eventsRepo, new LinksRepo(store.db), exchanges, {
-      totalsTtlMs: CATALOGUE_TOTALS_TTL_MS,
-      missTtlMs: CATALOGUE_TOTALS_TTL_MS,
-      venueTimeoutMs: config.venues.timeoutMs,
-    });
-    const targets = new MarketTargets(markets, exchanges);
-    const liveBooks = new LiveBooks(logger.child({ component: 'live-books' }));
     const orderbook = new OrderbookService(targets, liveBooks, config.venues.timeoutMs);
 
     const { app, shutdown } = await buildApp({
@@ -197,6 +238,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       targets,
       orderbook,
       executionPrice: new ExecutionPriceService(targets, orderbook, config.venues.timeoutMs),
+      orderbookHistory: new OrderbookHistoryService(targets, snapshotsRepo, config.recorder.enabled),
       prices: new PriceService(targets, config.venues.timeoutMs),
       trades: new TradesService(targets, config.venues.timeoutMs),
       userActivity: new UserActivityService(registry, exchanges, config.venues.timeoutMs),
@@ -213,6 +255,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       catalogSync,
       catalogSyncJob,
       liveBooks,
+      bookRecorder,
+      bookRecorderJob,
       async listen() {
         await app.listen({ host: config.host, port: config.port });
         for (const job of jobs) job.start();

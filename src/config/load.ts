@@ -46,6 +46,11 @@ type EnvName =
   | 'LOG_LEVEL'
   | 'OMNIBOOK_ACCESS_LOG'
   | 'OMNIBOOK_CATALOGUE_SYNC'
+  | 'OMNIBOOK_RECORDER'
+  | 'OMNIBOOK_RECORDER_BOOKS'
+  | 'OMNIBOOK_RECORDER_TOP_N'
+  | 'OMNIBOOK_RECORDER_INTERVAL_MS'
+  | 'OMNIBOOK_RECORDER_RETENTION_DAYS'
   | 'OPINION_API_KEY'
   | 'KALSHI_STREAM_API_KEY_ID'
   | 'KALSHI_STREAM_PRIVATE_KEY'
@@ -76,6 +81,23 @@ function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   const catalogueSync = str('OMNIBOOK_CATALOGUE_SYNC');
   if (catalogueSync !== undefined)
     out.catalogue = { sync: catalogueSync !== '0' && catalogueSync !== 'false' };
+  const recorder: NonNullable<DeepPartial<Config>['recorder']> = {};
+  const recorderOn = str('OMNIBOOK_RECORDER');
+  if (recorderOn !== undefined) recorder.enabled = recorderOn !== '0' && recorderOn !== 'false';
+  const recorderBooks = str('OMNIBOOK_RECORDER_BOOKS');
+  if (recorderBooks !== undefined)
+    recorder.books = recorderBooks
+      .split(',')
+      .map((b) => b.trim())
+      .filter((b) => b.length > 0);
+  const topN = str('OMNIBOOK_RECORDER_TOP_N');
+  if (topN !== undefined) recorder.topN = toInt(topN, 'OMNIBOOK_RECORDER_TOP_N');
+  const recorderInterval = str('OMNIBOOK_RECORDER_INTERVAL_MS');
+  if (recorderInterval !== undefined)
+    recorder.intervalMs = toInt(recorderInterval, 'OMNIBOOK_RECORDER_INTERVAL_MS');
+  const retention = str('OMNIBOOK_RECORDER_RETENTION_DAYS');
+  if (retention !== undefined) recorder.retentionDays = toInt(retention, 'OMNIBOOK_RECORDER_RETENTION_DAYS');
+  if (Object.keys(recorder).length > 0) out.recorder = recorder;
   const opinionApiKey = str('OPINION_API_KEY');
   if (opinionApiKey !== undefined) out.venues = { ...out.venues, opinion: { apiKey: opinionApiKey } };
   const kalshiKeyId = str('KALSHI_STREAM_API_KEY_ID');

@@ -38,6 +38,21 @@ export const ConfigSchema = Type.Object({
     /** How long the sync lease outlives its holder; a crashed leader is replaced after about this long. */
     leaseTtlMs: Type.Integer({ minimum: 300 }),
   }),
+  /** The order-book recorder behind GET /orderbook history (README "Order book history"). */
+  recorder: Type.Object({
+    /** Record books and serve their history; off, the historical mode of GET /orderbook answers 501. */
+    enabled: Type.Boolean(),
+    /** Books always recorded: `svc_id` (every outcome of the market) or `svc_id:outcome`. */
+    books: Type.Array(Type.String({ minLength: 3, maxLength: 600 })),
+    /** Also record every outcome of each exchange's N most-traded active markets (by volume, from the catalogue). */
+    topN: Type.Integer({ minimum: 0, maximum: 1000 }),
+    /** How often that top N is recomputed from the catalogue. */
+    refreshIntervalMs: Type.Integer({ minimum: 1000 }),
+    /** At most one snapshot per book per interval; a book that did not change writes nothing. */
+    intervalMs: Type.Integer({ minimum: 10 }),
+    /** Snapshots older than this many days are deleted (whole UTC days). */
+    retentionDays: Type.Integer({ minimum: 1 }),
+  }),
   /** Where each exchange lives. `serve` uses these; `sandbox` replaces them with its simulators' loopback URLs. */
   venues: Type.Object({
     polymarket: Type.Object({
@@ -104,6 +119,14 @@ export const DEFAULT_CONFIG: Config = {
   auth: { keyCacheTtlMs: 1_000 },
   usage: { flushIntervalMs: 5_000 },
   catalogue: { sync: true, refreshIntervalMs: 60_000, leaseTtlMs: 30_000 },
+  recorder: {
+    enabled: true,
+    books: [],
+    topN: 5,
+    refreshIntervalMs: 300_000,
+    intervalMs: 1_000,
+    retentionDays: 30,
+  },
   venues: {
     polymarket: {
       gammaUrl: 'https://gamma-api.polymarket.com',

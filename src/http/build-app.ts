@@ -10,6 +10,7 @@ import type { HealthService } from '../services/health-service.js';
 import type { KeysAdminService } from '../services/keys-admin-service.js';
 import type { ExecutionPriceService } from '../services/market-data/execution-price-service.js';
 import type { MarketTargets } from '../services/market-data/market-target.js';
+import type { OrderbookHistoryService } from '../services/market-data/orderbook-history-service.js';
 import type { OrderbookService } from '../services/market-data/orderbook-service.js';
 import type { PriceService } from '../services/market-data/price-service.js';
 import type { TradesService } from '../services/market-data/trades-service.js';
@@ -58,6 +59,7 @@ export interface AppDeps {
   targets: MarketTargets;
   orderbook: OrderbookService;
   executionPrice: ExecutionPriceService;
+  orderbookHistory: OrderbookHistoryService;
   prices: PriceService;
   trades: TradesService;
   userActivity: UserActivityService;
@@ -108,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       usageRoutes(api, deps.usage);
       keysRoutes(api, deps.keysAdmin);
       marketsRoutes(api, deps.markets, deps.events);
-      orderbookRoutes(api, deps.orderbook, deps.targets);
+      orderbookRoutes(api, deps.orderbook, deps.orderbookHistory);
       executionPriceRoutes(api, deps.executionPrice);
       priceRoutes(api, deps.prices);
       tradesRoutes(api, deps.trades);

@@ -29,8 +29,30 @@ export const ExchangeCapabilities = Type.Object(
 );
 export type ExchangeCapabilities = Static<typeof ExchangeCapabilities>;
 
+export interface ExchangesServiceOptions {
+  /**
+   * The book recorder runs: order-book history is this server's own (recorded from the venue's book stream), so
+   * `fetch_orderbook_history` is offered for every venue with a book stream whatever its descriptor says.
+   */
+  recordsBooks?: boolean;
+}
+
 export class ExchangesService {
-  constructor(private readonly registry: VenueRegistry) {}
+  private readonly recordsBooks: boolean;
+
+  constructor(
+    private readonly registry: VenueRegistry,
+    options: ExchangesServiceOptions = {},
+  ) {
+    this.recordsBooks = options.recordsBooks ?? false;
+  }
+
+  /** Whether this server offers `capability` for `venue`: the adapter's, or the server's own (recorded books). */
+  offers(venue: VenueAdapter, capability: Capability): boolean {
+    if (capability === 'fetch_orderbook_history')
+      return this.recordsBooks && venue.descriptor.has.websocket !== 'unsupported';
+    return venue.descriptor.has[capability] !== 'unsupported';
+  }
 
   /**
    * The capability matrix: a flag is true when the exchange's adapter offers the capability and `served` (the
@@ -40,9 +62,10 @@ export class ExchangesService {
     return this.registry.list().map((venue) => ({
       id: venue.descriptor.id,
       name: venue.descriptor.name,
-      has: Object.fromEntries(
-        CAPABILITIES.map((c) => [c, served.has(c) && venue.descriptor.has[c] !== 'unsupported']),
-      ) as Record<Capability, boolean>,
+      has: Object.fromEntries(CAPABILITIES.map((c) => [c, served.has(c) && this.offers(venue, c)])) as Record<
+        Capability,
+        boolean
+      >,
     }));
   }
 
@@ -81,7 +104,7 @@ export class ExchangesService {
    */
   venueFor(raw: string, capability: Capability): VenueAdapter {
     const venue = this.venue(raw);
-    if (venue.descriptor.has[capability] === 'unsupported') {
+    if (!this.offers(venue, capability)) {
       throw new AppError('not_supported', `${venue.descriptor.id} does not support ${capability}`);
     }
     return venue;

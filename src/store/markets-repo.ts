@@ -128,6 +128,20 @@ export class MarketsRepo {
     else await sql`pragma optimize`.execute(this.db);
   }
 
+  /** The `svc_id`s of an exchange's `limit` most-traded active markets (the book recorder's top N). */
+  async topByVolume(exchange: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('markets')
+      .select('svc_id')
+      .where('exchange', '=', exchange)
+      .where('status', '=', 'active')
+      .orderBy(sql`coalesce(volume_total, 0)`, 'desc')
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.svc_id);
+  }
+
   /** Documents by svc_id (which is also the `{exchange}:{exchange_market_id}` external key). */
 
   async findBySvcIds(svcIds: readonly string[]): Promise<Map<string, Buffer>> {

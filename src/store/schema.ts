@@ -94,6 +94,25 @@ export interface LeasesTable {
   expires_at: number;
 }
 
+export interface RecordedBooksTable {
+  id: Generated<number>;
+  exchange: string;
+  market_id: string;
+  token_id: string;
+  svc_id: string;
+  outcome: string;
+}
+
+export interface BookSnapshotsTable {
+  book_id: number;
+  /** When the recorder took this state, Unix ms. */
+  ts_ms: number;
+  /** UTC day of ts_ms (days since the epoch): the retention key. */
+  day: number;
+  /** The packed levels (store/book-snapshot-codec.ts). */
+  levels: Buffer;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;
@@ -103,6 +122,8 @@ export interface Database {
   market_links: MarketLinksTable;
   sync_state: SyncStateTable;
   leases: LeasesTable;
+  recorded_books: RecordedBooksTable;
+  book_snapshots: BookSnapshotsTable;
 }
 
 export type AutoId = Generated<number>;

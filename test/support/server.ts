@@ -60,6 +60,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       dataDir,
       adminKey,
       logLevel: 'warn',
+      // Recording the top markets would add venue traffic to tests that count it: a test that wants the
+      // recorder's own books sets recorder itself.
+      recorder: { topN: 0 },
       ...options.config,
     },
   });

@@ -74,6 +74,22 @@ export class MarketTargets {
     return { venue, market, outcome: findOutcome(market, q.outcome ?? 'yes') };
   }
 
+  /** Every outcome of the selected market that has a token (the selector's `outcome` is ignored). */
+  async resolveOutcomes(
+    q: MarketSelector,
+    capability: Capability,
+    caller: CallerContext,
+  ): Promise<MarketTarget[]> {
+    const { exchange, nativeId } = this.selected(q);
+    const venue = this.exchanges.venueFor(exchange, capability);
+    const svcId = encodeSvcId(venue.descriptor.id, nativeId);
+    const market = await this.resolved.get(svcId, () => this.markets.findOne(svcId, caller));
+    if (!market) throw new AppError('market_not_found', `no market ${svcId}`);
+    return market.outcomes.flatMap((o) =>
+      o.token_id ? [{ venue, market, outcome: { ...o, token_id: o.token_id } }] : [],
+    );
+  }
+
   private selected(q: MarketSelector): { exchange: string; nativeId: string } {
     const native = q.exchange !== undefined || q.market_id !== undefined;
     if (q.svc_id !== undefined && native) {

@@ -26,17 +26,35 @@ export const OrderbookQuery = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: 1000,
-        description: `Live: price levels per side, 1 to ${LIVE_DEPTH_MAX} (default ${LIVE_DEPTH_DEFAULT})`,
+        description:
+          `Live: price levels per side, 1 to ${LIVE_DEPTH_MAX} (default ${LIVE_DEPTH_DEFAULT}); ` +
+          'historical: snapshots per page, 1 to 1000 (default 500)',
       }),
     ),
     depth: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 1000, description: 'Alias of limit; limit wins' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        description: 'Live: alias of limit (limit wins); historical: price levels per side of each snapshot',
+      }),
     ),
     start_ts: Type.Optional(
-      Type.Integer({ minimum: 0, description: 'Unix seconds, inclusive: switches to the historical mode' }),
+      Type.Integer({
+        minimum: 0,
+        description:
+          'Unix seconds, inclusive: switches to the historical mode; default one day before end_ts',
+      }),
     ),
-    end_ts: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds (historical mode)' })),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Historical mode' })),
+    end_ts: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'Unix seconds, inclusive (historical mode); default now' }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description: 'Historical mode: next_cursor of the previous page, with the same query',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -72,6 +72,44 @@ function positionRows(exchange: ExchangeId, doc: Record<string, unknown>): numbe
 /** How each capability is proven to work through its public route. */
 const EXERCISERS = new Map<Capability, Walker>([
   [
+    'fetch_orderbook_history',
+    async (exchange) => {
+      // The server records what it is asked to: record one book the way the WebSocket gateway will, then read
+      // its history through the route.
+      const market = tradedMarket(exchange);
+      const outcome = market.outcomes[0];
+      const sim = cat.sims.get(exchange);
+      const recorder = cat.server.runtime.bookRecorder;
+      assert.ok(outcome?.token_id && sim && recorder);
+      const release = recorder.recordWhileHeld({
+        venue: sim.adapter,
+        market,
+        outcome: { ...outcome, token_id: outcome.token_id },
+      });
+      try {
+        const path =
+          `/api/v1/orderbook?svc_id=${encodeURIComponent(market.svc_id)}` +
+          `&outcome=${encodeURIComponent(outcome.name)}&end_ts=${Math.floor(Date.now() / 1000) + 60}`;
+        const deadline = Date.now() + 15_000;
+        let snapshots: unknown[] = [];
+        while (snapshots.length === 0) {
+          const res = await request(path);
+          assert.equal(res.status, 200, res.text);
+          const body = res.body as { svc_id: string; token_id: string; snapshots: unknown[] };
+          assert.equal(body.svc_id, market.svc_id);
+          assert.equal(body.token_id, outcome.token_id);
+          snapshots = body.snapshots;
+          if (snapshots.length === 0) {
+            assert.ok(Date.now() < deadline, `${exchange}: no snapshot recorded`);
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        }
+      } finally {
+        release();
+      }
+    },
+  ],
+  [
     'fetch_orderbook',
     async (exchange) => {
       const market = tradedMarket(exchange);

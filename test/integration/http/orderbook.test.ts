@@ -158,13 +158,6 @@ describe('selector and outcome', () => {
       'validation_error',
     );
   });
-
-  test('history is not recorded in this build: start_ts, end_ts or cursor answer 501', async () => {
-    const svc = encodeURIComponent(activeMarket('kalshi').svc_id);
-    for (const extra of ['start_ts=1700000000', 'end_ts=1700000000', 'cursor=abc']) {
-      assertError(await cat.server.request(`/api/v1/orderbook?svc_id=${svc}&${extra}`), 501, 'not_supported');
-    }
-  });
 });
 
 describe('upstream', () => {

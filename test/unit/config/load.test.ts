@@ -103,3 +103,35 @@ test('a config file with __proto__ or constructor keys sets nothing through them
   assert.equal(probe.adminKey, undefined);
   assert.equal(Object.prototype.constructor, Object);
 });
+
+test('the recorder is on with the top 5 of each exchange by default; its variables set each field', () => {
+  const defaults = loadConfig({ env: {} }).recorder;
+  assert.deepEqual(defaults, {
+    enabled: true,
+    books: [],
+    topN: 5,
+    refreshIntervalMs: 300_000,
+    intervalMs: 1_000,
+    retentionDays: 30,
+  });
+  const set = loadConfig({
+    env: {
+      OMNIBOOK_RECORDER: '0',
+      OMNIBOOK_RECORDER_BOOKS: 'kalshi:KXA, polymarket:0xabc:No ,',
+      OMNIBOOK_RECORDER_TOP_N: '0',
+      OMNIBOOK_RECORDER_INTERVAL_MS: '250',
+      OMNIBOOK_RECORDER_RETENTION_DAYS: '7',
+    },
+  }).recorder;
+  assert.deepEqual(set, {
+    enabled: false,
+    books: ['kalshi:KXA', 'polymarket:0xabc:No'],
+    topN: 0,
+    refreshIntervalMs: 300_000,
+    intervalMs: 250,
+    retentionDays: 7,
+  });
+  assert.equal(loadConfig({ env: { OMNIBOOK_RECORDER: 'true' } }).recorder.enabled, true);
+  assert.throws(() => loadConfig({ env: { OMNIBOOK_RECORDER_TOP_N: 'many' } }), ConfigError);
+  assert.throws(() => loadConfig({ env: { OMNIBOOK_RECORDER_INTERVAL_MS: '1' } }), ConfigError);
+});
