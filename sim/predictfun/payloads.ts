@@ -12,7 +12,7 @@ import {
   phrase,
   tagOf,
 } from './catalog.js';
-import type { PfState } from './state.js';
+import { MARKET_FEE_RATE_BPS, type PfState } from './state.js';
 
 type Json = Record<string, unknown>;
 
@@ -57,7 +57,7 @@ export function marketJson(state: PfState, ref: PfMarketRef): Json {
     createdAt: created,
     decimalPrecision: c.decimalPrecision,
     description: description(ref),
-    feeRateBps: 200,
+    feeRateBps: Number(MARKET_FEE_RATE_BPS),
     id: ref.id,
     imageUrl: `${IMAGE}/${c.slug}`,
     isBoosted: false,

@@ -28,6 +28,11 @@ export interface Match {
 
 const WEI = 10n ** 18n;
 
+const minWei = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+/** Every simulated market's taker fee rate (`feeRateBps` of the market document); makers pay nothing. */
+export const MARKET_FEE_RATE_BPS = 200n;
+
 export class PfState {
   step = 0;
   /** Wall-clock (simulator clock) ms of each step; index k-1 is step k. */
@@ -80,7 +85,10 @@ export class PfState {
     const yes = { indexSet: 1 as const, name: 'Yes', onChainId: tokens.yes };
     const shares = BigInt(1 + (h % 20_000)) * 10n ** 16n; // 0.01 .. 200 shares
     const priceWei = BigInt(Math.round(level[0] * 1_000_000)) * 10n ** 12n;
-    const fee = (shares * 2n) / 100n; // feeRateBps 200 taken in shares from a buyer
+    // Predict.fun's published taker fee (docs.predict.fun "Predict fees and limits"; docs/venues/predictfun.md):
+    // feeRateBps × min(p, 1 − p) × shares in dollars, taken from what the taker receives: a buyer gets that value
+    // fewer shares (converted at the trade's price), a seller that many fewer dollars.
+    const feeDollars = (shares * minWei(priceWei, WEI - priceWei) * MARKET_FEE_RATE_BPS) / (10_000n * WEI);
     const n = this.traders.length;
     const takerIndex = h % n;
     const taker = this.traders[takerIndex] as string;
@@ -96,8 +104,8 @@ export class PfState {
       taker: {
         amount: shares.toString(),
         fee: takerBuys
-          ? { amount: fee.toString(), type: 'SHARES' }
-          : { amount: ((fee * priceWei) / WEI).toString(), type: 'COLLATERAL' },
+          ? { amount: (priceWei === 0n ? 0n : (feeDollars * WEI) / priceWei).toString(), type: 'SHARES' }
+          : { amount: feeDollars.toString(), type: 'COLLATERAL' },
         hash: hex32('pf-order', this.world.seed, ref.id, k, 'taker'),
         outcome: yes,
         price: priceWei.toString(),

@@ -143,6 +143,29 @@ test('the match feed pages by cursor to the end, and filters by signer on either
   assert.deepEqual([none.body.data, none.body.cursor], [[], null]);
 });
 
+test("each match charges the taker Predict.fun's published fee, feeRateBps × min(p, 1 − p) × shares, and the maker nothing", async () => {
+  await control('advance', { steps: 1 });
+  const { body } = await get('/v1/orders/matches?first=50');
+  const matches = body.data as Json[];
+  assert.ok(matches.length > 0);
+  const rateBps = BigInt((markets[0] as { feeRateBps: number }).feeRateBps);
+  const wei = 10n ** 18n;
+  for (const m of matches) {
+    const taker = m.taker as { amount: string; price: string; quoteType: string; fee: Json };
+    const shares = BigInt(taker.amount);
+    const price = BigInt(taker.price);
+    const cheaperSide = price < wei - price ? price : wei - price;
+    // In dollars (18 decimals), rounded down as integer wei division does.
+    const dollars = (shares * cheaperSide * rateBps) / (10_000n * wei);
+    const expected =
+      taker.quoteType === 'Bid'
+        ? { amount: ((dollars * wei) / price).toString(), type: 'SHARES' }
+        : { amount: dollars.toString(), type: 'COLLATERAL' };
+    assert.deepEqual(taker.fee, expected, JSON.stringify(m));
+    for (const maker of m.makers as Json[]) assert.equal((maker.fee as Json).amount, '0');
+  }
+});
+
 test('faults: 429 with Retry-After and 5xx in the venue envelope, then back to normal', async () => {
   await control('faults', { rate_limit: { retry_after: 3, count: 1 } });
   const limited = await get('/v1/categories?first=1');
