@@ -22,6 +22,25 @@ export interface CatalogueServer {
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
+/** Calls a simulator's control API (`/__sim/<path>`) of the catalogue server's exchange; fails the test on a non-2xx. */
+export async function simControl(
+  cat: CatalogueServer,
+  exchange: ExchangeId,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const sim = cat.sims.get(exchange);
+  if (!sim) throw new Error(`no ${exchange} simulator`);
+  const res = await fetch(`${sim.control}/__sim/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${method} /__sim/${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
 export function venueContext(): VenueContext {
   return { signal: AbortSignal.timeout(30_000), requestId: 'test', logger: silent, tenant: null };
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
-import { type CatalogueServer, startCatalogueServer } from '../../support/catalogue.js';
+import { type CatalogueServer, simControl, startCatalogueServer } from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
 import { startTestServer, waitFor } from '../../support/server.js';
 
@@ -72,17 +72,8 @@ function target(exchange: ExchangeId): { market: Market; outcome: string } {
   return t;
 }
 
-async function control(exchange: ExchangeId, method: string, p: string, body?: unknown): Promise<unknown> {
-  const sim = cat.sims.get(exchange);
-  assert.ok(sim);
-  const res = await fetch(`${sim.control}/__sim/${p}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  assert.ok(res.ok, `${method} /__sim/${p}: ${res.status}`);
-  return res.json();
-}
+const control = (exchange: ExchangeId, method: string, path: string, body?: unknown): Promise<unknown> =>
+  simControl(cat, exchange, method, path, body);
 
 async function keyOf(tier: string): Promise<string> {
   const created = await cat.server.request('/api/v1/keys', { method: 'POST', body: { tier } });

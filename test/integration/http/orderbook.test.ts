@@ -8,7 +8,12 @@ import { isDeepStrictEqual } from 'node:util';
 import type { OrderBook } from '../../../src/domain/book.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
-import { type CatalogueServer, startCatalogueServer, venueContext } from '../../support/catalogue.js';
+import {
+  type CatalogueServer,
+  simControl,
+  startCatalogueServer,
+  venueContext,
+} from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
 import { waitFor } from '../../support/server.js';
 
@@ -72,17 +77,8 @@ function sameLevels(held: OrderBook | null, venue: OrderBook): true | undefined 
   return isDeepStrictEqual([held.bids, held.asks], [venue.bids, venue.asks]) ? true : undefined;
 }
 
-async function control(exchange: ExchangeId, method: string, path: string, body?: unknown): Promise<unknown> {
-  const sim = cat.sims.get(exchange);
-  assert.ok(sim);
-  const res = await fetch(`${sim.control}/__sim/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  assert.ok(res.ok, `${method} /__sim/${path}: ${res.status}`);
-  return res.json();
-}
+const control = (exchange: ExchangeId, method: string, path: string, body?: unknown): Promise<unknown> =>
+  simControl(cat, exchange, method, path, body);
 
 describe('selector and outcome', () => {
   test('svc_id and exchange + market_id select the same book; outcomes are matched case-insensitively', async () => {

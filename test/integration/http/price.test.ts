@@ -15,7 +15,12 @@ import {
 } from '../../../src/domain/candles.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
-import { type CatalogueServer, startCatalogueServer, venueContext } from '../../support/catalogue.js';
+import {
+  type CatalogueServer,
+  simControl,
+  startCatalogueServer,
+  venueContext,
+} from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
 
 interface PriceBody {
@@ -55,16 +60,8 @@ async function price(query: string, key?: string): Promise<PriceBody> {
   return res.body as PriceBody;
 }
 
-async function control(exchange: ExchangeId, method: string, path: string, body?: unknown): Promise<void> {
-  const sim = cat.sims.get(exchange);
-  assert.ok(sim);
-  const res = await fetch(`${sim.control}/__sim/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  assert.ok(res.ok, `${method} /__sim/${path}: ${res.status}`);
-}
+const control = (exchange: ExchangeId, method: string, path: string, body?: unknown): Promise<unknown> =>
+  simControl(cat, exchange, method, path, body);
 
 /** The candles the adapter's own series gives for a window, rolled up the one way (what the route must answer). */
 async function direct(

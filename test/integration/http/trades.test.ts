@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
-import { type CatalogueServer, startCatalogueServer, venueContext } from '../../support/catalogue.js';
+import {
+  type CatalogueServer,
+  simControl,
+  startCatalogueServer,
+  venueContext,
+} from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
 
 interface TradeRow {
@@ -46,16 +51,8 @@ after(async () => {
   await cat?.stop();
 });
 
-async function control(exchange: ExchangeId, method: string, path: string, body?: unknown): Promise<void> {
-  const sim = cat.sims.get(exchange);
-  assert.ok(sim);
-  const res = await fetch(`${sim.control}/__sim/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  assert.ok(res.ok, `${method} /__sim/${path}: ${res.status}`);
-}
+const control = (exchange: ExchangeId, method: string, path: string, body?: unknown): Promise<unknown> =>
+  simControl(cat, exchange, method, path, body);
 
 function activeMarkets(exchange: ExchangeId): Market[] {
   return [...cat.markets.values()].filter(

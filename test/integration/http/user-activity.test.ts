@@ -10,7 +10,12 @@ import { startPredictfunSim } from '../../../sim/predictfun/index.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import { createOpinionAdapter } from '../../../src/venues/opinion/index.js';
 import { createPredictfunAdapter } from '../../../src/venues/predictfun/index.js';
-import { type CatalogueServer, startCatalogueServer, venueContext } from '../../support/catalogue.js';
+import {
+  type CatalogueServer,
+  simControl,
+  startCatalogueServer,
+  venueContext,
+} from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
 import { startTestServer, type TestResponse, waitFor } from '../../support/server.js';
 import { type SeededWallet, walletWithPositions } from '../../support/wallet-activity.js';
@@ -61,17 +66,8 @@ async function activity(query: string): Promise<Activity> {
   return res.body as Activity;
 }
 
-async function control(exchange: ExchangeId, method: string, path: string, body?: unknown): Promise<unknown> {
-  const sim = cat.sims.get(exchange);
-  assert.ok(sim);
-  const res = await fetch(`${sim.control}/__sim/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  assert.ok(res.ok, `${method} /__sim/${path}: ${res.status}`);
-  return res.json();
-}
+const control = (exchange: ExchangeId, method: string, path: string, body?: unknown): Promise<unknown> =>
+  simControl(cat, exchange, method, path, body);
 
 /** The rows of every list in a venue's document, by list. */
 function lists(exchange: ExchangeId, doc: Doc): Record<string, unknown[]> {
