@@ -167,6 +167,14 @@ export interface TradingFacet {
   /** `refresh` asks the venue to recompute first, where it can (declared as refresh_balance). */
   fetchBalance?(ctx: VenueContext, session: VenueSession, options?: { refresh: boolean }): Promise<Balance>;
   openUserStream?(ctx: StreamContext, session: VenueSession): UserStream;
+  /**
+   * Polymarket: the deposit wallet of the session's signer, created on the venue when it does not exist yet
+   * (the venue's wallet-creation path). Idempotent: `created` is false when it already existed.
+   */
+  ensureDepositWallet?(
+    ctx: VenueContext,
+    session: VenueSession,
+  ): Promise<{ address: string; created: boolean }>;
 }
 
 export interface VenueAdapter {

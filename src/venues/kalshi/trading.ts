@@ -39,7 +39,7 @@ const MAX_PAGES = 100;
 /** How far back a lost order submission is looked for by its client_order_id. */
 const RECONCILE_WINDOW_S = 600;
 
-export function kalshiTrading(client: KalshiClient): Required<TradingFacet> {
+export function kalshiTrading(client: KalshiClient): Required<Omit<TradingFacet, 'ensureDepositWallet'>> {
   async function listOrders(
     ctx: VenueContext,
     key: KalshiKey,
