@@ -101,6 +101,16 @@ export const ConfigSchema = Type.Object({
     /** Per-call deadline for venue requests. */
     timeoutMs: Type.Integer({ minimum: 100 }),
   }),
+  /** The master key that seals stored credentials and managed wallet keys (README "Accounts and credentials"). */
+  vault: Type.Object({
+    /**
+     * OMNIBOOK_MASTER_KEY: 32 bytes as 64 hex digits or base64. Absent, `<dataDir>/master.key` is read, or created
+     * (mode 0600) on first run.
+     */
+    masterKey: Type.Optional(Type.String({ minLength: 1 })),
+    /** OMNIBOOK_MASTER_KEY_PREVIOUS (comma-separated): earlier keys, kept only until `omnibook vault rotate` ran. */
+    previousMasterKeys: Type.Array(Type.String({ minLength: 1 })),
+  }),
   /** After SIGTERM, how long new requests get 503 before the listener closes. */
   shutdownDrainMs: Type.Integer({ minimum: 0 }),
   shutdownGraceMs: Type.Integer({ minimum: 0 }),
@@ -156,6 +166,7 @@ export const DEFAULT_CONFIG: Config = {
     },
     timeoutMs: 10_000,
   },
+  vault: { previousMasterKeys: [] },
   shutdownDrainMs: 200,
   shutdownGraceMs: 10_000,
 };
