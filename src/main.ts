@@ -1,6 +1,7 @@
 // The composition root: builds every dependency from a Config, wires them together, and owns start and stop.
 // Nothing else constructs infrastructure, so tests get the real thing by calling createRuntime with test config.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type { Config } from './config/schema.js';
@@ -11,6 +12,8 @@ import { BookRecorder } from './ingestion/book-recorder.js';
 import { BookRecorderJob } from './ingestion/book-recorder-job.js';
 import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
+import { OnboardingService } from './services/accounts/onboarding-service.js';
+import { WalletService } from './services/accounts/wallet-service.js';
 import { EventsService } from './services/catalogue/events-service.js';
 import { MarketsService } from './services/catalogue/markets-service.js';
 import { ExchangesService } from './services/exchanges-service.js';
@@ -28,6 +31,7 @@ import { PingService } from './services/ping-service.js';
 import { UsageService } from './services/usage-service.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
 import { BookSnapshotsRepo } from './store/book-snapshots-repo.js';
+import { CredentialsRepo } from './store/credentials-repo.js';
 import { openStore, type Store } from './store/database.js';
 import { EventsRepo } from './store/events-repo.js';
 import { LinksRepo } from './store/links-repo.js';
@@ -39,7 +43,10 @@ import { MemoryAdmission } from './tenancy/admission/memory-admission.js';
 import { RedisAdmission } from './tenancy/admission/redis-admission.js';
 import { ApiKeyService } from './tenancy/api-keys.js';
 import { UsageFlushJob } from './tenancy/usage-flush-job.js';
+import { CredentialsStore } from './vault/credentials-store.js';
+import { loadKeyring } from './vault/keyring-source.js';
 import { REDACT_PATHS, REDACTED, redactUrl } from './vault/redaction.js';
+import { SessionResolver } from './vault/session-resolver.js';
 import type { VenueAdapter } from './venues/port.js';
 import { VenueRegistry } from './venues/registry.js';
 
@@ -144,6 +151,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const keys = new ApiKeyService(new ApiKeysRepo(store.db), config.auth.keyCacheTtlMs);
     if (config.adminKey) await keys.ensure(config.adminKey, { name: 'OMNIBOOK_ADMIN_KEY', tier: 'admin' });
 
+    // Before any venue: a master key that cannot be read stops the start, not the first onboarding.
+    const credentials = new CredentialsStore(
+      new CredentialsRepo(store.db),
+      loadKeyring({
+        masterKey: config.vault.masterKey,
+        previousMasterKeys: config.vault.previousMasterKeys,
+        keyFile: join(config.dataDir, 'master.key'),
+      }),
+    );
+
     const registry = new VenueRegistry(options.venues ?? []);
     const exchanges = new ExchangesService(registry, { recordsBooks: config.recorder.enabled });
     const marketsRepo = new MarketsRepo(store.db, store.dialect, store.sqliteReader);
@@ -243,6 +260,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       trades: new TradesService(targets, config.venues.timeoutMs),
       userActivity: new UserActivityService(registry, exchanges, config.venues.timeoutMs),
       metrics,
+      sessions: new SessionResolver(credentials),
+      onboarding: new OnboardingService(exchanges, credentials, config.venues.timeoutMs),
+      wallet: new WalletService(credentials),
     });
 
     let stopping: Promise<void> | null = null;

@@ -2,6 +2,9 @@
 // tests and benchmarks build the very same app.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
+import type { OnboardingService } from '../services/accounts/onboarding-service.js';
+import type { SessionResolver } from '../services/accounts/sessions.js';
+import type { WalletService } from '../services/accounts/wallet-service.js';
 import type { EventsService } from '../services/catalogue/events-service.js';
 import type { MarketsService } from '../services/catalogue/markets-service.js';
 import type { ExchangeCapabilities, ExchangesService } from '../services/exchanges-service.js';
@@ -27,6 +30,7 @@ import { lazyChildLoggerFactory } from './plugins/lazy-child-logger.js';
 import type { HttpMetrics } from './plugins/metrics.js';
 import { installDocsUi, installOpenApi } from './plugins/openapi.js';
 import { installShutdownGate, type ShutdownGate } from './plugins/shutdown-gate.js';
+import { accountsRoutes } from './routes/accounts-routes.js';
 import { exchangesRoutes } from './routes/exchanges-routes.js';
 import { executionPriceRoutes } from './routes/execution-price-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
@@ -64,6 +68,10 @@ export interface AppDeps {
   trades: TradesService;
   userActivity: UserActivityService;
   metrics: HttpMetrics;
+  /** The venue session of a private call: per-request credentials, else the customer's stored or managed ones. */
+  sessions: SessionResolver;
+  onboarding: OnboardingService;
+  wallet: WalletService;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -115,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       priceRoutes(api, deps.prices);
       tradesRoutes(api, deps.trades);
       userActivityRoutes(api, deps.userActivity);
+      accountsRoutes(api, deps.onboarding, deps.wallet);
     },
     { prefix: API_PREFIX },
   );

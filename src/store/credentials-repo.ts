@@ -41,6 +41,16 @@ export class CredentialsRepo {
       .execute();
   }
 
+  /** Inserts the record unless one exists for its key; true when this call inserted it. */
+  async insertIfAbsent(row: CredentialRow): Promise<boolean> {
+    const result = await this.db
+      .insertInto('credentials')
+      .values(row)
+      .onConflict((oc) => oc.columns(['customer_id', 'exchange', 'kind']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  }
+
   /**
    * Up to `limit` records sealed under any master key but `currentKeyId` (what a rotation has left), in key order
    * after `after` (a keyset, so a record that cannot be rewrapped is passed over, not met again).

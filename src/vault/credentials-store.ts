@@ -48,6 +48,30 @@ export class CredentialsStore implements StoredSessions {
     credentials: Readonly<Record<string, string>>,
     meta: CredentialMeta,
   ): Promise<void> {
+    await this.repo.upsert(this.row(customerId, exchange, kind, credentials, meta));
+  }
+
+  /**
+   * Stores the record only when the customer has none of that kind for the exchange (two nodes creating a managed
+   * wallet at once keep one); true when this call stored it.
+   */
+  async saveIfAbsent(
+    customerId: string,
+    exchange: ExchangeId,
+    kind: CredentialKind,
+    credentials: Readonly<Record<string, string>>,
+    meta: CredentialMeta,
+  ): Promise<boolean> {
+    return this.repo.insertIfAbsent(this.row(customerId, exchange, kind, credentials, meta));
+  }
+
+  private row(
+    customerId: string,
+    exchange: ExchangeId,
+    kind: CredentialKind,
+    credentials: Readonly<Record<string, string>>,
+    meta: CredentialMeta,
+  ): CredentialRow {
     const binding: RecordBinding = { purpose: kind, customerId, exchange };
     const plaintext = Buffer.from(JSON.stringify(credentials), 'utf8');
     let sealed: string;
@@ -57,7 +81,7 @@ export class CredentialsStore implements StoredSessions {
       plaintext.fill(0);
     }
     const now = this.now().toISOString();
-    await this.repo.upsert({
+    return {
       customer_id: customerId,
       exchange,
       kind,
@@ -71,7 +95,7 @@ export class CredentialsStore implements StoredSessions {
       chain_id: meta.chainId,
       created_at: now,
       updated_at: now,
-    });
+    };
   }
 
   /** The record's metadata without opening it, or null. */
