@@ -11,6 +11,8 @@ import { BookRecorder } from './ingestion/book-recorder.js';
 import { BookRecorderJob } from './ingestion/book-recorder-job.js';
 import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
+import { BookHub } from './realtime/book-hub.js';
+import { WebSocketGateway } from './realtime/gateway.js';
 import { EventsService } from './services/catalogue/events-service.js';
 import { MarketsService } from './services/catalogue/markets-service.js';
 import { ExchangesService } from './services/exchanges-service.js';
@@ -219,6 +221,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
     const orderbook = new OrderbookService(targets, liveBooks, config.venues.timeoutMs);
 
+    const websocket = new WebSocketGateway({
+      keys,
+      targets,
+      hub: new BookHub(liveBooks, {
+        staleAfterMs: config.websocket.heartbeatMs * 3,
+        ...(bookRecorder ? { recordWhileHeld: (target) => bookRecorder.recordWhileHeld(target) } : {}),
+      }),
+      logger: logger.child({ component: 'websocket' }),
+      heartbeatMs: config.websocket.heartbeatMs,
+      limits: {
+        authTimeoutMs: config.websocket.authTimeoutMs,
+        controlPerSecond: 3,
+        slowBytes: 1 << 20,
+        hopelessBytes: 8 << 20,
+        defaultDepth: 50,
+      },
+    });
+
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -243,6 +263,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       trades: new TradesService(targets, config.venues.timeoutMs),
       userActivity: new UserActivityService(registry, exchanges, config.venues.timeoutMs),
       metrics,
+      websocket,
     });
 
     let stopping: Promise<void> | null = null;

@@ -64,6 +64,8 @@ export interface AppDeps {
   trades: TradesService;
   userActivity: UserActivityService;
   metrics: HttpMetrics;
+  /** The WebSocket gateway (GET /ws and /api/v1/ws), registered on the root app; absent: not served. */
+  websocket?: { register(app: FastifyInstance): void };
 }
 
 export const API_PREFIX = '/api/v1';
@@ -119,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     { prefix: API_PREFIX },
   );
 
+  deps.websocket?.register(app);
   await installDocsUi(app);
   // Flags follow the routes really registered, so GET /exchanges cannot promise a route this build lacks.
   app.addHook('onReady', async () => {
