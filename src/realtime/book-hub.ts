@@ -294,7 +294,7 @@ export class BookHub {
   }
 
   /** Upstream books held for WebSocket clients. */
-  get books_held(): number {
+  get heldBooks(): number {
     return this.channels.size;
   }
 }
