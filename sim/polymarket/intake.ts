@@ -123,7 +123,7 @@ function makerRule(signed: SignedOrder, key: ApiKey, wallets: WalletRegistry): I
   if (type === 3) {
     if (signer !== maker) return fail(400, CLOB_ERRORS.invalidSignature);
     const owner = wallets.ownerOf(maker);
-    if (!owner || owner.kind !== 'deposit' || owner.owner !== key.address)
+    if (owner?.kind !== 'deposit' || owner.owner !== key.address)
       return fail(400, CLOB_ERRORS.signerMismatch);
     return null;
   }

@@ -77,7 +77,12 @@ export function tradingWalletFromSession(session: VenueSession, signer: Hex): Po
       `credentials.funder_address is required for signature_type ${signatureType} (the ${signatureType === 1 ? 'proxy wallet' : 'Safe'} that holds the funds)`,
     );
   }
-  if (problems.length === 0 && signatureType === 0 && funder && funder.toLowerCase() !== signer.toLowerCase()) {
+  if (
+    problems.length === 0 &&
+    signatureType === 0 &&
+    funder &&
+    funder.toLowerCase() !== signer.toLowerCase()
+  ) {
     problems.push(
       'credentials.funder_address must be the signer itself (or omitted) for signature_type 0; use 1, 2 or 3 for a wallet that holds the funds',
     );

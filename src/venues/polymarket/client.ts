@@ -104,7 +104,11 @@ export class PolymarketClient {
       rateLimit: { requestsPerSecond: 15, burst: 15 },
     });
     this.relayer = options.relayerUrl
-      ? new VenueHttp({ ...base, baseUrl: options.relayerUrl, rateLimit: { requestsPerSecond: 10, burst: 10 } })
+      ? new VenueHttp({
+          ...base,
+          baseUrl: options.relayerUrl,
+          rateLimit: { requestsPerSecond: 10, burst: 10 },
+        })
       : null;
     this.chainId = options.chainId ?? 137;
   }
@@ -192,7 +196,9 @@ export class PolymarketClient {
     if (funder) return { signatureType, maker: funder };
     if (!this.relayer) {
       throw new AppError('validation_error', 'credentials.funder_address is required for signature_type 3', {
-        validationErrors: ['credentials.funder_address: the deposit wallet address (no relayer is configured)'],
+        validationErrors: [
+          'credentials.funder_address: the deposit wallet address (no relayer is configured)',
+        ],
       });
     }
     const found = await lookupDepositWallet(this, ctx, signer.address);

@@ -66,7 +66,10 @@ export async function ensureDepositWallet(
   const relayer = relayerOf(client);
   const auth = client.options.relayerAuth;
   if (!auth) {
-    throw new AppError('not_supported', 'polymarket deposit wallet creation needs relayer builder credentials');
+    throw new AppError(
+      'not_supported',
+      'polymarket deposit wallet creation needs relayer builder credentials',
+    );
   }
   const before = await lookupDepositWallet(client, ctx, owner);
   if (before.deployed) return { address: before.address, created: false };
@@ -106,9 +109,15 @@ export async function ensureDepositWallet(
     });
     if (tx && MINED.has(tx.state)) return { address: before.address, created: true };
     if (tx && FAILED.has(tx.state)) {
-      throw new AppError('service_unavailable', `polymarket relayer failed to deploy the deposit wallet (${tx.state})`);
+      throw new AppError(
+        'service_unavailable',
+        `polymarket relayer failed to deploy the deposit wallet (${tx.state})`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  throw new AppError('service_unavailable', `polymarket relayer has not mined deposit wallet creation ${transactionID}`);
+  throw new AppError(
+    'service_unavailable',
+    `polymarket relayer has not mined deposit wallet creation ${transactionID}`,
+  );
 }

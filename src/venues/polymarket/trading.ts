@@ -10,8 +10,8 @@ import { payloadDecoder } from '../shared/payload.js';
 import { VenueStatusError, VenueTransportError } from '../shared/venue-errors.js';
 import { signerFromSession } from './auth.js';
 import { CONDITION_ID } from './catalog.js';
-import { ensureDepositWallet } from './deposit-wallet.js';
 import type { PolymarketAuth, PolymarketClient } from './client.js';
+import { ensureDepositWallet } from './deposit-wallet.js';
 import { isKilledOrderMessage, mapPolymarketError } from './errors.js';
 import { FeeExponents } from './fee-exponents.js';
 import { toNumber } from './parse.js';
@@ -137,17 +137,22 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
       if (tick === null)
         throw new AppError('service_unavailable', 'polymarket sent no tick size for the market');
       await refuseProtocolV2(ctx, req.market_id);
-      const signed = await signOrder(auth.signer, client.chainId, {
-        tokenId: token.t,
-        price: req.price,
-        size: req.size,
-        side: req.side,
-        tickSize: tick,
-        negRisk: info.nr ?? false,
-        orderType: ORDER_TYPES[req.order_type],
-        ...(req.order_type === 'gtd' && req.expiration !== undefined ? { expiration: req.expiration } : {}),
-        owner: auth.creds.key,
-      }, auth.wallet);
+      const signed = await signOrder(
+        auth.signer,
+        client.chainId,
+        {
+          tokenId: token.t,
+          price: req.price,
+          size: req.size,
+          side: req.side,
+          tickSize: tick,
+          negRisk: info.nr ?? false,
+          orderType: ORDER_TYPES[req.order_type],
+          ...(req.order_type === 'gtd' && req.expiration !== undefined ? { expiration: req.expiration } : {}),
+          owner: auth.creds.key,
+        },
+        auth.wallet,
+      );
       const createdAt = new Date().toISOString();
       const base = { id: signed.orderHash, market_id: req.market_id, outcome: token.o, side: req.side };
       let res: PolymarketOrderResponse;
@@ -271,7 +276,8 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
 
     openUserStream: (ctx, session) => openPolymarketUserStream(ctx, client, session),
 
-    ensureDepositWallet: (ctx, session) => ensureDepositWallet(client, ctx, signerFromSession(session).address),
+    ensureDepositWallet: (ctx, session) =>
+      ensureDepositWallet(client, ctx, signerFromSession(session).address),
   };
 
   /**
