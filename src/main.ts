@@ -12,6 +12,8 @@ import { BookRecorder } from './ingestion/book-recorder.js';
 import { BookRecorderJob } from './ingestion/book-recorder-job.js';
 import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
+import { BookHub } from './realtime/book-hub.js';
+import { WebSocketGateway } from './realtime/gateway.js';
 import { OnboardingService } from './services/accounts/onboarding-service.js';
 import { WalletService } from './services/accounts/wallet-service.js';
 import { EventsService } from './services/catalogue/events-service.js';
@@ -236,6 +238,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
     const orderbook = new OrderbookService(targets, liveBooks, config.venues.timeoutMs);
 
+    const websocket = new WebSocketGateway({
+      keys,
+      targets,
+      hub: new BookHub(liveBooks, {
+        staleAfterMs: config.websocket.heartbeatMs * 3,
+        ...(bookRecorder ? { recordWhileHeld: (target) => bookRecorder.recordWhileHeld(target) } : {}),
+      }),
+      logger: logger.child({ component: 'websocket' }),
+      heartbeatMs: config.websocket.heartbeatMs,
+      limits: {
+        authTimeoutMs: config.websocket.authTimeoutMs,
+        controlPerSecond: 3,
+        slowBytes: 1 << 20,
+        hopelessBytes: 8 << 20,
+        defaultDepth: 50,
+      },
+    });
+
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -263,6 +283,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       sessions: new SessionResolver(credentials),
       onboarding: new OnboardingService(exchanges, credentials, config.venues.timeoutMs),
       wallet: new WalletService(credentials),
+      websocket,
     });
 
     let stopping: Promise<void> | null = null;

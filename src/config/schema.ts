@@ -53,6 +53,13 @@ export const ConfigSchema = Type.Object({
     /** Snapshots older than this many days are deleted (whole UTC days). */
     retentionDays: Type.Integer({ minimum: 1 }),
   }),
+  /** The WebSocket gateway (GET /ws). */
+  websocket: Type.Object({
+    /** Heartbeat period; books are announced stale to a client after three missed beats (stale_after_ms). */
+    heartbeatMs: Type.Integer({ minimum: 100 }),
+    /** A connection that has not sent auth within this long is closed (wire contract §6: 15 s). */
+    authTimeoutMs: Type.Integer({ minimum: 100 }),
+  }),
   /** Where each exchange lives. `serve` uses these; `sandbox` replaces them with its simulators' loopback URLs. */
   venues: Type.Object({
     polymarket: Type.Object({
@@ -129,6 +136,7 @@ export const DEFAULT_CONFIG: Config = {
   auth: { keyCacheTtlMs: 1_000 },
   usage: { flushIntervalMs: 5_000 },
   catalogue: { sync: true, refreshIntervalMs: 60_000, leaseTtlMs: 30_000 },
+  websocket: { heartbeatMs: 10_000, authTimeoutMs: 15_000 },
   recorder: {
     enabled: true,
     books: [],

@@ -72,6 +72,8 @@ export interface AppDeps {
   sessions: SessionResolver;
   onboarding: OnboardingService;
   wallet: WalletService;
+  /** The WebSocket gateway (GET /ws and /api/v1/ws), registered on the root app; absent: not served. */
+  websocket?: { register(app: FastifyInstance): void };
 }
 
 export const API_PREFIX = '/api/v1';
@@ -128,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     { prefix: API_PREFIX },
   );
 
+  deps.websocket?.register(app);
   await installDocsUi(app);
   // Flags follow the routes really registered, so GET /exchanges cannot promise a route this build lacks.
   app.addHook('onReady', async () => {

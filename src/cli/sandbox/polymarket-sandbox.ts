@@ -21,6 +21,8 @@ export async function launchPolymarketSandbox(
         gammaUrl: sim.urls.gamma,
         clobUrl: sim.urls.clob,
         dataUrl: sim.urls.data,
+        relayerUrl: sim.urls.relayer,
+        relayerAuth: sim.relayerAuth,
         wsMarketUrl: sim.urls.wsMarket,
         wsUserUrl: sim.urls.wsUser,
         timeoutMs: config.venues.timeoutMs,
