@@ -338,6 +338,41 @@ describe('polymarket self', () => {
   });
 });
 
+describe('polymarket self, deposit wallet', () => {
+  test('without funder_address the deposit wallet is created on the venue; repeating answers the same wallet', async () => {
+    const { key, customerId } = await customer();
+    const account = await polymarket.createAccount();
+    const pk = account.credentials.private_key ?? '';
+    const body = { exchange: 'polymarket', mode: 'self', private_key: pk, wallet_type: 'deposit' };
+    const first = await onboard(key, body);
+    assert.equal(first.status, 200, first.text);
+    const result = first.body as Record<string, unknown>;
+    assert.match(String(result.deposit_wallet_address), /^0x[0-9a-fA-F]{40}$/);
+    assert.equal(result.funder_address, result.deposit_wallet_address);
+    assert.deepEqual(result.steps_completed, [
+      'external_eoa_provided',
+      'wallet_deposit_created',
+      'exchange_linked',
+      'credentials_validated',
+      'credentials_stored',
+    ]);
+    const again = await onboard(key, body);
+    assert.deepEqual(again.body, first.body);
+    // Naming the wallet it now has is the same onboarding.
+    const named = await onboard(key, { ...body, funder_address: result.deposit_wallet_address });
+    assert.equal(named.status, 200, named.text);
+    assert.equal(
+      (named.body as Record<string, unknown>).deposit_wallet_address,
+      result.deposit_wallet_address,
+    );
+    assert.deepEqual((await vault().sessionFor(customerId, 'polymarket'))?.credentials, {
+      private_key: pk,
+      signature_type: '3',
+      funder_address: String(result.deposit_wallet_address),
+    });
+  });
+});
+
 describe('polymarket managed', () => {
   test('creates and seals a wallet, answers the same addresses on repeat, and exports its key', async () => {
     const { key, customerId } = await customer();
