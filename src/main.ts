@@ -163,6 +163,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       }),
     );
 
+    if (config.databaseUrl && config.vault.masterKey === undefined) {
+      logger.warn(
+        "the master key comes from this node's key file: every node sharing this database needs the same key (set OMNIBOOK_MASTER_KEY)",
+      );
+    }
+
     const registry = new VenueRegistry(options.venues ?? []);
     const exchanges = new ExchangesService(registry, { recordsBooks: config.recorder.enabled });
     const marketsRepo = new MarketsRepo(store.db, store.dialect, store.sqliteReader);
