@@ -29,7 +29,8 @@ export type MarketStreamEvent =
       exchange_ts_ms: number | null;
       received_ts_ms: number;
     }
-  | { type: 'trade'; instrument: Instrument; trade: Trade; received_ts_ms: number }
+  /** A public trade; `source_channel` names the venue feed it came from (as on GET /trades). */
+  | { type: 'trade'; instrument: Instrument; trade: Trade; source_channel: string; received_ts_ms: number }
   | { type: 'tick_size'; instrument: Instrument; tick_size: number }
   /** The adapter found its view of a book broken (sequence gap, reconnect); a fresh snapshot follows. */
   | { type: 'resync'; instrument: Instrument; reason: string }

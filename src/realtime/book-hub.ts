@@ -5,12 +5,15 @@
 // feed_state disconnected when the stream went away); when the venue's next snapshot arrives, every subscription
 // that saw the book before gets resync_required and a fresh snapshot — never a patched-up guess.
 //
+// Public trades on a book (venues whose stream carries them) go to the same subscriptions as `activity` messages
+// with kind trade, numbered in the same `server_seq` sequence, each serialised once for every subscriber.
+//
 // Deltas are computed once per book version and depth, and serialised once: 1,000 clients on one book cost one
 // diff and one JSON encoding per change, plus a short string join each for their own sequence number.
 import type { OrderBook } from '../domain/book.js';
 import { diffBookSides } from '../domain/book-diff.js';
 import type { FeedState } from '../domain/stream.js';
-import type { BookHold, LiveBooks, StaleCause } from '../services/market-data/live-books.js';
+import type { BookHold, LiveBooks, StaleCause, StreamTrade } from '../services/market-data/live-books.js';
 import type { MarketTarget } from '../services/market-data/market-target.js';
 
 export type BookState = 'fresh' | 'stale' | 'needs_refresh';
@@ -65,6 +68,7 @@ class BookChannel {
     this.hold = books.hold(target.venue, target.market, target.outcome, {
       change: (book) => this.changed(book),
       stale: (cause) => this.staled(cause),
+      trade: (trade) => this.traded(trade),
     });
     this.stopRecording = options.recordWhileHeld ? options.recordWhileHeld(target) : null;
     const now = this.hold.current();
@@ -79,11 +83,14 @@ class BookChannel {
     this.stopRecording?.();
   }
 
-  /** The serialised header fields shared by every message about this book (without type and seq). */
-  header(state: BookState): string {
+  /**
+   * The serialised header fields shared by every message about this book (without type and seq). `at` overrides the
+   * times for a message about something other than the book's current state (a trade).
+   */
+  header(state: BookState, at?: { exchangeTs: number; ingestMs: number }): string {
     const book = this.current?.book;
     const t = this.target;
-    const exchangeTs = book ? Date.parse(book.timestamp) : Number.NaN;
+    const exchangeTs = at ? at.exchangeTs : book ? Date.parse(book.timestamp) : Number.NaN;
     return JSON.stringify({
       svc_id: t.market.svc_id,
       exchange: t.venue.descriptor.id,
@@ -97,7 +104,7 @@ class BookChannel {
       feed_state: this.feed,
       stale_after_ms: this.options.staleAfterMs,
       exchange_ts_ms: Number.isNaN(exchangeTs) ? null : exchangeTs,
-      ingest_ts_ms: this.current?.ingestMs ?? null,
+      ingest_ts_ms: at ? at.ingestMs : (this.current?.ingestMs ?? null),
     }).slice(1, -1);
   }
 
@@ -149,6 +156,22 @@ class BookChannel {
     this.fresh = true;
     this.feed = 'healthy';
     for (const sub of this.subscriptions) sub.bookChanged(recovered);
+  }
+
+  private traded(event: StreamTrade): void {
+    if (this.subscriptions.size === 0) return;
+    const t = event.trade;
+    const at = { exchangeTs: Date.parse(t.timestamp), ingestMs: event.received_ts_ms };
+    const rest = `${this.header(this.fresh ? 'fresh' : 'stale', at)},${JSON.stringify({
+      kind: 'trade',
+      price: t.price,
+      size: t.size,
+      side: t.side,
+      ...(t.aggressor_side ? { aggressor_side: t.aggressor_side } : {}),
+      trade_id: t.id,
+      source_channel: event.source_channel,
+    }).slice(1)}`;
+    for (const sub of this.subscriptions) sub.tradeSeen(rest);
   }
 
   private staled(cause: StaleCause): void {
@@ -230,6 +253,19 @@ export class BookSubscription {
     }
     this.sentVersion = current.n;
     if (delta !== null) this.emit('orderbook_delta', delta);
+  }
+
+  /**
+   * A trade on the book, as an `activity` message. A conflated (slow) subscription skips trades until it catches
+   * up: they cannot be folded into a snapshot, and a client that cannot keep up with books cannot with trades.
+   */
+  tradeSeen(rest: string): void {
+    if (this.closed || this.conflated) return;
+    if (this.transport.congestion() === 'hopeless') {
+      this.transport.drop('the client does not read its messages');
+      return;
+    }
+    this.emit('activity', rest);
   }
 
   bookStale(): void {

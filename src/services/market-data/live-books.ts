@@ -19,10 +19,17 @@ export interface BookHold {
 /** Why a held book stopped being fresh: the venue asked for a resync, or its stream went away. */
 export type StaleCause = 'resync' | 'disconnected';
 
-/** What a holder hears of its book: each new state, and the moments it goes stale (until the next snapshot). */
+/** A public trade on a held instrument, as its venue's stream reported it. */
+export type StreamTrade = Extract<MarketStreamEvent, { type: 'trade' }>;
+
+/**
+ * What a holder hears of its book: each new state, the moments it goes stale (until the next snapshot), and the
+ * public trades on it (venues whose stream carries them: polymarket, kalshi).
+ */
 export interface BookObserver {
   change?(book: OrderBook): void;
   stale?(cause: StaleCause): void;
+  trade?(trade: StreamTrade): void;
 }
 
 type Listener = ((book: OrderBook) => void) | BookObserver;
@@ -153,8 +160,22 @@ class VenueFeed {
           for (const entry of this.tracked.values()) this.markStale(entry, 'disconnected');
         }
         return;
-      case 'trade':
+      case 'trade': {
+        const entry = this.tracked.get(bookKey(event.instrument.market_id, event.instrument.token_id));
+        if (entry) this.tradeSeen(entry, event);
         return;
+      }
+    }
+  }
+
+  private tradeSeen(entry: Tracked, event: StreamTrade): void {
+    for (const listener of entry.listeners) {
+      if (typeof listener === 'function') continue;
+      try {
+        listener.trade?.(event);
+      } catch (error) {
+        this.logger.error({ err: error }, 'book listener failed');
+      }
     }
   }
 

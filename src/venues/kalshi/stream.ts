@@ -195,6 +195,7 @@ export function openKalshiMarketStream(
               type: 'trade',
               instrument: instrument(w, outcome),
               trade,
+              source_channel: 'kalshi_ws_trade',
               received_ts_ms: received,
             });
         }

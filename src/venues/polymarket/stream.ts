@@ -97,6 +97,7 @@ export function openPolymarketMarketStream(ctx: StreamContext, url: string): Mar
               outcome: instrument.outcome,
               tx_hash: t.transaction_hash ?? null,
             },
+            source_channel: 'polymarket_ws_last_trade_price',
             received_ts_ms: received,
           });
           break;

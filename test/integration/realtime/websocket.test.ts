@@ -1,7 +1,8 @@
 // The WebSocket gateway through the real server over the five simulators: auth (before anything, bad key, the
 // deadline), every error code, the tier's limits, snapshot + deltas that replay to the venue's own book with a
 // gap-free server_seq on a streamed and a polled exchange, an upstream disconnect seen as stale → resync_required →
-// fresh, and a subscribed book recorded for GET /orderbook history.
+// fresh, a subscribed book recorded for GET /orderbook history, and trades on a subscribed book as `activity`
+// messages that match the exchange's public trade tape.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
@@ -261,4 +262,53 @@ describe('books', () => {
     client.send({ type: 'resync', svc_id: market('polymarket', 3).svc_id });
     await client.next(isError(2001), from);
   });
+});
+
+describe('activity', () => {
+  for (const exchange of ['polymarket', 'kalshi'] as const) {
+    test(`${exchange}: trades on a subscribed book arrive as activity messages, in the subscription's server_seq`, async () => {
+      const m = market(exchange, exchange === 'polymarket' ? 3 : 0);
+      const outcome = m.outcomes[0]?.name ?? 'Yes';
+      const client = await authed();
+      const from = client.mark;
+      client.send({ type: 'subscribe', markets: [{ svc_id: m.svc_id, outcome, depth: 5 }] });
+      await client.next((x) => x.type === 'orderbook' && x.svc_id === m.svc_id, from);
+      await simControl(cat, exchange, 'POST', 'advance', { steps: 2 });
+      const activity = await client.next((x) => x.type === 'activity' && x.svc_id === m.svc_id, from);
+      assert.equal(activity.kind, 'trade');
+      assert.equal(activity.exchange, exchange);
+      assert.equal(activity.outcome, outcome);
+      assert.equal(activity.token_id, m.outcomes[0]?.token_id);
+      assert.equal(
+        activity.source_channel,
+        `${exchange}_ws_${exchange === 'polymarket' ? 'last_trade_price' : 'trade'}`,
+      );
+      assert.ok(activity.side === 'buy' || activity.side === 'sell');
+      assert.equal(typeof activity.trade_id, 'string');
+      assert.ok(
+        (activity.size as number) > 0 && (activity.price as number) > 0 && (activity.price as number) < 1,
+      );
+      assert.equal(typeof activity.ingest_ts_ms, 'number');
+      // The same trade is on the exchange's public tape, as GET /trades reports it.
+      const tape = await waitFor(async () => {
+        const res = await cat.server.request(
+          `/api/v1/trades?svc_id=${encodeURIComponent(m.svc_id)}&outcome=${outcome}&limit=50`,
+        );
+        assert.equal(res.status, 200, res.text);
+        const body = res.body as { trades: Array<{ price: number; size: number; side: string }> };
+        return body.trades.some(
+          (t) => t.price === activity.price && t.size === activity.size && t.side === activity.side,
+        )
+          ? body
+          : undefined;
+      });
+      assert.ok(tape.trades.length > 0);
+      const { seqs } = replay(client.messages.slice(from), m.svc_id);
+      assert.deepEqual(
+        seqs,
+        seqs.map((_, i) => i + 1),
+        'books and trades share one server_seq',
+      );
+    });
+  }
 });

@@ -8,7 +8,7 @@ import type { BookLevel, OrderBook } from '../../../src/domain/book.js';
 import { applyBookChanges } from '../../../src/domain/book-diff.js';
 import type { BookChange } from '../../../src/domain/stream.js';
 import { BookHub, type BookTransport } from '../../../src/realtime/book-hub.js';
-import type { BookObserver, LiveBooks } from '../../../src/services/market-data/live-books.js';
+import type { BookObserver, LiveBooks, StreamTrade } from '../../../src/services/market-data/live-books.js';
 import type { MarketTarget } from '../../../src/services/market-data/market-target.js';
 
 class Upstream {
@@ -187,4 +187,90 @@ test('a hopeless reader is dropped; the last unsubscribe releases the upstream h
   hub.unsubscribe(subB);
   assert.equal(upstream.released, 1);
   assert.equal(hub.heldBooks, 0);
+});
+
+const tradeEvent = (id: string, price: number, size: number): StreamTrade => ({
+  type: 'trade',
+  instrument: { market_id: '0xabc', outcome: 'Yes', token_id: 't1' },
+  trade: {
+    id,
+    price,
+    size,
+    side: 'buy',
+    aggressor_side: 'buy',
+    timestamp: new Date(1_700_000_001_000).toISOString(),
+    outcome: 'Yes',
+  },
+  source_channel: 'polymarket_ws_last_trade_price',
+  received_ts_ms: 1_700_000_001_234,
+});
+
+test('a trade is an activity message to every subscription, numbered in its server_seq with the books', () => {
+  const { upstream, hub } = setup();
+  upstream.book = { ...BOOK, bids: levels(0.5), asks: levels(0.6) };
+  const a = new Client();
+  const b = new Client();
+  hub.subscribe(target, 10, a);
+  upstream.move(levels(0.49), levels(0.6));
+  hub.subscribe(target, 1, b);
+  upstream.observer?.trade?.(tradeEvent('tx1', 0.6, 25));
+  upstream.move(levels(0.5), levels(0.6));
+  assert.deepEqual(a.types(), ['orderbook', 'orderbook_delta', 'activity', 'orderbook_delta']);
+  assert.deepEqual(b.types(), ['orderbook', 'activity', 'orderbook_delta']);
+  assert.deepEqual(a.seqs(), [1, 2, 3, 4]);
+  assert.deepEqual(b.seqs(), [1, 2, 3]);
+  const activity = a.frames[2];
+  assert.deepEqual(
+    {
+      kind: activity?.kind,
+      price: activity?.price,
+      size: activity?.size,
+      side: activity?.side,
+      aggressor_side: activity?.aggressor_side,
+      trade_id: activity?.trade_id,
+      source_channel: activity?.source_channel,
+      svc_id: activity?.svc_id,
+      outcome: activity?.outcome,
+      token_id: activity?.token_id,
+      book_state: activity?.book_state,
+      exchange_ts_ms: activity?.exchange_ts_ms,
+      ingest_ts_ms: activity?.ingest_ts_ms,
+    },
+    {
+      kind: 'trade',
+      price: 0.6,
+      size: 25,
+      side: 'buy',
+      aggressor_side: 'buy',
+      trade_id: 'tx1',
+      source_channel: 'polymarket_ws_last_trade_price',
+      svc_id: 'polymarket:0xabc',
+      outcome: 'Yes',
+      token_id: 't1',
+      book_state: 'fresh',
+      exchange_ts_ms: 1_700_000_001_000,
+      ingest_ts_ms: 1_700_000_001_234,
+    },
+  );
+  assert.deepEqual(a.replayed(), { bids: levels(0.5), asks: levels(0.6) }, 'a trade leaves the book alone');
+});
+
+test('a conflated subscription skips trades until it catches up; a hopeless one is dropped on a trade', () => {
+  const { upstream, hub } = setup();
+  upstream.book = { ...BOOK, bids: levels(0.5), asks: levels(0.6) };
+  const client = new Client();
+  const sub = hub.subscribe(target, 10, client);
+  client.state = 'slow';
+  upstream.move(levels(0.49), levels(0.6));
+  upstream.observer?.trade?.(tradeEvent('tx1', 0.6, 1));
+  assert.deepEqual(client.types(), ['orderbook', 'slow_reader']);
+  client.state = 'ok';
+  sub.catchUp();
+  upstream.observer?.trade?.(tradeEvent('tx2', 0.6, 2));
+  assert.deepEqual(client.types(), ['orderbook', 'slow_reader', 'orderbook', 'activity']);
+  assert.equal(client.frames[3]?.trade_id, 'tx2');
+  assert.deepEqual(client.seqs(), [1, 2, 3, 4]);
+  client.state = 'hopeless';
+  upstream.observer?.trade?.(tradeEvent('tx3', 0.6, 3));
+  assert.ok(client.dropped);
 });
