@@ -31,6 +31,7 @@ import { TradesService } from './services/market-data/trades-service.js';
 import { UserActivityService } from './services/market-data/user-activity-service.js';
 import { PingService } from './services/ping-service.js';
 import { UsageService } from './services/usage-service.js';
+import { WsUsage } from './services/ws-usage.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
 import { BookSnapshotsRepo } from './store/book-snapshots-repo.js';
 import { CredentialsRepo } from './store/credentials-repo.js';
@@ -244,8 +245,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
     const orderbook = new OrderbookService(targets, liveBooks, config.venues.timeoutMs);
 
+    const wsUsage = new WsUsage();
     const websocket = new WebSocketGateway({
       keys,
+      usage: wsUsage,
       targets,
       hub: new BookHub(liveBooks, {
         staleAfterMs: config.websocket.heartbeatMs * 3,
@@ -275,7 +278,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ping: new PingService(registry, exchanges, config.venues.timeoutMs),
       health,
       keysAdmin: new KeysAdminService(keys),
-      usage: new UsageService(admission),
+      usage: new UsageService(admission, wsUsage),
+      wsUsage,
       markets,
       events: new EventsService(eventsRepo, marketsRepo, exchanges, CATALOGUE_TOTALS_TTL_MS),
       targets,

@@ -8,7 +8,6 @@ import type { WalletService } from '../services/accounts/wallet-service.js';
 import type { EventsService } from '../services/catalogue/events-service.js';
 import type { MarketsService } from '../services/catalogue/markets-service.js';
 import type { ExchangeCapabilities, ExchangesService } from '../services/exchanges-service.js';
-
 import type { HealthService } from '../services/health-service.js';
 import type { KeysAdminService } from '../services/keys-admin-service.js';
 import type { ExecutionPriceService } from '../services/market-data/execution-price-service.js';
@@ -20,6 +19,7 @@ import type { TradesService } from '../services/market-data/trades-service.js';
 import type { UserActivityService } from '../services/market-data/user-activity-service.js';
 import type { PingService } from '../services/ping-service.js';
 import type { UsageService } from '../services/usage-service.js';
+import type { WsUsage } from '../services/ws-usage.js';
 import type { AdmissionControl } from '../tenancy/admission/admission.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
 import { servedCapabilities } from './capability-routes.js';
@@ -74,6 +74,8 @@ export interface AppDeps {
   wallet: WalletService;
   /** The WebSocket gateway (GET /ws and /api/v1/ws), registered on the root app; absent: not served. */
   websocket?: { register(app: FastifyInstance): void };
+  /** The gateway's usage meter (GET /ws/usage); absent with no gateway. */
+  wsUsage?: WsUsage;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -117,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       installAuthentication(api, { keys: deps.keys, admission: deps.admission });
       exchangesRoutes(api, () => matrix);
       pingRoutes(api, deps.ping);
-      usageRoutes(api, deps.usage);
+      usageRoutes(api, deps.usage, deps.wsUsage);
       keysRoutes(api, deps.keysAdmin);
       marketsRoutes(api, deps.markets, deps.events);
       orderbookRoutes(api, deps.orderbook, deps.orderbookHistory);

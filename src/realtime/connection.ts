@@ -1,11 +1,13 @@
 // One client's WebSocket session: `auth` within the deadline, then subscribe / unsubscribe / resync under the
 // tier's limits (subscriptions, depth) and at most 3 control messages a second. Book messages come from the hub;
-// this class owns the socket's backpressure (a slow client is conflated, a hopeless one dropped) and the errors.
-import type { WebSocket } from 'ws';
+// this class owns the socket's backpressure (a slow client is conflated, a hopeless one dropped) and the errors,
+// and reports what happens on it to its usage meter (GET /ws/usage).
+import { WebSocket } from 'ws';
 import { type Bucket, takeToken } from '../domain/token-bucket.js';
 import { AppError } from '../errors/app-error.js';
 import type { CallerContext } from '../services/caller-context.js';
 import type { MarketTarget, MarketTargets } from '../services/market-data/market-target.js';
+import type { ConnectionMeter, WsUsage } from '../services/ws-usage.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
 import type { Principal } from '../tenancy/principal.js';
 import type { BookHub, BookSubscription, BookTransport } from './book-hub.js';
@@ -27,6 +29,7 @@ export interface ConnectionDeps {
   keys: ApiKeyService;
   targets: MarketTargets;
   hub: BookHub;
+  usage: WsUsage;
   limits: ConnectionLimits;
   logger: CallerContext['logger'];
   now?: () => number;
@@ -43,6 +46,7 @@ export class WsConnection implements BookTransport {
   private readonly authTimer: NodeJS.Timeout;
   private closed = false;
   private readonly now: () => number;
+  private readonly meter: ConnectionMeter;
   /** Control messages are handled one after another, in the order they arrived. */
   private handling: Promise<void> = Promise.resolve();
 
@@ -52,6 +56,7 @@ export class WsConnection implements BookTransport {
     private readonly deps: ConnectionDeps,
   ) {
     this.now = deps.now ?? Date.now;
+    this.meter = deps.usage.open();
     this.bucket = { tokens: deps.limits.controlPerSecond, updatedAt: this.now() };
     this.authTimer = setTimeout(() => {
       if (this.principal) return;
@@ -87,7 +92,9 @@ export class WsConnection implements BookTransport {
   }
 
   send(frame: string): void {
-    if (this.closed) return;
+    // A closing socket drops what it is given: only what really goes out is metered.
+    if (this.closed || this.socket.readyState !== WebSocket.OPEN) return;
+    this.meter.sent(Buffer.byteLength(frame));
     this.socket.send(frame);
   }
 
@@ -134,12 +141,14 @@ export class WsConnection implements BookTransport {
     try {
       switch (message.type) {
         case 'subscribe':
+          this.meter.subscribeRequest();
           if (message.addresses.length > 0) {
             this.error('exchange_unavailable', 'wallet address subscriptions (watch_address) are not served');
           }
           for (const ref of message.markets) await this.subscribe(principal, ref);
           return;
         case 'unsubscribe':
+          this.meter.unsubscribeRequest();
           for (const ref of message.markets) await this.unsubscribe(principal, ref);
           return;
         case 'resync': {
@@ -168,6 +177,7 @@ export class WsConnection implements BookTransport {
     this.authenticating = false;
     if (this.closed) return;
     if (!result.ok) {
+      this.meter.authFailed();
       this.send(
         JSON.stringify({
           type: 'auth_error',
@@ -178,6 +188,7 @@ export class WsConnection implements BookTransport {
       return;
     }
     this.principal = result.principal;
+    this.meter.authenticated(result.principal.customerId);
     clearTimeout(this.authTimer);
     this.send(JSON.stringify({ type: 'auth_ok', customer_id: result.principal.customerId }));
   }
@@ -191,14 +202,14 @@ export class WsConnection implements BookTransport {
     const existing = this.subs.get(key);
     if (existing) {
       if (existing.depth === depth) return existing.snapshot();
-      this.deps.hub.unsubscribe(existing);
-      this.subs.delete(key);
+      this.endSubscription(key, existing);
     }
     const max = principal.limits.wsMaxSubscriptions;
     if (max > 0 && this.subs.size >= max) {
       return this.error('max_subscriptions', `your tier allows ${max} subscriptions per connection`, target);
     }
     this.subs.set(key, this.deps.hub.subscribe(target, depth, this));
+    this.meter.subscriptionOpened(target.market.svc_id);
   }
 
   private async unsubscribe(principal: Principal, ref: MarketRef): Promise<void> {
@@ -206,8 +217,13 @@ export class WsConnection implements BookTransport {
     if (!target) return;
     const sub = this.subs.get(subKey(target));
     if (!sub) return;
-    this.subs.delete(subKey(target));
+    this.endSubscription(subKey(target), sub);
+  }
+
+  private endSubscription(key: string, sub: BookSubscription): void {
+    this.subs.delete(key);
     this.deps.hub.unsubscribe(sub);
+    this.meter.subscriptionClosed();
   }
 
   /** The book a market reference names, or null after telling the client why not. */
@@ -261,8 +277,8 @@ export class WsConnection implements BookTransport {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.authTimer);
-    for (const sub of this.subs.values()) this.deps.hub.unsubscribe(sub);
-    this.subs.clear();
+    for (const [key, sub] of [...this.subs]) this.endSubscription(key, sub);
+    this.meter.close();
   }
 }
 

@@ -26,12 +26,21 @@ export const UsageReport = Type.Object({
 });
 export type UsageReport = Static<typeof UsageReport>;
 
+/** Where the WebSocket counts come from (the gateway's usage meter); absent: no WebSocket is served. */
+export interface WsActivity {
+  active(customerId: string): { connections: number; subscriptions: number };
+}
+
 export class UsageService {
-  constructor(private readonly admission: AdmissionControl) {}
+  constructor(
+    private readonly admission: AdmissionControl,
+    private readonly ws?: WsActivity,
+  ) {}
 
   async forPrincipal(principal: Principal, now: Date): Promise<UsageReport> {
     const period = billingPeriodOf(now);
     const l = principal.limits;
+    const ws = this.ws?.active(principal.customerId) ?? { connections: 0, subscriptions: 0 };
     return {
       tier: principal.tier,
       billing_period_start: period.start.toISOString(),
@@ -46,9 +55,8 @@ export class UsageService {
       },
       usage: {
         monthly_requests: await this.admission.monthlyUsed(principal.keyId, period.id),
-        // This build serves no WebSocket (its capability flag is false), so no connection can exist.
-        ws_active_connections: 0,
-        ws_active_subscriptions: 0,
+        ws_active_connections: ws.connections,
+        ws_active_subscriptions: ws.subscriptions,
       },
     };
   }

@@ -6,11 +6,14 @@ export type WsMessage = Record<string, unknown> & { type: string };
 
 export class WsTestClient {
   readonly messages: WsMessage[] = [];
+  /** Bytes of every message received (what the server's usage meter counts as sent). */
+  bytes = 0;
   private readonly waiters = new Set<() => void>();
   closed: { code: number; reason: string } | null = null;
 
   private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => {
+    socket.on('message', (data: Buffer) => {
+      this.bytes += data.length;
       this.messages.push(JSON.parse(data.toString()) as WsMessage);
       for (const wake of this.waiters) wake();
     });
