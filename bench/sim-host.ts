@@ -13,6 +13,8 @@ export interface SimHostConfig {
   config: { venues: Record<string, Record<string, string>> };
   /** Environment the server needs beside it (operator API keys). */
   env: Record<string, string>;
+  /** Each simulator's /__sim control base URL, by exchange id. */
+  controls: Record<string, string>;
 }
 
 async function main(): Promise<void> {
@@ -56,6 +58,13 @@ async function main(): Promise<void> {
       },
     },
     env: { OPINION_API_KEY: opinion.apiKey, PREDICTFUN_API_KEY: predictfun.apiKey },
+    controls: {
+      polymarket: polymarket.control,
+      kalshi: kalshi.control,
+      limitless: limitless.control,
+      opinion: opinion.control,
+      predictfun: predictfun.control,
+    },
   };
   writeFileSync(file, JSON.stringify(host), { mode: 0o600 });
   const stop = () => {
