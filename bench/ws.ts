@@ -2,7 +2,7 @@
 // of their own), on 127.0.0.1.
 //  1. Ours: BENCH_WS_CLIENTS (1,000) clients, each subscribed to one of BENCH_WS_BOOKS (100) books (streamed
 //     exchanges first: polymarket, kalshi, limitless), while the driver advances those simulators in a loop
-//     (POST /__sim/advance, one step at a time per simulator, back to back) so every book moves and trades. Over
+//     (POST /__sim/advance, BENCH_WS_STEPS (4) steps per call per simulator, back to back) so every book moves and trades. Over
 //     BENCH_DURATION (10) seconds: book and activity messages delivered per second, the delay from our upstream
 //     receive (`ingest_ts_ms` in each message) to the client's receive (p50/p99/max), the server's RSS.
 //  2. Baseline: a bare `ws` server (bench/ws-baseline-server.ts, its own process) sends the same number of messages
@@ -38,6 +38,8 @@ const SETTINGS = {
   books: num('BENCH_WS_BOOKS', 100),
   durationS: num('BENCH_DURATION', 10),
   simSize: num('BENCH_SIM_SIZE', 300),
+  /** Simulator steps per advance call: more moves per round trip, to push the offered load up. */
+  steps: num('BENCH_WS_STEPS', 4),
 };
 
 /** Exchanges whose books stream (the others are polled every few seconds, so they move less often). */
@@ -144,6 +146,20 @@ interface RunFigures {
   seconds: number;
   delays: Float64Array;
   rss?: { rssKiB: number; peakKiB: number } | undefined;
+  /** CPU seconds the server process used over the run (user + system). */
+  cpuS: number;
+}
+
+/** User + system CPU seconds of a process so far, from /proc (NaN where there is none). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function row(name: string, f: RunFigures): string {
@@ -152,7 +168,8 @@ function row(name: string, f: RunFigures): string {
   const rss = f.rss ? `${(f.rss.rssKiB / 1024).toFixed(0)} / ${(f.rss.peakKiB / 1024).toFixed(0)}` : 'n/a';
   return (
     `${name.padEnd(9)} ${String(f.messages).padStart(10)} ${f.seconds.toFixed(2).padStart(8)} ${perS.toFixed(0).padStart(12)} ` +
-    `${(f.bytes / Math.max(1, f.messages)).toFixed(0).padStart(9)} ${ms(50)} ${ms(99)} ${ms(100)}   ${rss}`
+    `${(f.bytes / Math.max(1, f.messages)).toFixed(0).padStart(9)} ${ms(50)} ${ms(99)} ${ms(100)} ${f.cpuS.toFixed(2).padStart(7)} ` +
+    `${(f.messages / f.cpuS).toFixed(0).padStart(10)}   ${rss}`
   );
 }
 
@@ -234,19 +251,21 @@ async function main(): Promise<void> {
         await json(`${control}/__sim/advance`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: '{"steps":1}',
+          body: JSON.stringify({ steps: SETTINGS.steps }),
         });
-        steps += 1;
+        steps += SETTINGS.steps;
       }
     });
     await new Promise((r) => setTimeout(r, 2_000));
     oursTally.counting = true;
+    const oursCpu = cpuSeconds(ours.pid);
     const started = performance.now();
     const stepsBefore = steps;
     await new Promise((r) => setTimeout(r, SETTINGS.durationS * 1_000));
     oursTally.counting = false;
     const seconds = (performance.now() - started) / 1_000;
     const oursRss = processMemory(ours.pid);
+    const oursCpuS = cpuSeconds(ours.pid) - oursCpu;
     const stepsDone = steps - stepsBefore;
     advancing = false;
     await Promise.all(loops);
@@ -256,6 +275,7 @@ async function main(): Promise<void> {
       seconds,
       delays: oursTally.sortedDelays(),
       rss: oursRss,
+      cpuS: oursCpuS,
     };
     const usage = await json<{ totals: Record<string, number> }>(`${ours.url}/api/v1/ws/usage?scope=self`, {
       headers: { 'x-api-key': apiKey },
@@ -282,6 +302,7 @@ async function main(): Promise<void> {
     sockets.push(...baseSockets);
     const want = perClient * SETTINGS.clients;
     baseTally.counting = true;
+    const baseCpu = cpuSeconds(baseline.pid);
     const baseStarted = performance.now();
     await json(`${baseline.url}/run`, {
       method: 'POST',
@@ -297,6 +318,7 @@ async function main(): Promise<void> {
       seconds: baseSeconds,
       delays: baseTally.sortedDelays(),
       rss: processMemory(baseline.pid),
+      cpuS: cpuSeconds(baseline.pid) - baseCpu,
     };
 
     const ratio = oursFigures.messages / oursFigures.seconds / (baseFigures.messages / baseFigures.seconds);
@@ -312,11 +334,12 @@ async function main(): Promise<void> {
         `baseline  bare ws broadcast: ${perClient} messages of ${size} bytes to each of ${SETTINGS.clients} clients, paced by its slowest reader (1 MiB unsent)`,
         '',
         'delay = client receive - ingest_ts_ms (ours: when the server got the venue frame; baseline: when it made the message)',
-        'server     delivered  seconds   messages/s  mean size   p50 ms   p99 ms   max ms   RSS / peak MiB',
+        'server     delivered  seconds   messages/s  mean size   p50 ms   p99 ms   max ms   CPU s  msgs/CPU-s   RSS / peak MiB',
         row('ours', oursFigures),
         row('baseline', baseFigures),
         '',
-        `ratio ours/bare messages/s: ${ratio.toFixed(3)} (goal ≥ 0.7)`,
+        `ratio ours/bare messages/s: ${ratio.toFixed(3)} (goal ≥ 0.7); messages per server CPU-second: ${(oursFigures.messages / oursFigures.cpuS / (baseFigures.messages / baseFigures.cpuS)).toFixed(3)}`,
+        "(ours shares the 2 cores with the simulators advancing and the clients; the baseline's run has the simulators idle)",
         `GET /ws/usage (this key): messages_sent_total ${usage.totals.messages_sent_total}, bytes_sent_total ${usage.totals.bytes_sent_total}, connections_opened_total ${usage.totals.connections_opened_total}`,
         '',
       ].join('\n'),
