@@ -2,13 +2,16 @@
 // of their own), on 127.0.0.1.
 //  1. Ours: BENCH_WS_CLIENTS (1,000) clients, each subscribed to one of BENCH_WS_BOOKS (100) books (streamed
 //     exchanges first: polymarket, kalshi, limitless), while the driver advances those simulators in a loop
-//     (POST /__sim/advance, BENCH_WS_STEPS (4) steps per call per simulator, back to back) so every book moves and trades. Over
-//     BENCH_DURATION (10) seconds: book and activity messages delivered per second, the delay from our upstream
-//     receive (`ingest_ts_ms` in each message) to the client's receive (p50/p99/max), the server's RSS.
+//     (POST /__sim/advance, BENCH_WS_STEPS (4) steps per call per simulator, back to back) so every book moves and
+//     trades. Over BENCH_DURATION (10) seconds: book and activity messages delivered per second, the delay from our
+//     upstream receive (`ingest_ts_ms` in each message) to the client's receive (p50/p99/max), the server's CPU
+//     seconds and RSS.
 //  2. Baseline: a bare `ws` server (bench/ws-baseline-server.ts, its own process) sends the same number of messages
 //     per client, of the same mean size, to as many clients, as fast as its slowest reader allows; the same figures.
-// The clients run in this process (one event loop for all of them, for both servers). Figures are printed, never
-// asserted. BENCH_PROFILE_DIR=dir runs our server under --cpu-prof.
+// Ours is paced by the simulators (which share the cores while they advance); the baseline by nothing but its
+// clients, so messages per server CPU-second is printed beside the messages/s ratio. The clients run in this
+// process (one event loop for all of them, for both servers). Figures are printed, never asserted.
+// BENCH_PROFILE_DIR=dir runs our server under --cpu-prof.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
