@@ -289,20 +289,22 @@ describe('activity', () => {
         (activity.size as number) > 0 && (activity.price as number) > 0 && (activity.price as number) < 1,
       );
       assert.equal(typeof activity.ingest_ts_ms, 'number');
-      // The same trade is on the exchange's public tape, as GET /trades reports it.
-      const tape = await waitFor(async () => {
+      // The same trade is on the exchange's public tape, as GET /trades reports it (polymarket's tape names a
+      // trade by its transaction, kalshi's by the trade id the stream carries too).
+      const onTape = await waitFor(async () => {
         const res = await cat.server.request(
-          `/api/v1/trades?svc_id=${encodeURIComponent(m.svc_id)}&outcome=${outcome}&limit=50`,
+          `/api/v1/trades?svc_id=${encodeURIComponent(m.svc_id)}&outcome=${outcome}&limit=100`,
         );
         assert.equal(res.status, 200, res.text);
-        const body = res.body as { trades: Array<{ price: number; size: number; side: string }> };
-        return body.trades.some(
-          (t) => t.price === activity.price && t.size === activity.size && t.side === activity.side,
-        )
-          ? body
-          : undefined;
+        const body = res.body as {
+          trades: Array<{ id: string; tx_hash?: string | null; price: number; size: number; side: string }>;
+        };
+        return body.trades.find((t) => (exchange === 'kalshi' ? t.id : t.tx_hash) === activity.trade_id);
       });
-      assert.ok(tape.trades.length > 0);
+      assert.deepEqual(
+        [onTape.price, onTape.size, onTape.side],
+        [activity.price, activity.size, activity.side],
+      );
       const { seqs } = replay(client.messages.slice(from), m.svc_id);
       assert.deepEqual(
         seqs,
