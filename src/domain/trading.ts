@@ -59,7 +59,9 @@ export const Fill = Type.Object({
   price: Type.Number(),
   size: Type.Number(),
   is_taker: Type.Boolean(),
-  fee: Type.Number(),
+  fee: Type.Union([Type.Number(), Type.Null()], {
+    description: 'As the exchange charged it, in USD; null when the exchange did not report it',
+  }),
   created_at: Type.String(),
 });
 export type Fill = Static<typeof Fill>;
