@@ -47,6 +47,12 @@ export const Order = Type.Object({
   status: OrderStatus,
   created_at: Type.String(),
   updated_at: Type.Union([Type.String(), Type.Null()]),
+  client_order_id: Type.Optional(
+    Type.String({
+      description:
+        'Our id for an order placed through POST /orders (journalled before sending); GET and DELETE accept it too',
+    }),
+  ),
 });
 export type Order = Static<typeof Order>;
 

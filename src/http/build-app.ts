@@ -16,6 +16,8 @@ import type { PriceService } from '../services/market-data/price-service.js';
 import type { TradesService } from '../services/market-data/trades-service.js';
 import type { UserActivityService } from '../services/market-data/user-activity-service.js';
 import type { PingService } from '../services/ping-service.js';
+import type { AccountService } from '../services/trading/account-service.js';
+import type { OrdersService } from '../services/trading/orders-service.js';
 import type { UsageService } from '../services/usage-service.js';
 import type { AdmissionControl } from '../tenancy/admission/admission.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
@@ -36,6 +38,7 @@ import { pingRoutes } from './routes/ping-routes.js';
 import { priceRoutes } from './routes/price-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
 import { tradesRoutes } from './routes/trades-routes.js';
+import { tradingRoutes } from './routes/trading-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
 import { userActivityRoutes } from './routes/user-activity-routes.js';
 import { ErrorBody } from './schemas/common.js';
@@ -63,6 +66,8 @@ export interface AppDeps {
   prices: PriceService;
   trades: TradesService;
   userActivity: UserActivityService;
+  orders: OrdersService;
+  account: AccountService;
   metrics: HttpMetrics;
 }
 
@@ -115,6 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       priceRoutes(api, deps.prices);
       tradesRoutes(api, deps.trades);
       userActivityRoutes(api, deps.userActivity);
+      tradingRoutes(api, deps.orders, deps.account);
     },
     { prefix: API_PREFIX },
   );

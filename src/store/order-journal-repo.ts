@@ -1,11 +1,13 @@
-// SQL of the order journal (migration 0005-orders). States: `pending` (written, being sent), `unknown` (sent, no
-// definite answer), `accepted` (the exchange has it; `order_doc` is its last known state), `rejected` (the
+// SQL of the order journal (migration 0005-orders). States: `pending` (written, not yet sent), `sent` (on its way:
+// set immediately before the request leaves), `unknown` (sent, no definite answer), `accepted` (the exchange has it; `order_doc` is its last known state), `rejected` (the
 // exchange said no; `error_code`/`error_message`). Only the reconciler and the request that sent the order move a
 // row out of `pending`/`unknown`, and only on the exchange's evidence.
 import type { Kysely } from 'kysely';
 import type { Database, OrderJournalTable } from './schema.js';
 
-export const JOURNAL_STATES = ['pending', 'unknown', 'accepted', 'rejected'] as const;
+export const JOURNAL_STATES = ['pending', 'sent', 'unknown', 'accepted', 'rejected'] as const;
+/** States waiting for the exchange's word. */
+export const UNSETTLED: readonly JournalState[] = ['pending', 'sent', 'unknown'];
 export type JournalState = (typeof JOURNAL_STATES)[number];
 
 export interface JournalRow {
@@ -93,7 +95,9 @@ export class OrderJournalRepo {
       .executeTakeFirst();
     if (inserted) return { row: toRow(inserted), created: true };
     const existing =
-      entry.idempotencyKey === null ? undefined : await this.byIdempotencyKey(entry.customerId, entry.idempotencyKey);
+      entry.idempotencyKey === null
+        ? undefined
+        : await this.byIdempotencyKey(entry.customerId, entry.idempotencyKey);
     if (!existing) throw new Error('order journal insert conflicted without an existing row');
     return { row: existing, created: false };
   }
@@ -149,7 +153,7 @@ export class OrderJournalRepo {
     const rows = await this.db
       .selectFrom('order_journal')
       .selectAll()
-      .where('state', 'in', ['pending', 'unknown'])
+      .where('state', 'in', [...UNSETTLED])
       .where('updated_ms', '<=', olderThanMs)
       .orderBy('updated_ms')
       .limit(limit)
@@ -184,7 +188,7 @@ export class OrderJournalRepo {
       .updateTable('order_journal')
       .set({ updated_ms: nowMs })
       .where('id', '=', id)
-      .where('state', 'in', ['pending', 'unknown'])
+      .where('state', 'in', [...UNSETTLED])
       .execute();
   }
 }
