@@ -222,11 +222,17 @@ export class OrdersService {
       );
     }
     const venueOrderId = row?.venueOrderId ?? id;
-    const cancelled = await this.required(this.trading(venue).cancelOrder, 'cancelOrder')(
-      ctx,
-      session,
-      venueOrderId,
-    );
+    const trading = this.trading(venue);
+    let cancelled: Order;
+    try {
+      cancelled = await this.required(trading.cancelOrder, 'cancelOrder')(ctx, session, venueOrderId);
+    } catch (error) {
+      // Exchanges word "no such order" and "no longer open" alike on a cancel: the order itself tells them apart.
+      if (error instanceof AppError && error.code === 'conflict') {
+        await this.required(trading.getOrder, 'getOrder')(ctx, session, venueOrderId);
+      }
+      throw error;
+    }
     if (!row) return cancelled;
     await this.options.journal.update(
       row.id,
