@@ -57,7 +57,8 @@ export class AccountService {
   }
 
   async balance(caller: TradingCaller, exchange: string, refresh: boolean): Promise<Balance> {
-    const venue = this.options.exchanges.venueFor(exchange, 'fetch_balance');
+    // A refresh is its own capability: asked of an exchange that cannot recompute, it is 501, not a silent read.
+    const venue = this.options.exchanges.venueFor(exchange, refresh ? 'refresh_balance' : 'fetch_balance');
     const session = await this.session(caller, venue);
     const key = cacheKey(caller.tenant, session);
     const now = this.clock();
@@ -66,7 +67,7 @@ export class AccountService {
     const fetch = venue.trading.fetchBalance;
     if (!fetch) return { raw: {} };
     const value = await fetch(this.ctx(caller), session, {
-      refresh: refresh && this.options.exchanges.offers(venue, 'refresh_balance'),
+      refresh,
     });
     this.balances.delete(key);
     this.balances.set(key, { at: this.clock(), value });
