@@ -1,6 +1,7 @@
 // The composition root: builds every dependency from a Config, wires them together, and owns start and stop.
 // Nothing else constructs infrastructure, so tests get the real thing by calling createRuntime with test config.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type { Config } from './config/schema.js';
@@ -11,6 +12,10 @@ import { BookRecorder } from './ingestion/book-recorder.js';
 import { BookRecorderJob } from './ingestion/book-recorder-job.js';
 import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
+import { BookHub } from './realtime/book-hub.js';
+import { WebSocketGateway } from './realtime/gateway.js';
+import { OnboardingService } from './services/accounts/onboarding-service.js';
+import { WalletService } from './services/accounts/wallet-service.js';
 import { EventsService } from './services/catalogue/events-service.js';
 import { MarketsService } from './services/catalogue/markets-service.js';
 import { ExchangesService } from './services/exchanges-service.js';
@@ -31,6 +36,7 @@ import { OrdersService } from './services/trading/orders-service.js';
 import { UsageService } from './services/usage-service.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
 import { BookSnapshotsRepo } from './store/book-snapshots-repo.js';
+import { CredentialsRepo } from './store/credentials-repo.js';
 import { openStore, type Store } from './store/database.js';
 import { EventsRepo } from './store/events-repo.js';
 import { LinksRepo } from './store/links-repo.js';
@@ -43,6 +49,8 @@ import { MemoryAdmission } from './tenancy/admission/memory-admission.js';
 import { RedisAdmission } from './tenancy/admission/redis-admission.js';
 import { ApiKeyService } from './tenancy/api-keys.js';
 import { UsageFlushJob } from './tenancy/usage-flush-job.js';
+import { CredentialsStore } from './vault/credentials-store.js';
+import { loadKeyring } from './vault/keyring-source.js';
 import { REDACT_PATHS, REDACTED, redactUrl } from './vault/redaction.js';
 import { SessionResolver } from './vault/session-resolver.js';
 import type { VenueAdapter } from './venues/port.js';
@@ -159,6 +167,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const keys = new ApiKeyService(new ApiKeysRepo(store.db), config.auth.keyCacheTtlMs);
     if (config.adminKey) await keys.ensure(config.adminKey, { name: 'OMNIBOOK_ADMIN_KEY', tier: 'admin' });
 
+    // Before any venue: a master key that cannot be read stops the start, not the first onboarding.
+    const credentials = new CredentialsStore(
+      new CredentialsRepo(store.db),
+      loadKeyring({
+        masterKey: config.vault.masterKey,
+        previousMasterKeys: config.vault.previousMasterKeys,
+        keyFile: join(config.dataDir, 'master.key'),
+      }),
+    );
+
+    if (config.databaseUrl && config.vault.masterKey === undefined) {
+      logger.warn(
+        "the master key comes from this node's key file: every node sharing this database needs the same key (set OMNIBOOK_MASTER_KEY)",
+      );
+    }
+
     const registry = new VenueRegistry(options.venues ?? []);
     const exchanges = new ExchangesService(registry, { recordsBooks: config.recorder.enabled });
     const marketsRepo = new MarketsRepo(store.db, store.dialect, store.sqliteReader);
@@ -217,7 +241,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           ...(catalogSyncJob ? { catalogueReady: () => catalogSyncJob.whenPasses(1) } : {}),
         })
       : null;
-    const sessions = new SessionResolver();
+    // One resolver for every private route: per-request credentials, else the stored or managed ones.
+    const sessions = new SessionResolver(credentials);
     const journal = new OrderJournalRepo(store.db);
     const orders = new OrdersService({
       exchanges,
@@ -254,6 +279,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
     const orderbook = new OrderbookService(targets, liveBooks, config.venues.timeoutMs);
 
+    const websocket = new WebSocketGateway({
+      keys,
+      targets,
+      hub: new BookHub(liveBooks, {
+        staleAfterMs: config.websocket.heartbeatMs * 3,
+        ...(bookRecorder ? { recordWhileHeld: (target) => bookRecorder.recordWhileHeld(target) } : {}),
+      }),
+      logger: logger.child({ component: 'websocket' }),
+      heartbeatMs: config.websocket.heartbeatMs,
+      limits: {
+        authTimeoutMs: config.websocket.authTimeoutMs,
+        controlPerSecond: 3,
+        slowBytes: 1 << 20,
+        hopelessBytes: 8 << 20,
+        defaultDepth: 50,
+      },
+    });
+
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -285,6 +328,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         balanceTtlMs: BALANCE_TTL_MS,
       }),
       metrics,
+      sessions,
+      onboarding: new OnboardingService(exchanges, credentials, config.venues.timeoutMs),
+      wallet: new WalletService(credentials),
+      websocket,
     });
 
     let stopping: Promise<void> | null = null;

@@ -20,7 +20,11 @@ const ORDER_ID = /^0x[0-9a-fA-F]{64}$/;
 const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
 
 export function privateClobRoutes(pm: PmContext): Route[] {
-  const { cat, exchange, accounts } = pm;
+  const { cat, exchange, accounts, wallets } = pm;
+
+  /** Open orders of every wallet the key's address signs for (its EOA, proxy, Safe, deposit wallet). */
+  const openOf = (key: ApiKey): PmOrder[] =>
+    [...wallets.controlled(key.address)].flatMap((a) => [...accounts.peek(a).open]);
 
   const l2 = (ctx: Ctx): ApiKey | null => {
     const key = verifyL2(ctx.req.headers, ctx.method, ctx.path, ctx.body, accounts, pm.authWindowSeconds);
@@ -34,11 +38,12 @@ export function privateClobRoutes(pm: PmContext): Route[] {
       fail(ctx, 401, CLOB_ERRORS.invalidL1);
       return null;
     }
-    // Managed onboarding: a wallet's first L1 authentication is when it receives its paper collateral.
+    // Managed onboarding: a wallet's first L1 authentication is when it receives its paper collateral — only an
+    // account that may still trade as an EOA; a newer one is funded in its deposit wallet when that is created.
     const wallet = accounts.wallet(id.address);
     if (!wallet.onboarded) {
       wallet.onboarded = true;
-      wallet.collateral += pm.newWalletBalance;
+      if (!wallets.postCutover(id.address)) wallet.collateral += pm.newWalletBalance;
     }
     return id;
   };
@@ -50,7 +55,7 @@ export function privateClobRoutes(pm: PmContext): Route[] {
     key: ApiKey,
     body: unknown,
   ): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const intake = await intakeOrder(body, key, { cat, exchange, nowMs: pm.clock.now() });
+    const intake = await intakeOrder(body, key, { cat, exchange, wallets, nowMs: pm.clock.now() });
     if (!intake.ok) return { status: intake.status, body: { error: intake.error } };
     // No await between admission and submission: concurrent posts see each other's reservations.
     const refused = admit(intake.order, { cat, exchange, accounts });
@@ -77,7 +82,7 @@ export function privateClobRoutes(pm: PmContext): Route[] {
 
   const owned = (key: ApiKey, id: string): PmOrder | undefined => {
     const o = exchange.order(id);
-    return o && o.account === key.address ? o : undefined;
+    return o && wallets.controlled(key.address).has(o.account) ? o : undefined;
   };
 
   const cancelMany = (ctx: Ctx, key: ApiKey, ids: string[]) => {
@@ -101,15 +106,18 @@ export function privateClobRoutes(pm: PmContext): Route[] {
   };
 
   const myTrades = (key: ApiKey): Array<{ trade: TradeRecord; taker: boolean }> => {
-    const wallet = accounts.wallet(key.address);
+    const mine = wallets.controlled(key.address);
+    const fills = [...mine]
+      .flatMap((a) => accounts.peek(a).fills)
+      .sort((a, b) => a.timestampMs - b.timestampMs);
     const seen = new Set<string>();
     const out: Array<{ trade: TradeRecord; taker: boolean }> = [];
-    for (let i = wallet.fills.length - 1; i >= 0; i--) {
-      const fill = wallet.fills[i];
+    for (let i = fills.length - 1; i >= 0; i--) {
+      const fill = fills[i];
       if (!fill || seen.has(fill.tradeId)) continue;
       seen.add(fill.tradeId);
       const trade = exchange.trade(fill.tradeId);
-      if (trade) out.push({ trade, taker: trade.taker.account === key.address });
+      if (trade) out.push({ trade, taker: mine.has(trade.taker.account) });
     }
     return out;
   };
@@ -123,12 +131,14 @@ export function privateClobRoutes(pm: PmContext): Route[] {
       return fail(ctx, 400, CLOB_ERRORS.invalidAssetType);
     if (signatureType !== null && !/^[0-3]$/.test(signatureType))
       return fail(ctx, 400, CLOB_ERRORS.invalidSignatureType);
-    const wallet = accounts.wallet(key.address);
-    let units = wallet.collateral;
+    // The wallet the signature type trades through: the funder, not the EOA, for types 1-3.
+    const address = wallets.walletFor(key.address, Number(signatureType ?? '0'));
+    const wallet = accounts.peek(address ?? key.address);
+    let units = address ? wallet.collateral : 0;
     if (assetType === 'CONDITIONAL') {
       const tokenId = ctx.query.get('token_id');
       if (!tokenId || !/^\d{1,78}$/.test(tokenId)) return fail(ctx, 400, CLOB_ERRORS.invalidTokenId);
-      units = wallet.positions.get(tokenId)?.size ?? 0;
+      units = address ? (wallet.positions.get(tokenId)?.size ?? 0) : 0;
     }
     const allowance = wallet.approved ? MAX_UINT256 : '0';
     send(ctx, 200, {
@@ -273,7 +283,7 @@ export function privateClobRoutes(pm: PmContext): Route[] {
           cancelMany(
             ctx,
             key,
-            [...accounts.wallet(key.address).open].map((o) => o.id),
+            openOf(key).map((o) => o.id),
           );
       },
     },
@@ -295,7 +305,7 @@ export function privateClobRoutes(pm: PmContext): Route[] {
         ) {
           return fail(ctx, 400, CLOB_ERRORS.invalidOrderPayload);
         }
-        const ids = [...accounts.wallet(key.address).open]
+        const ids = openOf(key)
           .filter(
             (o) =>
               filter.market === undefined ||
@@ -324,7 +334,7 @@ export function privateClobRoutes(pm: PmContext): Route[] {
         ) {
           return fail(ctx, 400, CLOB_ERRORS.invalidOrderParams);
         }
-        const orders = [...accounts.wallet(key.address).open]
+        const orders = openOf(key)
           .filter((o) => id === undefined || o.id === id.toLowerCase())
           .filter((o) => market === undefined || cat.conditionId(o.market) === market.toLowerCase())
           .filter((o) => asset === undefined || cat.tokenId(o.market, o.outcome) === asset)
@@ -382,7 +392,8 @@ export function privateClobRoutes(pm: PmContext): Route[] {
           .map(({ trade, taker }) => {
             const mine = taker
               ? trade.taker
-              : (trade.makers.find((m) => m.order.account === key.address)?.order ?? trade.taker);
+              : (trade.makers.find((m) => wallets.controlled(key.address).has(m.order.account))?.order ??
+                trade.taker);
             return tradeJson(trade, cat, {
               apiKey: mine.ownerKey,
               makerAddress: mine.makerAddress,

@@ -4,11 +4,14 @@ import type { SimClock } from '../shared/control.js';
 import type { Accounts } from './accounts.js';
 import type { Catalogue } from './catalogue.js';
 import type { Exchange } from './exchange.js';
+import type { WalletRegistry } from './wallet-registry.js';
 
 export interface PmContext {
   cat: Catalogue;
   exchange: Exchange;
   accounts: Accounts;
+  /** Account creation dates and the contract wallets (proxy, Safe, deposit wallet) each EOA owns. */
+  wallets: WalletRegistry;
   clock: SimClock;
   /** L1/L2 timestamp tolerance against the wall clock, seconds. */
   authWindowSeconds: number;

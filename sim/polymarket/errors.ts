@@ -70,6 +70,14 @@ export function allowanceError(amount: number): string {
   return `not enough balance / allowance: the allowance is not enough -> allowance: 0, order amount: ${amount}`;
 }
 
+/** Relayer refusals. The real relayer's texts for these cases are not in our sources; these are the simulator's. */
+export const RELAYER_ERRORS = {
+  unauthorized: 'invalid authorization',
+  invalidRequest: 'invalid request',
+  unsupportedType: 'unsupported transaction type',
+  alreadyDeployed: 'deposit wallet already deployed',
+} as const;
+
 export const GAMMA_ERRORS = {
   idNotFound: { type: 'not found error', error: 'id not found' },
   slugNotFound: { type: 'not found error', error: 'slug not found' },

@@ -24,7 +24,7 @@ export interface Route {
   handler: Handler;
 }
 
-export type Service = 'clob' | 'gamma' | 'data';
+export type Service = 'clob' | 'gamma' | 'data' | 'relayer';
 
 export function send(ctx: Ctx, status: number, body: unknown, headers: Record<string, string> = {}): void {
   sendJson(ctx.res, status, body, headers);

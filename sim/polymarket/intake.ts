@@ -2,10 +2,10 @@
 // against the API key, the V2 EIP-712 signature (domain by neg-risk), market state, duplicates, expiration,
 // amount precision and tick by the SDK's rounding config and minimum size; then (admit) duplicate, allowance and
 // free balance. The order id is the EIP-712 order hash, so a client can compute it before sending.
-import { type Hex, hashTypedData, recoverAddress } from 'viem';
+import type { Hex } from 'viem';
 import { type Accounts, type ApiKey, reservedCollateral, reservedTokens } from './accounts.js';
 import { type Catalogue, MIN_ORDER_SIZE } from './catalogue.js';
-import { CHAIN_ID, CONTRACTS, ORDER_DOMAIN_NAME, ORDER_DOMAIN_VERSION, ORDER_TYPES } from './contracts.js';
+import { CONTRACTS, ORDER_DOMAIN_VERSION } from './contracts.js';
 import {
   allowanceError,
   amountsError,
@@ -18,8 +18,10 @@ import {
 } from './errors.js';
 import type { Exchange } from './exchange.js';
 import type { OrderType, PmOrder } from './order.js';
+import { depositWalletAccepts, orderDigest, recoverOrderSigner } from './order-signature.js';
 import { takerFee } from './settlement.js';
 import { decimalsOf, fmtUnits, ONE, tickDecimals } from './units.js';
+import type { WalletRegistry } from './wallet-registry.js';
 
 export type Intake =
   | { ok: true; order: PmOrder; postOnly: boolean }
@@ -97,29 +99,47 @@ function parseSigned(raw: unknown): SignedOrder | null {
 
 /** The EIP-712 hash the order id is: V2 struct, V2 exchange (or its neg-risk twin) on Polygon. */
 export function orderHash(o: SignedOrder, negRisk: boolean): Hex {
-  return hashTypedData({
-    domain: {
-      name: ORDER_DOMAIN_NAME,
-      version: ORDER_DOMAIN_VERSION,
-      chainId: CHAIN_ID,
-      verifyingContract: negRisk ? CONTRACTS.negRiskExchangeV2 : CONTRACTS.exchangeV2,
-    },
-    types: ORDER_TYPES,
-    primaryType: 'Order',
-    message: {
-      salt: o.salt,
-      maker: o.maker,
-      signer: o.signer,
-      tokenId: BigInt(o.tokenId),
-      makerAmount: BigInt(o.makerAmount),
-      takerAmount: BigInt(o.takerAmount),
-      side: o.side === 'BUY' ? 0 : 1,
-      signatureType: o.signatureType,
-      timestamp: o.timestamp,
-      metadata: o.metadata,
-      builder: o.builder,
-    },
-  });
+  return orderDigest(o, exchangeDomain(negRisk)) as Hex;
+}
+
+function exchangeDomain(negRisk: boolean) {
+  return {
+    version: ORDER_DOMAIN_VERSION,
+    verifyingContract: negRisk ? CONTRACTS.negRiskExchangeV2 : CONTRACTS.exchangeV2,
+  };
+}
+
+/**
+ * Who may sign for which maker (sources in docs/venues/polymarket-sim.md): an account created after the cutover
+ * only through its deposit wallet; types 0–2 sign with the API key's own address for the EOA, its proxy or its
+ * Safe; type 3 names the deposit wallet as both maker and signer, and that wallet must belong to the key's address.
+ */
+function makerRule(signed: SignedOrder, key: ApiKey, wallets: WalletRegistry): Intake | null {
+  const type = signed.signatureType;
+  const signer = signed.signer.toLowerCase();
+  const maker = signed.maker.toLowerCase();
+  if (type < 0 || type > 3) return fail(400, CLOB_ERRORS.invalidSignature);
+  if (type !== 3 && wallets.postCutover(key.address)) return fail(400, CLOB_ERRORS.depositWalletOnly);
+  if (type === 3) {
+    if (signer !== maker) return fail(400, CLOB_ERRORS.invalidSignature);
+    const owner = wallets.ownerOf(maker);
+    if (owner?.kind !== 'deposit' || owner.owner !== key.address)
+      return fail(400, CLOB_ERRORS.signerMismatch);
+    return null;
+  }
+  if (signer !== key.address) return fail(400, CLOB_ERRORS.signerMismatch);
+  // The exchange only honours an EOA signature for the EOA itself, its proxy (1) or its Safe (2).
+  if (maker !== wallets.walletFor(key.address, type)) return fail(400, CLOB_ERRORS.invalidSignature);
+  return null;
+}
+
+function signatureValid(signed: SignedOrder, negRisk: boolean, wallets: WalletRegistry): boolean {
+  const domain = exchangeDomain(negRisk);
+  if (signed.signatureType === 3) {
+    const owner = wallets.ownerOf(signed.maker);
+    return !!owner && depositWalletAccepts(signed, domain, signed.maker, owner.owner, signed.signature);
+  }
+  return recoverOrderSigner(orderDigest(signed, domain), signed.signature) === signed.signer.toLowerCase();
 }
 
 const fail = (status: number, error: string): Intake => ({ ok: false, status, error });
@@ -140,7 +160,7 @@ function limitPrice(collateral: number, shares: number, marketDecimals: number |
 export async function intakeOrder(
   body: unknown,
   key: ApiKey,
-  deps: { cat: Catalogue; exchange: Exchange; nowMs: number },
+  deps: { cat: Catalogue; exchange: Exchange; wallets: WalletRegistry; nowMs: number },
 ): Promise<Intake> {
   const { cat, exchange } = deps;
   if (typeof body !== 'object' || body === null || Array.isArray(body))
@@ -159,23 +179,14 @@ export async function intakeOrder(
     return fail(400, CLOB_ERRORS.invalidOrderPayload);
   }
   if (b.owner !== key.key) return fail(400, CLOB_ERRORS.ownerMismatch);
-  if (signed.signatureType === 1 || signed.signatureType === 2)
-    return fail(400, CLOB_ERRORS.depositWalletOnly);
-  if (signed.signatureType !== 0) return fail(400, CLOB_ERRORS.invalidSignature);
-  if (signed.signer.toLowerCase() !== key.address) return fail(400, CLOB_ERRORS.signerMismatch);
+  const refused = makerRule(signed, key, deps.wallets);
+  if (refused) return refused;
   const found = cat.byToken(signed.tokenId);
   if (!found) return fail(404, CLOB_ERRORS.marketNotFound);
   const { market, outcome } = found;
   const id = orderHash(signed, market.event.negRisk);
-  let recovered: string;
-  try {
-    recovered = await recoverAddress({ hash: id, signature: signed.signature });
-  } catch {
+  if (!signatureValid(signed, market.event.negRisk, deps.wallets))
     return fail(400, CLOB_ERRORS.invalidSignature);
-  }
-  if (recovered.toLowerCase() !== signed.signer.toLowerCase() || signed.maker.toLowerCase() !== key.address) {
-    return fail(400, CLOB_ERRORS.invalidSignature);
-  }
   const view = exchange.view(market);
   if (!view) return fail(400, CLOB_ERRORS.marketNotReady);
   if (exchange.order(id)) return fail(400, duplicatedError(id));
@@ -217,8 +228,9 @@ export async function intakeOrder(
     seq: exchange.nextSeq(),
     house: false,
     ownerKey: key.key,
-    makerAddress: signed.maker,
-    account: key.address,
+    makerAddress: signed.maker.toLowerCase(),
+    // The maker's funds move: the EOA itself, or the proxy, Safe or deposit wallet it signs for.
+    account: signed.maker.toLowerCase(),
     market,
     outcome,
     side,

@@ -2,11 +2,13 @@
 import { ConfigError } from '../config/load.js';
 import { isAppError } from '../errors/app-error.js';
 import { VERSION } from '../main.js';
+import { MasterKeyError } from '../vault/master-key.js';
 import { UsageError } from './args.js';
 import { keysCommand } from './keys-command.js';
 import { migrateCommand } from './migrate-command.js';
 import { serveCommand } from './serve-command.js';
 import { syncCommand } from './sync-command.js';
+import { vaultCommand } from './vault-command.js';
 
 const HELP = `omnibook ${VERSION} — five prediction-market exchanges behind one API
 
@@ -18,9 +20,11 @@ commands:
   sync       walk every market and event into the database now, with progress (omnibook sync --help)
   keys       create, list or revoke API keys (omnibook keys --help)
   migrate    apply database migrations
+  vault      re-encrypt stored credentials under a new master key (omnibook vault --help)
 
 common options: --port N (PORT, default 8080), --host H (default 127.0.0.1), --data-dir DIR (default ./data),
-  --config FILE (OMNIBOOK_CONFIG). Environment: DATABASE_URL, REDIS_URL, OMNIBOOK_ADMIN_KEY, LOG_LEVEL.
+  --config FILE (OMNIBOOK_CONFIG). Environment: DATABASE_URL, REDIS_URL, OMNIBOOK_ADMIN_KEY, LOG_LEVEL,
+  OMNIBOOK_MASTER_KEY (default: <data-dir>/master.key, created on first run), OMNIBOOK_MASTER_KEY_PREVIOUS.
 `;
 
 export async function run(argv: string[]): Promise<number> {
@@ -36,6 +40,8 @@ export async function run(argv: string[]): Promise<number> {
       return keysCommand(rest);
     case 'migrate':
       return migrateCommand(rest);
+    case 'vault':
+      return vaultCommand(rest);
     case '--version':
     case '-v':
       process.stdout.write(`${VERSION}\n`);
@@ -60,6 +66,7 @@ run(process.argv.slice(2)).then(
     if (
       error instanceof UsageError ||
       error instanceof ConfigError ||
+      error instanceof MasterKeyError ||
       (isAppError(error) && error.status < 500)
     ) {
       process.stderr.write(`omnibook: ${error.message}\n`);

@@ -54,7 +54,9 @@ type EnvName =
   | 'OPINION_API_KEY'
   | 'KALSHI_STREAM_API_KEY_ID'
   | 'KALSHI_STREAM_PRIVATE_KEY'
-  | 'PREDICTFUN_API_KEY';
+  | 'PREDICTFUN_API_KEY'
+  | 'OMNIBOOK_MASTER_KEY'
+  | 'OMNIBOOK_MASTER_KEY_PREVIOUS';
 
 function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   const out: DeepPartial<Config> = {};
@@ -108,6 +110,17 @@ function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   const predictfunApiKey = str('PREDICTFUN_API_KEY');
   if (predictfunApiKey !== undefined)
     out.venues = { ...out.venues, predictfun: { apiKey: predictfunApiKey } };
+  const masterKey = str('OMNIBOOK_MASTER_KEY');
+  const previousKeys = str('OMNIBOOK_MASTER_KEY_PREVIOUS');
+  if (masterKey !== undefined || previousKeys !== undefined) {
+    out.vault = {
+      masterKey,
+      previousMasterKeys: previousKeys
+        ?.split(',')
+        .map((k) => k.trim())
+        .filter((k) => k.length > 0),
+    };
+  }
   return out;
 }
 

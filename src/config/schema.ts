@@ -53,6 +53,13 @@ export const ConfigSchema = Type.Object({
     /** Snapshots older than this many days are deleted (whole UTC days). */
     retentionDays: Type.Integer({ minimum: 1 }),
   }),
+  /** The WebSocket gateway (GET /ws). */
+  websocket: Type.Object({
+    /** Heartbeat period; books are announced stale to a client after three missed beats (stale_after_ms). */
+    heartbeatMs: Type.Integer({ minimum: 100 }),
+    /** A connection that has not sent auth within this long is closed (wire contract §6: 15 s). */
+    authTimeoutMs: Type.Integer({ minimum: 100 }),
+  }),
   /** Where each exchange lives. `serve` uses these; `sandbox` replaces them with its simulators' loopback URLs. */
   venues: Type.Object({
     polymarket: Type.Object({
@@ -101,6 +108,16 @@ export const ConfigSchema = Type.Object({
     /** Per-call deadline for venue requests. */
     timeoutMs: Type.Integer({ minimum: 100 }),
   }),
+  /** The master key that seals stored credentials and managed wallet keys (README "Accounts and credentials"). */
+  vault: Type.Object({
+    /**
+     * OMNIBOOK_MASTER_KEY: 32 bytes as 64 hex digits or base64. Absent, `<dataDir>/master.key` is read, or created
+     * (mode 0600) on first run.
+     */
+    masterKey: Type.Optional(Type.String({ minLength: 1 })),
+    /** OMNIBOOK_MASTER_KEY_PREVIOUS (comma-separated): earlier keys, kept only until `omnibook vault rotate` ran. */
+    previousMasterKeys: Type.Array(Type.String({ minLength: 1 })),
+  }),
   /** After SIGTERM, how long new requests get 503 before the listener closes. */
   shutdownDrainMs: Type.Integer({ minimum: 0 }),
   shutdownGraceMs: Type.Integer({ minimum: 0 }),
@@ -119,6 +136,7 @@ export const DEFAULT_CONFIG: Config = {
   auth: { keyCacheTtlMs: 1_000 },
   usage: { flushIntervalMs: 5_000 },
   catalogue: { sync: true, refreshIntervalMs: 60_000, leaseTtlMs: 30_000 },
+  websocket: { heartbeatMs: 10_000, authTimeoutMs: 15_000 },
   recorder: {
     enabled: true,
     books: [],
@@ -156,6 +174,7 @@ export const DEFAULT_CONFIG: Config = {
     },
     timeoutMs: 10_000,
   },
+  vault: { previousMasterKeys: [] },
   shutdownDrainMs: 200,
   shutdownGraceMs: 10_000,
 };

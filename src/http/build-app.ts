@@ -2,6 +2,9 @@
 // tests and benchmarks build the very same app.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
+import type { OnboardingService } from '../services/accounts/onboarding-service.js';
+import type { SessionResolver } from '../services/accounts/sessions.js';
+import type { WalletService } from '../services/accounts/wallet-service.js';
 import type { EventsService } from '../services/catalogue/events-service.js';
 import type { MarketsService } from '../services/catalogue/markets-service.js';
 import type { ExchangeCapabilities, ExchangesService } from '../services/exchanges-service.js';
@@ -29,6 +32,7 @@ import { lazyChildLoggerFactory } from './plugins/lazy-child-logger.js';
 import type { HttpMetrics } from './plugins/metrics.js';
 import { installDocsUi, installOpenApi } from './plugins/openapi.js';
 import { installShutdownGate, type ShutdownGate } from './plugins/shutdown-gate.js';
+import { accountsRoutes } from './routes/accounts-routes.js';
 import { exchangesRoutes } from './routes/exchanges-routes.js';
 import { executionPriceRoutes } from './routes/execution-price-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
@@ -69,6 +73,12 @@ export interface AppDeps {
   orders: OrdersService;
   account: AccountService;
   metrics: HttpMetrics;
+  /** The venue session of a private call: per-request credentials, else the customer's stored or managed ones. */
+  sessions: SessionResolver;
+  onboarding: OnboardingService;
+  wallet: WalletService;
+  /** The WebSocket gateway (GET /ws and /api/v1/ws), registered on the root app; absent: not served. */
+  websocket?: { register(app: FastifyInstance): void };
 }
 
 export const API_PREFIX = '/api/v1';
@@ -121,10 +131,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       tradesRoutes(api, deps.trades);
       userActivityRoutes(api, deps.userActivity);
       tradingRoutes(api, deps.orders, deps.account);
+      accountsRoutes(api, deps.onboarding, deps.wallet);
     },
     { prefix: API_PREFIX },
   );
 
+  deps.websocket?.register(app);
   await installDocsUi(app);
   // Flags follow the routes really registered, so GET /exchanges cannot promise a route this build lacks.
   app.addHook('onReady', async () => {

@@ -113,6 +113,27 @@ export interface BookSnapshotsTable {
   levels: Buffer;
 }
 
+export type CredentialKind = 'exchange_credentials' | 'managed_wallet';
+
+export interface CredentialsTable {
+  customer_id: string;
+  exchange: string;
+  kind: CredentialKind;
+  mode: 'self' | 'managed';
+  /** The vault envelope: the only column holding a secret. */
+  sealed: string;
+  /** The master key `sealed` is wrapped under (rotation finds the rows it has left by this). */
+  master_key_id: string;
+  wallet_type: string | null;
+  signature_type: number | null;
+  eoa_address: string | null;
+  /** The safe, proxy or deposit wallet holding the funds (the order maker for signature types 1-3). */
+  funder_address: string | null;
+  chain_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** One order sent (or about to be sent) through POST /orders: migration 0005-orders. */
 export interface OrderJournalTable {
   id: Generated<number>;
@@ -144,6 +165,7 @@ export interface Database {
   leases: LeasesTable;
   recorded_books: RecordedBooksTable;
   book_snapshots: BookSnapshotsTable;
+  credentials: CredentialsTable;
   order_journal: OrderJournalTable;
 }
 

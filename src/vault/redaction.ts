@@ -18,6 +18,10 @@ const SECRET_FIELDS = [
   'signature',
   // Predict.fun sessions may carry a ready wallet JWT.
   'jwt',
+  // The vault's master keys (config.vault) and sealed records: never in a log line, even by mistake.
+  'masterKey',
+  'previousMasterKeys',
+  'sealed',
 ];
 
 export const REDACT_PATHS: string[] = [

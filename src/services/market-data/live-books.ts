@@ -16,7 +16,16 @@ export interface BookHold {
   release(): void;
 }
 
-type Listener = (book: OrderBook) => void;
+/** Why a held book stopped being fresh: the venue asked for a resync, or its stream went away. */
+export type StaleCause = 'resync' | 'disconnected';
+
+/** What a holder hears of its book: each new state, and the moments it goes stale (until the next snapshot). */
+export interface BookObserver {
+  change?(book: OrderBook): void;
+  stale?(cause: StaleCause): void;
+}
+
+type Listener = ((book: OrderBook) => void) | BookObserver;
 
 interface Tracked {
   target: StreamTarget;
@@ -98,7 +107,7 @@ class VenueFeed {
     if (this.closed || this.stream !== stream) return;
     // The stream ended under us: every book is stale until a reopened stream sends its snapshot.
     this.stream = null;
-    for (const entry of this.tracked.values()) entry.fresh = false;
+    for (const entry of this.tracked.values()) this.markStale(entry, 'disconnected');
     await stream.close().catch(() => undefined);
     setTimeout(() => {
       if (this.closed || this.tracked.size === 0) return;
@@ -136,11 +145,13 @@ class VenueFeed {
       }
       case 'resync': {
         const entry = this.tracked.get(bookKey(event.instrument.market_id, event.instrument.token_id));
-        if (entry) entry.fresh = false;
+        if (entry) this.markStale(entry, 'resync');
         return;
       }
       case 'feed_state':
-        if (event.state === 'disconnected') for (const entry of this.tracked.values()) entry.fresh = false;
+        if (event.state === 'disconnected') {
+          for (const entry of this.tracked.values()) this.markStale(entry, 'disconnected');
+        }
         return;
       case 'trade':
         return;
@@ -152,7 +163,22 @@ class VenueFeed {
     if (!book) return;
     for (const listener of entry.listeners) {
       try {
-        listener(book);
+        if (typeof listener === 'function') listener(book);
+        else listener.change?.(book);
+      } catch (error) {
+        this.logger.error({ err: error }, 'book listener failed');
+      }
+    }
+  }
+
+  /** Marks a book stale and tells its observers (once per fresh period: a stale book is not re-announced). */
+  private markStale(entry: Tracked, cause: StaleCause): void {
+    if (!entry.fresh) return;
+    entry.fresh = false;
+    for (const listener of entry.listeners) {
+      if (typeof listener === 'function') continue;
+      try {
+        listener.stale?.(cause);
       } catch (error) {
         this.logger.error({ err: error }, 'book listener failed');
       }

@@ -45,6 +45,53 @@ export function signerFromSession(session: VenueSession): PolymarketSigner {
   return { address: account.address, account, wallet };
 }
 
+/** 0 EOA, 1 POLY_PROXY, 2 POLY_GNOSIS_SAFE, 3 POLY_1271 (deposit wallet), as the V2 SDK numbers them. */
+export type PolymarketSignatureType = 0 | 1 | 2 | 3;
+
+/** How the session trades: the signature type and the maker (funder) whose funds move, when known already. */
+export interface PolymarketTradingWallet {
+  signatureType: PolymarketSignatureType;
+  /** The maker: the EOA (0), its proxy (1) or Safe (2), or its deposit wallet (3); null = look it up (type 3). */
+  funder: Hex | null;
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * Reads `signature_type` ("0".."3", default "0") and `funder_address`. The funder is required for 1 and 2 (the
+ * proxy or Safe that holds the funds); for 3 it may be left out and is then found through the relayer; for 0 the
+ * maker is the signer itself, so a different funder is a mistake rather than something to honour.
+ */
+export function tradingWalletFromSession(session: VenueSession, signer: Hex): PolymarketTradingWallet {
+  const rawType = session.credentials.signature_type ?? '';
+  const rawFunder = session.credentials.funder_address ?? '';
+  const problems: string[] = [];
+  if (rawType !== '' && !/^[0-3]$/.test(rawType))
+    problems.push('credentials.signature_type must be "0", "1", "2" or "3"');
+  if (rawFunder !== '' && !ADDRESS.test(rawFunder))
+    problems.push('credentials.funder_address must be a 0x-prefixed 20-byte hex address');
+  const signatureType = (rawType === '' ? 0 : Number(rawType)) as PolymarketSignatureType;
+  const funder = rawFunder === '' ? null : (rawFunder as Hex);
+  if (problems.length === 0 && (signatureType === 1 || signatureType === 2) && funder === null) {
+    problems.push(
+      `credentials.funder_address is required for signature_type ${signatureType} (the ${signatureType === 1 ? 'proxy wallet' : 'Safe'} that holds the funds)`,
+    );
+  }
+  if (
+    problems.length === 0 &&
+    signatureType === 0 &&
+    funder &&
+    funder.toLowerCase() !== signer.toLowerCase()
+  ) {
+    problems.push(
+      'credentials.funder_address must be the signer itself (or omitted) for signature_type 0; use 1, 2 or 3 for a wallet that holds the funds',
+    );
+  }
+  if (problems.length > 0)
+    throw new AppError('validation_error', problems[0] as string, { validationErrors: problems });
+  return { signatureType, funder: signatureType === 0 ? signer : funder };
+}
+
 /** The CLOB API credentials sent with the session, or null when the caller sent only the private key. */
 export function apiCredsFromSession(session: VenueSession): PolymarketApiCreds | null {
   const { clob_api_key: key, clob_api_secret: secret, clob_api_passphrase: passphrase } = session.credentials;

@@ -3,6 +3,8 @@
 // (L2 headers rebuilt per attempt) and the API-credential resolution (given, or derived with L1 once per wallet and
 // kept until the CLOB refuses them).
 import type { Static, TSchema } from 'typebox';
+import type { Hex } from 'viem';
+import { AppError } from '../../errors/app-error.js';
 import type { VenueContext, VenueSession } from '../port.js';
 import { CredentialCache } from '../shared/credential-cache.js';
 import { decodeResponse, type PayloadDecoder, payloadDecoder } from '../shared/payload.js';
@@ -13,9 +15,12 @@ import {
   l1Headers,
   l2Headers,
   type PolymarketApiCreds,
+  type PolymarketSignatureType,
   type PolymarketSigner,
   signerFromSession,
+  tradingWalletFromSession,
 } from './auth.js';
+import { lookupDepositWallet } from './deposit-wallet.js';
 import { PolymarketApiCreds as ApiCredsSchema } from './payloads.js';
 
 export interface PolymarketUrls {
@@ -32,11 +37,17 @@ export interface PolymarketClientOptions extends PolymarketUrls {
   chainId?: number;
   /** The counterpart publishes no limit (a simulator): send without pacing. */
   unpaced?: boolean;
+  /** The gasless relayer (deposit wallets); without it type-3 sessions must name their funder_address. */
+  relayerUrl?: string;
+  /** The operator's builder API credentials, which authorise relayer submissions (deposit wallet creation). */
+  relayerAuth?: PolymarketApiCreds;
 }
 
-/** An authenticated caller: the wallet that signs and the CLOB API credentials. */
+/** An authenticated caller: the wallet that signs, the one that trades, and the CLOB API credentials. */
 export interface PolymarketAuth {
   signer: PolymarketSigner;
+  /** Signature type and maker: balances, positions and fills are the maker's, not the signing EOA's. */
+  wallet: { signatureType: PolymarketSignatureType; maker: Hex };
   creds: PolymarketApiCreds;
   /** The derived-credential cache entry the creds came from; null when the caller sent its own. */
   cacheKey: string | null;
@@ -54,6 +65,7 @@ interface Call {
   body?: string;
   idempotent?: boolean;
   operation: string;
+  headers?: () => Record<string, string>;
 }
 
 const decodeCreds = payloadDecoder(ApiCredsSchema);
@@ -62,6 +74,7 @@ export class PolymarketClient {
   readonly gamma: VenueHttp;
   readonly clob: VenueHttp;
   readonly data: VenueHttp;
+  readonly relayer: VenueHttp | null;
   readonly chainId: number;
   /**
    * CLOB API keys derived from a wallet (L1), per base URL, chain, wallet address and nonce. They do not expire;
@@ -90,6 +103,13 @@ export class PolymarketClient {
       baseUrl: options.dataUrl,
       rateLimit: { requestsPerSecond: 15, burst: 15 },
     });
+    this.relayer = options.relayerUrl
+      ? new VenueHttp({
+          ...base,
+          baseUrl: options.relayerUrl,
+          rateLimit: { requestsPerSecond: 10, burst: 10 },
+        })
+      : null;
     this.chainId = options.chainId ?? 137;
   }
 
@@ -106,6 +126,7 @@ export class PolymarketClient {
       body: call.body,
       idempotent: call.idempotent ?? true,
       operation: call.operation,
+      ...(call.headers ? { headers: call.headers } : {}),
     });
     return decodeResponse(decoder, res, 'polymarket', call.operation);
   }
@@ -157,9 +178,36 @@ export class PolymarketClient {
   async authenticate(ctx: VenueContext, session: VenueSession): Promise<PolymarketAuth> {
     const signer = signerFromSession(session);
     const given = apiCredsFromSession(session);
-    if (given) return { signer, creds: given, cacheKey: null };
+    const wallet = await this.tradingWallet(ctx, session, signer);
+    // The API key stays bound to the signing EOA for every signature type (L1 is signed by the EOA; the CLOB
+    // accepts a deposit wallet's order from its owner's key): see docs/venues/polymarket.md.
+    if (given) return { signer, wallet, creds: given, cacheKey: null };
     const cacheKey = `${this.options.clobUrl} ${this.chainId} ${signer.address} ${DERIVE_NONCE}`;
-    return { signer, creds: await this.derivedCreds(ctx, cacheKey, signer), cacheKey };
+    return { signer, wallet, creds: await this.derivedCreds(ctx, cacheKey, signer), cacheKey };
+  }
+
+  /** The session's signature type and maker; a type-3 session without funder_address finds its deposit wallet. */
+  async tradingWallet(
+    ctx: VenueContext,
+    session: VenueSession,
+    signer: PolymarketSigner,
+  ): Promise<PolymarketAuth['wallet']> {
+    const { signatureType, funder } = tradingWalletFromSession(session, signer.address);
+    if (funder) return { signatureType, maker: funder };
+    if (!this.relayer) {
+      throw new AppError('validation_error', 'credentials.funder_address is required for signature_type 3', {
+        validationErrors: [
+          'credentials.funder_address: the deposit wallet address (no relayer is configured)',
+        ],
+      });
+    }
+    const found = await lookupDepositWallet(this, ctx, signer.address);
+    if (!found.deployed) {
+      throw new AppError('validation_error', `signer ${signer.address} has no deposit wallet yet`, {
+        validationErrors: ['credentials.funder_address: create the deposit wallet (onboarding) or name it'],
+      });
+    }
+    return { signatureType, maker: found.address };
   }
 
   private derivedCreds(ctx: VenueContext, cacheKey: string, signer: PolymarketSigner) {
@@ -198,6 +246,6 @@ export class PolymarketClient {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.gamma.close(), this.clob.close(), this.data.close()]);
+    await Promise.all([this.gamma.close(), this.clob.close(), this.data.close(), this.relayer?.close()]);
   }
 }

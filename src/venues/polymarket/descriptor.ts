@@ -38,7 +38,21 @@ export const POLYMARKET_DESCRIPTOR: VenueDescriptor = Object.freeze({
       name: 'private_key',
       required: true,
       secret: true,
-      description: 'Hex private key of the wallet that signs orders (EOA, signature type 0)',
+      description: 'Hex private key of the EOA that signs orders and owns the CLOB API key',
+    },
+    {
+      name: 'signature_type',
+      required: false,
+      secret: false,
+      description:
+        'How orders are signed: "0" EOA (default), "1" Polymarket proxy, "2" Gnosis Safe, "3" deposit wallet (POLY_1271; required for accounts opened since May 2026)',
+    },
+    {
+      name: 'funder_address',
+      required: false,
+      secret: false,
+      description:
+        'The wallet that holds the funds and is the order maker: required for signature types 1 and 2; for 3 the deposit wallet (looked up from the signer when omitted)',
     },
     {
       name: 'clob_api_key',

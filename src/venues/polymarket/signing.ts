@@ -11,7 +11,7 @@ import {
 } from '@polymarket/clob-client-v2';
 import { type Hex, hashTypedData } from 'viem';
 import { AppError } from '../../errors/app-error.js';
-import type { PolymarketSigner } from './auth.js';
+import type { PolymarketSignatureType, PolymarketSigner } from './auth.js';
 
 /** Tick sizes the V2 order builder has rounding rules for. */
 const TICK_SIZES = ['0.1', '0.01', '0.005', '0.0025', '0.001', '0.0001'] as const;
@@ -83,13 +83,37 @@ export function checkOrderTerms(price: number, size: number, tick: number): void
     throw new AppError('validation_error', problems[0] as string, { validationErrors: problems });
 }
 
+/** Who signs for whom: the EOA for itself (0), for its proxy (1) or Safe (2), or for its deposit wallet (3). */
+export interface SigningWallet {
+  signatureType: PolymarketSignatureType;
+  maker: Hex;
+}
+
+const SDK_SIGNATURE_TYPES: Record<PolymarketSignatureType, SignatureTypeV2> = {
+  0: SignatureTypeV2.EOA,
+  1: SignatureTypeV2.POLY_PROXY,
+  2: SignatureTypeV2.POLY_GNOSIS_SAFE,
+  3: SignatureTypeV2.POLY_1271,
+};
+
+/**
+ * Signs through the SDK's order builder, which sets maker = funder and signer = EOA for types 0-2, and
+ * maker = signer = the deposit wallet for type 3 with the ERC-7739 `TypedDataSign` envelope (domain
+ * "DepositWallet" v1) the wallet's isValidSignature expects.
+ */
 export async function signOrder(
   signer: PolymarketSigner,
   chainId: number,
   order: OrderToSign,
+  wallet: SigningWallet = { signatureType: 0, maker: signer.address },
 ): Promise<SignedOrder> {
   checkOrderTerms(order.price, order.size, order.tickSize);
-  const builder = new OrderBuilder(signer.wallet as never, chainId, SignatureTypeV2.EOA);
+  const builder = new OrderBuilder(
+    signer.wallet as never,
+    chainId,
+    SDK_SIGNATURE_TYPES[wallet.signatureType],
+    wallet.signatureType === 0 ? undefined : wallet.maker,
+  );
   const signed = await builder.buildOrder(
     {
       tokenID: order.tokenId,

@@ -232,7 +232,7 @@ export function openPolymarketUserStream(
   client.authenticate(authCtx, session).then(
     (auth) => {
       if (closed) return;
-      const me = { apiKey: auth.creds.key, address: auth.signer.address };
+      const me = { apiKey: auth.creds.key, address: auth.wallet.maker };
       socket = new ReconnectingSocket({
         venue: 'polymarket',
         url: () => client.options.wsUserUrl,

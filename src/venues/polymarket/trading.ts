@@ -11,6 +11,7 @@ import { VenueStatusError, VenueTransportError } from '../shared/venue-errors.js
 import { signerFromSession } from './auth.js';
 import { CONDITION_ID } from './catalog.js';
 import type { PolymarketAuth, PolymarketClient } from './client.js';
+import { ensureDepositWallet } from './deposit-wallet.js';
 import { isKilledOrderMessage, mapPolymarketError } from './errors.js';
 import { FeeExponents } from './fee-exponents.js';
 import { toNumber } from './parse.js';
@@ -50,7 +51,13 @@ const END_CURSOR = 'LTE=';
 const MAX_PAGES = 100;
 const ORDER_ID = /^0x[0-9a-fA-F]{64}$/;
 
+const decodeGammaVersions = payloadDecoder(
+  Type.Array(Type.Object({ version: Type.Optional(Type.String()) }, { additionalProperties: true })),
+);
+const MAX_VERSIONS = 10_000;
+
 export function polymarketTrading(client: PolymarketClient): TradingFacet {
+  const protocolVersions = new Map<string, string>();
   async function readOrder(ctx: VenueContext, auth: PolymarketAuth, orderId: string): Promise<Order> {
     if (!ORDER_ID.test(orderId))
       throw new AppError('order_not_found', `polymarket has no order '${orderId}'`);
@@ -91,7 +98,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
     marketId: string | null,
     limit: number,
   ): Promise<Fill[]> {
-    const me = { apiKey: auth.creds.key, address: auth.signer.address };
+    const me = { apiKey: auth.creds.key, address: auth.wallet.maker };
     const fills: Fill[] = [];
     const exponents = new FeeExponents(client);
     let cursor: string | undefined;
@@ -129,17 +136,23 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
       const tick = toNumber(info.mts);
       if (tick === null)
         throw new AppError('service_unavailable', 'polymarket sent no tick size for the market');
-      const signed = await signOrder(auth.signer, client.chainId, {
-        tokenId: token.t,
-        price: req.price,
-        size: req.size,
-        side: req.side,
-        tickSize: tick,
-        negRisk: info.nr ?? false,
-        orderType: ORDER_TYPES[req.order_type],
-        ...(req.order_type === 'gtd' && req.expiration !== undefined ? { expiration: req.expiration } : {}),
-        owner: auth.creds.key,
-      });
+      await refuseProtocolV2(ctx, req.market_id);
+      const signed = await signOrder(
+        auth.signer,
+        client.chainId,
+        {
+          tokenId: token.t,
+          price: req.price,
+          size: req.size,
+          side: req.side,
+          tickSize: tick,
+          negRisk: info.nr ?? false,
+          orderType: ORDER_TYPES[req.order_type],
+          ...(req.order_type === 'gtd' && req.expiration !== undefined ? { expiration: req.expiration } : {}),
+          owner: auth.creds.key,
+        },
+        auth.wallet,
+      );
       const createdAt = new Date().toISOString();
       const base = { id: signed.orderHash, market_id: req.market_id, outcome: token.o, side: req.side };
       await hooks?.beforeSend({ orderId: signed.orderHash });
@@ -247,8 +260,8 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
     },
 
     async fetchPositions(ctx, session, marketId) {
-      // Positions are public by wallet; only the wallet address is needed, not the API credentials.
-      const address = signerFromSession(session).address;
+      // Positions are public by wallet and held by the maker (funder), not the signing EOA; no API key is needed.
+      const address = (await client.tradingWallet(ctx, session, signerFromSession(session))).maker;
       const rows = await client.get(client.data, ctx, decodePositions, {
         path: '/positions',
         query: { user: address, market: marketId ?? undefined, sizeThreshold: 0, limit: 500 },
@@ -259,7 +272,8 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
 
     async fetchBalance(ctx, session, options) {
       const auth = await client.authenticate(ctx, session);
-      const query = { asset_type: 'COLLATERAL', signature_type: 0 };
+      // The CLOB answers for the wallet of the signature type it is asked about (the SDK always sends it).
+      const query = { asset_type: 'COLLATERAL', signature_type: auth.wallet.signatureType };
       if (options?.refresh) {
         await client.private(ctx, auth, decodeAny, {
           path: '/balance-allowance/update',
@@ -276,7 +290,36 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
     },
 
     openUserStream: (ctx, session) => openPolymarketUserStream(ctx, client, session),
+
+    ensureDepositWallet: (ctx, session) =>
+      ensureDepositWallet(client, ctx, signerFromSession(session).address),
   };
+
+  /**
+   * Markets on Protocol V2 (Gamma `version: "v2"`) settle on ExchangeV3 with signing domain version "3" and trade
+   * position ids rather than CTF token ids. We sign only V2-exchange orders, so such a market is refused rather
+   * than signed with a domain its exchange would reject. A market's protocol does not change: kept per id.
+   */
+  async function refuseProtocolV2(ctx: VenueContext, conditionId: string): Promise<void> {
+    const id = conditionId.toLowerCase();
+    let version = protocolVersions.get(id);
+    if (version === undefined) {
+      const rows = await client.get(client.gamma, ctx, decodeGammaVersions, {
+        path: '/markets',
+        query: { condition_ids: id, limit: 1 },
+        operation: 'get_market_version',
+      });
+      version = rows[0]?.version ?? 'v1';
+      if (protocolVersions.size >= MAX_VERSIONS) protocolVersions.clear();
+      protocolVersions.set(id, version);
+    }
+    if (version.toLowerCase() === 'v2') {
+      throw new AppError(
+        'not_supported',
+        `polymarket market ${conditionId} is a Protocol-V2 market (ExchangeV3); orders on it are not supported yet`,
+      );
+    }
+  }
 
   /** A lost answer to an order POST: the order hash tells whether the exchange took it. */
   async function reconcile(

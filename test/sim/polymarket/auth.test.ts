@@ -91,6 +91,8 @@ test('L1 creates a key once per nonce, derives it again, and onboards the wallet
     account: {
       credentials: { private_key: pk, clob_api_key: '', clob_api_secret: '', clob_api_passphrase: '' },
       address: '',
+      kind: 'deposit',
+      wallets: {},
     },
     address: privateKeyToAccount(pk).address,
     key: creds.apiKey,
@@ -98,7 +100,8 @@ test('L1 creates a key once per nonce, derives it again, and onboards the wallet
     passphrase: creds.passphrase,
     privateKey: pk,
   };
-  assert.equal(await balance(sim, me), 25_000_000, 'newWalletBalance granted on the first L1 only');
+  // A sign-up after the deposit-wallet cutover is funded in its deposit wallet (at WALLET-CREATE), not its EOA.
+  assert.equal(await balance(sim, me), 0);
   const keys = await clob(sim, me, 'GET', '/auth/api-keys');
   assert.deepEqual(keys.json, { apiKeys: [creds.apiKey] });
 });

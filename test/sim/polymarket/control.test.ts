@@ -72,7 +72,7 @@ test('accounts and funding over /__sim', async () => {
   const address = String(created.json.address);
   assert.match(address, /^0x[0-9a-fA-F]{40}$/);
   const t: Trader = {
-    account: { credentials: creds as never, address },
+    account: { credentials: creds as never, address, kind: 'legacy', wallets: {} },
     address,
     key: creds.clob_api_key as string,
     secret: creds.clob_api_secret as string,

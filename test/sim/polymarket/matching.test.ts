@@ -345,7 +345,8 @@ test('validation refusals use the exchange texts', async () => {
       o.signatureType = 1;
     },
   });
-  assert.deepEqual(proxy.body, { error: 'maker address not allowed, please use the deposit wallet flow' });
+  // A legacy account may sign as its proxy, but the maker must then be that proxy, not the EOA.
+  assert.deepEqual(proxy.body, { error: 'invalid signature' });
   const unknown = await post(sim, t, { tokenId: '123456789', side: 'BUY', price: m.bid, size: 10 });
   assert.deepEqual(
     { status: unknown.status, body: unknown.body },

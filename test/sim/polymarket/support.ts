@@ -46,7 +46,7 @@ export interface Trader {
 
 export async function trader(
   sim: PolymarketSim,
-  opts?: { collateral?: string; approved?: boolean },
+  opts?: { collateral?: string; approved?: boolean; kind?: 'legacy' | 'deposit' },
 ): Promise<Trader> {
   const account = await sim.createAccount(opts);
   const c = account.credentials;

@@ -135,3 +135,14 @@ test('the recorder is on with the top 5 of each exchange by default; its variabl
   assert.throws(() => loadConfig({ env: { OMNIBOOK_RECORDER_TOP_N: 'many' } }), ConfigError);
   assert.throws(() => loadConfig({ env: { OMNIBOOK_RECORDER_INTERVAL_MS: '1' } }), ConfigError);
 });
+
+test('the master key comes from OMNIBOOK_MASTER_KEY, earlier keys from OMNIBOOK_MASTER_KEY_PREVIOUS', () => {
+  const none = loadConfig({ env: {} });
+  assert.equal(none.vault.masterKey, undefined, 'absent: the key file under the data dir is used');
+  assert.deepEqual(none.vault.previousMasterKeys, []);
+  const c = loadConfig({
+    env: { OMNIBOOK_MASTER_KEY: 'k'.repeat(64), OMNIBOOK_MASTER_KEY_PREVIOUS: ' a , ,b ' },
+  });
+  assert.equal(c.vault.masterKey, 'k'.repeat(64));
+  assert.deepEqual(c.vault.previousMasterKeys, ['a', 'b']);
+});

@@ -1,0 +1,70 @@
+// GET /ws (and /api/v1/ws): the WebSocket gateway on the API server's own port. An HTTP request without an
+// Upgrade is told so (400); an upgrade is handed to `ws` and becomes a WsConnection. One heartbeat timer serves
+// every connection and lets conflated subscriptions catch up once their client drains.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { WebSocketServer } from 'ws';
+import { AppError } from '../errors/app-error.js';
+import { type ConnectionDeps, type ConnectionLimits, WsConnection } from './connection.js';
+
+export const WS_PATHS = ['/ws', '/api/v1/ws'] as const;
+
+export interface GatewayOptions extends Omit<ConnectionDeps, 'limits'> {
+  limits: ConnectionLimits;
+  heartbeatMs: number;
+}
+
+export class WebSocketGateway {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 });
+  private readonly connections = new Set<WsConnection>();
+  private heartbeat: NodeJS.Timeout | null = null;
+  private closing = false;
+
+  constructor(private readonly options: GatewayOptions) {}
+
+  /** Registers the routes and the upgrade handler on the app (call before the app is ready). */
+  register(app: FastifyInstance): void {
+    for (const url of WS_PATHS) {
+      app.get(url, { schema: { hide: true } }, async () => {
+        throw new AppError(
+          'bad_request',
+          `${url} speaks WebSocket: send an HTTP Upgrade request (wire contract §6)`,
+        );
+      });
+    }
+    app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const path = (request.url ?? '').split('?')[0];
+      if (this.closing || !WS_PATHS.some((p) => p === path)) {
+        socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      this.wss.handleUpgrade(request, socket, head, (ws) => {
+        const connection = new WsConnection(ws, randomUUID(), this.options);
+        this.connections.add(connection);
+        ws.on('close', () => this.connections.delete(connection));
+      });
+    });
+    app.addHook('onReady', async () => {
+      this.heartbeat = setInterval(() => {
+        for (const c of this.connections) c.heartbeat();
+      }, this.options.heartbeatMs);
+      this.heartbeat.unref();
+    });
+    app.addHook('preClose', async () => this.close());
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** Closes every connection (1001 going away) and stops the heartbeat; new upgrades are refused. */
+  close(): void {
+    this.closing = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    for (const c of this.connections) c.close(1001, 'server shutting down');
+    this.connections.clear();
+    this.wss.close();
+  }
+}
