@@ -30,6 +30,9 @@ import { PriceService } from './services/market-data/price-service.js';
 import { TradesService } from './services/market-data/trades-service.js';
 import { UserActivityService } from './services/market-data/user-activity-service.js';
 import { PingService } from './services/ping-service.js';
+import { AccountService } from './services/trading/account-service.js';
+import { OrderReconcilerJob } from './services/trading/order-reconciler-job.js';
+import { OrdersService } from './services/trading/orders-service.js';
 import { UsageService } from './services/usage-service.js';
 import { WsUsage } from './services/ws-usage.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
@@ -39,6 +42,7 @@ import { openStore, type Store } from './store/database.js';
 import { EventsRepo } from './store/events-repo.js';
 import { LinksRepo } from './store/links-repo.js';
 import { MarketsRepo } from './store/markets-repo.js';
+import { OrderJournalRepo } from './store/order-journal-repo.js';
 import { SyncStateRepo } from './store/sync-state-repo.js';
 import { UsageRepo } from './store/usage-repo.js';
 import type { AdmissionControl } from './tenancy/admission/admission.js';
@@ -94,6 +98,16 @@ export interface Runtime {
 
 /** How long a list total (and a venue's "no such market") is reused: counting a million rows is not free. */
 const CATALOGUE_TOTALS_TTL_MS = 30_000;
+
+/**
+ * An order the exchange still has no record of this long after it was sent is reported rejected; before that its
+ * absence proves nothing (the request may still be on its way) and it stays pending.
+ */
+const ORDER_ABSENT_AFTER_MS = 15 * 60_000;
+/** How often the order reconciler looks for unsettled journal rows. */
+const ORDER_RECONCILE_INTERVAL_MS = 5_000;
+/** How long a balance read is reused for the same customer and credentials (refresh=true reads again). */
+const BALANCE_TTL_MS = 5_000;
 
 /** How long after the listener closes idle keep-alive sockets start being closed. */
 const IDLE_SWEEP_DELAY_MS = 250;
@@ -228,7 +242,28 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           ...(catalogSyncJob ? { catalogueReady: () => catalogSyncJob.whenPasses(1) } : {}),
         })
       : null;
-    const jobs: BackgroundJob[] = [usageJob];
+    // One resolver for every private route: per-request credentials, else the stored or managed ones.
+    const sessions = new SessionResolver(credentials);
+    const journal = new OrderJournalRepo(store.db);
+    const orders = new OrdersService({
+      exchanges,
+      targets,
+      sessions,
+      journal,
+      timeoutMs: config.venues.timeoutMs,
+      absentAfterMs: ORDER_ABSENT_AFTER_MS,
+      sendDeadlineMs: config.venues.timeoutMs * 3,
+    });
+    const orderReconciler = new OrderReconcilerJob({
+      orders,
+      journal,
+      exchanges,
+      logger: logger.child({ component: 'order-reconciler' }),
+      intervalMs: ORDER_RECONCILE_INTERVAL_MS,
+      graceMs: config.venues.timeoutMs * 3,
+      timeoutMs: config.venues.timeoutMs,
+    });
+    const jobs: BackgroundJob[] = [usageJob, orderReconciler];
     if (catalogSyncJob) jobs.push(catalogSyncJob);
     if (bookRecorderJob) jobs.push(bookRecorderJob);
     const metrics = new HttpMetrics(() => jobs);
@@ -275,7 +310,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       keys,
       admission,
       exchanges,
-      ping: new PingService(registry, exchanges, config.venues.timeoutMs),
+      ping: new PingService(registry, exchanges, config.venues.timeoutMs, sessions),
       health,
       keysAdmin: new KeysAdminService(keys),
       usage: new UsageService(admission, wsUsage),
@@ -289,8 +324,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       prices: new PriceService(targets, config.venues.timeoutMs),
       trades: new TradesService(targets, config.venues.timeoutMs),
       userActivity: new UserActivityService(registry, exchanges, config.venues.timeoutMs),
+      orders,
+      account: new AccountService({
+        exchanges,
+        sessions,
+        timeoutMs: config.venues.timeoutMs,
+        balanceTtlMs: BALANCE_TTL_MS,
+      }),
       metrics,
-      sessions: new SessionResolver(credentials),
+      sessions,
       onboarding: new OnboardingService(exchanges, credentials, config.venues.timeoutMs),
       wallet: new WalletService(credentials),
       websocket,

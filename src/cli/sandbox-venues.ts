@@ -20,8 +20,10 @@ export interface SandboxAccount {
 
 export interface RunningSimVenue {
   adapter: VenueAdapter;
-  /** The funded paper account written to sandbox-accounts.json. */
+  /** The funded paper account written to sandbox-accounts.json under the exchange's id. */
   account: SandboxAccount;
+  /** Further named accounts written beside it (e.g. `polymarket_deposit_wallet`), for the venue's other flows. */
+  extraAccounts?: Readonly<Record<string, SandboxAccount>>;
   /** Base URL of the simulator's /__sim/* control surface (faults, clock, accounts), for tests and demos. */
   control: string;
   /** Opens another funded paper account. */
@@ -68,7 +70,9 @@ export async function startSandboxVenues(config: Config): Promise<SandboxVenues>
     await close();
     throw error;
   }
-  const accounts = Object.fromEntries(running.map(([id, r]) => [id, r.account]));
+  const accounts = Object.fromEntries(
+    running.flatMap(([id, r]) => [[id, r.account], ...Object.entries(r.extraAccounts ?? {})]),
+  );
   const accountsFile = join(config.dataDir, 'sandbox-accounts.json');
   // Paper credentials for local simulators: kept readable by the owner only.
   writeFileSync(accountsFile, `${JSON.stringify(accounts, null, 2)}\n`, { mode: 0o600 });

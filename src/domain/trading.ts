@@ -47,6 +47,12 @@ export const Order = Type.Object({
   status: OrderStatus,
   created_at: Type.String(),
   updated_at: Type.Union([Type.String(), Type.Null()]),
+  client_order_id: Type.Optional(
+    Type.String({
+      description:
+        'Our id for an order placed through POST /orders (journalled before sending); GET and DELETE accept it too',
+    }),
+  ),
 });
 export type Order = Static<typeof Order>;
 
@@ -59,7 +65,9 @@ export const Fill = Type.Object({
   price: Type.Number(),
   size: Type.Number(),
   is_taker: Type.Boolean(),
-  fee: Type.Number(),
+  fee: Type.Union([Type.Number(), Type.Null()], {
+    description: 'As the exchange charged it, in USD; null when the exchange did not report it',
+  }),
   created_at: Type.String(),
 });
 export type Fill = Static<typeof Fill>;

@@ -18,6 +18,8 @@ import type { PriceService } from '../services/market-data/price-service.js';
 import type { TradesService } from '../services/market-data/trades-service.js';
 import type { UserActivityService } from '../services/market-data/user-activity-service.js';
 import type { PingService } from '../services/ping-service.js';
+import type { AccountService } from '../services/trading/account-service.js';
+import type { OrdersService } from '../services/trading/orders-service.js';
 import type { UsageService } from '../services/usage-service.js';
 import type { WsUsage } from '../services/ws-usage.js';
 import type { AdmissionControl } from '../tenancy/admission/admission.js';
@@ -40,6 +42,7 @@ import { pingRoutes } from './routes/ping-routes.js';
 import { priceRoutes } from './routes/price-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
 import { tradesRoutes } from './routes/trades-routes.js';
+import { tradingRoutes } from './routes/trading-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
 import { userActivityRoutes } from './routes/user-activity-routes.js';
 import { ErrorBody } from './schemas/common.js';
@@ -67,6 +70,8 @@ export interface AppDeps {
   prices: PriceService;
   trades: TradesService;
   userActivity: UserActivityService;
+  orders: OrdersService;
+  account: AccountService;
   metrics: HttpMetrics;
   /** The venue session of a private call: per-request credentials, else the customer's stored or managed ones. */
   sessions: SessionResolver;
@@ -127,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       priceRoutes(api, deps.prices);
       tradesRoutes(api, deps.trades);
       userActivityRoutes(api, deps.userActivity);
+      tradingRoutes(api, deps.orders, deps.account);
       accountsRoutes(api, deps.onboarding, deps.wallet);
     },
     { prefix: API_PREFIX },

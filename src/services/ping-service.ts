@@ -3,7 +3,7 @@
 import { type Static, Type } from 'typebox';
 import { ExchangeId } from '../domain/exchanges.js';
 import { AppError } from '../errors/app-error.js';
-import { decodeCredentialsHeader } from '../vault/per-request-credentials.js';
+import type { SessionResolver } from '../vault/session-resolver.js';
 import type { LoggerLike, VenueAdapter, VenueContext, VenueSession } from '../venues/port.js';
 import type { VenueRegistry } from '../venues/registry.js';
 import type { ExchangesService } from './exchanges-service.js';
@@ -30,6 +30,7 @@ export class PingService {
     private readonly registry: VenueRegistry,
     private readonly exchanges: ExchangesService,
     private readonly timeoutMs: number,
+    private readonly sessions: SessionResolver,
   ) {}
 
   async ping(request: PingRequest): Promise<PingResult[]> {
@@ -43,15 +44,33 @@ export class PingService {
           validationErrors: ['query: exchange is required with X-Exchange-Credentials'],
         });
       }
-      perRequest = decodeCredentialsHeader(
-        request.credentialsHeader,
-        venue.descriptor.id,
-        venue.descriptor.credentials,
-      );
+      perRequest = this.sessions.perRequest({
+        customerId: request.tenant,
+        exchange: venue.descriptor.id,
+        fields: venue.descriptor.credentials,
+        header: request.credentialsHeader,
+      });
     }
     const ctx = { requestId: request.requestId, logger: request.logger, tenant: request.tenant };
-    // Stored and managed credentials join here once the vault holds them (onboarding capability).
-    return Promise.all(venues.map((venue) => this.pingOne(venue, ctx, perRequest)));
+    return Promise.all(
+      venues.map(async (venue) =>
+        this.pingOne(venue, ctx, perRequest ?? (await this.stored(request.tenant, venue))),
+      ),
+    );
+  }
+
+  /** The customer's stored or managed session for the venue, or null when there is none. */
+  private async stored(customerId: string, venue: VenueAdapter): Promise<VenueSession | null> {
+    try {
+      return await this.sessions.resolve({
+        customerId,
+        exchange: venue.descriptor.id,
+        fields: venue.descriptor.credentials,
+      });
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'credentials_required') return null;
+      throw error;
+    }
   }
 
   private async pingOne(

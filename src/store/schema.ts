@@ -134,6 +134,26 @@ export interface CredentialsTable {
   updated_at: string;
 }
 
+/** One order sent (or about to be sent) through POST /orders: migration 0005-orders. */
+export interface OrderJournalTable {
+  id: Generated<number>;
+  customer_id: string;
+  exchange: string;
+  client_order_id: string;
+  venue_order_id: string | null;
+  idempotency_key: string | null;
+  request_hash: string;
+  /** The order request as JSON text (never credentials). */
+  request: string;
+  state: string;
+  /** The last Order the exchange confirmed, JSON text. */
+  order_doc: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_ms: number;
+  updated_ms: number;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;
@@ -146,6 +166,7 @@ export interface Database {
   recorded_books: RecordedBooksTable;
   book_snapshots: BookSnapshotsTable;
   credentials: CredentialsTable;
+  order_journal: OrderJournalTable;
 }
 
 export type AutoId = Generated<number>;

@@ -151,8 +151,37 @@ export interface MarketDataFacet {
   openMarketStream?(ctx: StreamContext): MarketStream;
 }
 
+/** What is known of an order that may have reached the exchange, to find it there without sending it again. */
+export interface OrderRef {
+  marketId: string;
+  clientOrderId: string;
+  /** The exchange's id when it was known before sending (Polymarket's order hash) or from its answer. */
+  orderId: string | null;
+  /** When the order was sent (Unix ms): the lookup window starts a little before it. */
+  sentAtMs: number;
+}
+
+/** Called by createOrder after everything is checked and signed, immediately before the order goes out. */
+export interface SendHooks {
+  /**
+   * `orderId` is the exchange's id when the client computes it (Polymarket's order hash), else null. Throwing
+   * stops the order: it is not sent.
+   */
+  beforeSend(ids: { orderId: string | null }): Promise<void>;
+}
+
 export interface TradingFacet {
-  createOrder?(ctx: VenueContext, session: VenueSession, order: OrderRequest): Promise<Order>;
+  createOrder?(
+    ctx: VenueContext,
+    session: VenueSession,
+    order: OrderRequest,
+    hooks?: SendHooks,
+  ): Promise<Order>;
+  /**
+   * The exchange's word on an order we may have sent: the order, or null when the exchange has no such order.
+   * Present with createOrder (the order journal's reconciler needs it); throws 503 when the exchange cannot say.
+   */
+  lookupOrder?(ctx: VenueContext, session: VenueSession, ref: OrderRef): Promise<Order | null>;
   getOrder?(ctx: VenueContext, session: VenueSession, orderId: string): Promise<Order>;
   listOpenOrders?(ctx: VenueContext, session: VenueSession, marketId: string | null): Promise<Order[]>;
   cancelOrder?(ctx: VenueContext, session: VenueSession, orderId: string): Promise<Order>;

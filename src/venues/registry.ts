@@ -64,6 +64,9 @@ function checkFacets(adapter: VenueAdapter): void {
     if (declared && !present) problems.push(`${capability} is declared but ${facet}.${method} is missing`);
     if (!declared && present) problems.push(`${capability} is not declared but ${facet}.${method} exists`);
   }
+  if (has.create_order !== 'unsupported' && typeof adapter.trading.lookupOrder !== 'function') {
+    problems.push('create_order needs trading.lookupOrder (lost answers are reconciled, never re-sent)');
+  }
   if (has.refresh_balance !== 'unsupported' && has.fetch_balance === 'unsupported') {
     problems.push('refresh_balance needs fetch_balance');
   }

@@ -15,6 +15,8 @@ export interface SimVenueParts<S extends StartedSim> {
   firstAccount: () => Promise<SandboxAccount>;
   /** Further paper accounts (tests, demos). */
   nextAccount: () => Promise<SandboxAccount>;
+  /** Named accounts written beside the first one. */
+  extraAccounts?: () => Promise<Record<string, SandboxAccount>>;
 }
 
 export async function assembleSimVenue<S extends StartedSim>(
@@ -32,7 +34,8 @@ export async function assembleSimVenue<S extends StartedSim>(
   try {
     adapter = await parts.adapter(sim);
     const account = await parts.firstAccount();
-    return { adapter, account, control: sim.control, createAccount: parts.nextAccount, close };
+    const extraAccounts = (await parts.extraAccounts?.()) ?? {};
+    return { adapter, account, extraAccounts, control: sim.control, createAccount: parts.nextAccount, close };
   } catch (error) {
     await close().catch(() => undefined);
     throw error;

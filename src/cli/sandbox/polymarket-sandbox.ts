@@ -1,5 +1,5 @@
-// Sandbox wiring for Polymarket: starts the simulator on loopback, points the real adapter at its four hosts and
-// opens the paper account written to sandbox-accounts.json. Wallets first seen later (managed onboarding) are
+// Sandbox wiring for Polymarket: starts the simulator on loopback, points the real adapter at its hosts and opens
+// the paper accounts written to sandbox-accounts.json (a legacy account, and a post-cutover deposit-wallet one). Wallets first seen later (managed onboarding) are
 // given a paper balance by the simulator itself.
 import { startPolymarketSim } from '../../../sim/polymarket/index.js';
 import type { Config } from '../../config/schema.js';
@@ -30,5 +30,11 @@ export async function launchPolymarketSandbox(
       }),
     firstAccount: () => sim.createAccount(),
     nextAccount: () => sim.createAccount(),
+    // An account opened after the deposit-wallet cutover: it trades only through its deposit wallet
+    // (signature_type 3, funder_address = the wallet), as new Polymarket accounts must.
+    extraAccounts: async () => {
+      const { credentials, address } = await sim.createAccount({ kind: 'deposit' });
+      return { polymarket_deposit_wallet: { credentials, address } };
+    },
   });
 }

@@ -4,10 +4,12 @@ import * as foundation from './0001-foundation.js';
 import * as catalogue from './0002-catalogue.js';
 import * as bookSnapshots from './0003-book-snapshots.js';
 import * as credentials from './0004-credentials.js';
+import * as orders from './0005-orders.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-catalogue': catalogue,
   '0003-book-snapshots': bookSnapshots,
   '0004-credentials': credentials,
+  '0005-orders': orders,
 };

@@ -174,7 +174,8 @@ export function parseFill(f: KalshiFill): Fill {
     price: priceFor(outcome, f.yes_price_dollars, what),
     size: count(f.count_fp, what),
     is_taker: f.is_taker,
-    fee: (micros(f.fee_cost) ?? 0) / MICROS,
+    // A fill without fee_cost has an unreported fee, not a zero one.
+    fee: feeOf(f.fee_cost),
     created_at: created,
   };
 }
@@ -200,4 +201,9 @@ export function parsePosition(p: KalshiMarketPosition, currentYes: number | null
           ? currentYes
           : Math.round((1 - currentYes) * MICROS) / MICROS,
   };
+}
+
+function feeOf(raw: string | null | undefined): number | null {
+  const m = raw === undefined || raw === null ? null : micros(raw);
+  return m === null ? null : m / MICROS;
 }

@@ -3,7 +3,15 @@
 // balance. An order POST without a definite answer is reconciled by client_order_id, never sent again.
 import type { Balance, Fill, Order, OrderRequest, Position } from '../../domain/trading.js';
 import { AppError } from '../../errors/app-error.js';
-import type { StreamContext, TradingFacet, UserStream, VenueContext, VenueSession } from '../port.js';
+import type {
+  OrderRef,
+  SendHooks,
+  StreamContext,
+  TradingFacet,
+  UserStream,
+  VenueContext,
+  VenueSession,
+} from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';
 import { VenueStatusError, VenueTransportError } from '../shared/venue-errors.js';
 import { type KalshiKey, kalshiKey } from './auth.js';
@@ -84,9 +92,16 @@ export function kalshiTrading(client: KalshiClient): Required<Omit<TradingFacet,
   }
 
   return {
-    async createOrder(ctx: VenueContext, session: VenueSession, req: OrderRequest): Promise<Order> {
+    async createOrder(
+      ctx: VenueContext,
+      session: VenueSession,
+      req: OrderRequest,
+      hooks?: SendHooks,
+    ): Promise<Order> {
       const key = kalshiKey(session);
       const body = orderBody(req, resolveOutcome({ svc_id: `kalshi:${req.market_id}` }, req.outcome));
+      // Kalshi assigns the order id; the client_order_id in the body is what finds a lost order again.
+      await hooks?.beforeSend({ orderId: null });
       let res: Awaited<ReturnType<KalshiClient['writeCall']>>;
       try {
         res = await client.writeCall(ctx, 'POST', {
@@ -120,6 +135,23 @@ export function kalshiTrading(client: KalshiClient): Required<Omit<TradingFacet,
 
     async getOrder(ctx: VenueContext, session: VenueSession, orderId: string): Promise<Order> {
       return parseOrder(await getOrder(ctx, kalshiKey(session), orderId));
+    },
+
+    async lookupOrder(ctx: VenueContext, session: VenueSession, ref: OrderRef): Promise<Order | null> {
+      const key = kalshiKey(session);
+      if (ref.orderId !== null) {
+        try {
+          return parseOrder(await getOrder(ctx, key, ref.orderId));
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'order_not_found') return null;
+          throw error;
+        }
+      }
+      // Orders are listed from a minute before the send (clock skew), so an old lost order is still found.
+      const since = Math.floor(ref.sentAtMs / 1000) - 60;
+      const recent = await listOrders(ctx, key, { ticker: ref.marketId, min_ts: since });
+      const found = recent.find((o) => o.client_order_id === ref.clientOrderId);
+      return found ? parseOrder(found) : null;
     },
 
     async listOpenOrders(

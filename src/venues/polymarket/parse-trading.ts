@@ -99,8 +99,10 @@ export function tradeFee(
   exponent: number,
   price: number,
   size: number,
-): number {
-  const bps = toNumber(rateBps ?? null) ?? 0;
+): number | null {
+  // A trade without a fee rate did not report its fee: unknown, not zero.
+  const bps = toNumber(rateBps ?? null);
+  if (bps === null) return null;
   if (bps <= 0) return 0;
   const rate = Decimal.fromNumber(bps).div(Decimal.fromInt(10_000), 12);
   return polymarketTakerFee(rate, exponent, Decimal.fromNumber(price), Decimal.fromNumber(size)).toNumber();

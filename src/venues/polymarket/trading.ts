@@ -116,7 +116,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
   }
 
   return {
-    async createOrder(ctx, session, req) {
+    async createOrder(ctx, session, req, hooks) {
       const auth = await client.authenticate(ctx, session);
       if (!CONDITION_ID.test(req.market_id)) {
         throw new AppError('market_not_found', `'${req.market_id}' is not a polymarket condition id`);
@@ -155,6 +155,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
       );
       const createdAt = new Date().toISOString();
       const base = { id: signed.orderHash, market_id: req.market_id, outcome: token.o, side: req.side };
+      await hooks?.beforeSend({ orderId: signed.orderHash });
       let res: PolymarketOrderResponse;
       try {
         res = await client.private(ctx, auth, decodeOrderResponse, {
@@ -168,7 +169,10 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
         if (error instanceof VenueStatusError && isKilledOrderMessage(error.venueMessage())) {
           return killed(base, req, createdAt);
         }
-        if (error instanceof VenueTransportError && error.maybeProcessed) {
+        if (
+          (error instanceof VenueTransportError && error.maybeProcessed) ||
+          (error instanceof VenueStatusError && error.status >= 500)
+        ) {
           return reconcile(ctx, auth, signed.orderHash, error);
         }
         throw error;
@@ -192,6 +196,17 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
 
     async getOrder(ctx, session, orderId) {
       return readOrder(ctx, await client.authenticate(ctx, session), orderId);
+    },
+
+    async lookupOrder(ctx, session, ref) {
+      // The order hash is computed before sending, so every order we may have sent has its id.
+      if (ref.orderId === null) return null;
+      try {
+        return await readOrder(ctx, await client.authenticate(ctx, session), ref.orderId);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'order_not_found') return null;
+        throw error;
+      }
     },
 
     async listOpenOrders(ctx, session, marketId) {
@@ -311,7 +326,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
     ctx: VenueContext,
     auth: PolymarketAuth,
     orderHash: string,
-    cause: VenueTransportError,
+    cause: VenueTransportError | VenueStatusError,
   ): Promise<Order> {
     const lookup = { ...ctx, signal: AbortSignal.timeout(5_000) };
     try {

@@ -169,7 +169,7 @@ export function assertFill(f: Fill): void {
   assert.ok(f.fill_id.length > 0 && f.order_id.length > 0);
   assert.ok(f.price > 0 && f.price < 1, `fill price ${f.price}`);
   assert.ok(f.size > 0);
-  assert.ok(f.fee >= 0);
+  assert.ok(f.fee === null || f.fee >= 0);
   assert.equal(typeof f.is_taker, 'boolean');
   assert.ok(isIso(f.created_at));
 }

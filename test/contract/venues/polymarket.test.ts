@@ -128,7 +128,7 @@ describe('polymarket: exchange-specific contract', () => {
     assert.equal(order?.status, 'filled');
     const fills = (await trading().fetchFills?.(venue.ctx(), session, market.exchange_market_id, 50)) ?? [];
     const mine = fills.filter((f) => f.order_id === order?.id);
-    const cost = mine.reduce((sum, f) => sum + f.price * f.size + f.fee, 0);
+    const cost = mine.reduce((sum, f) => sum + f.price * f.size + (f.fee ?? 0), 0);
     const spent = Number(before - (await balance())) / 1e6;
     assert.ok(Math.abs(spent - cost) < 1e-6, `spent ${spent}, fills cost ${cost}`);
     const positions =

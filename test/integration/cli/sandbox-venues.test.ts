@@ -47,13 +47,17 @@ test('every registered venue is served, in the spec order, with all its capabili
   );
 });
 
-test('sandbox-accounts.json holds one paper account per venue whose credentials authenticate', async () => {
+test('sandbox-accounts.json holds a paper account per venue (and a Polymarket deposit-wallet one) whose credentials authenticate', async () => {
   const file = join(dataDir, 'sandbox-accounts.json');
   assert.equal(statSync(file).mode & 0o077, 0, 'paper credentials are readable by the owner only');
   const accounts = JSON.parse(readFileSync(file, 'utf8')) as Accounts;
-  assert.deepEqual(Object.keys(accounts).sort(), [...registered].sort());
-  for (const id of registered) {
-    const account = accounts[id];
+  const named = [...registered, 'polymarket_deposit_wallet'];
+  assert.deepEqual(Object.keys(accounts).sort(), named.sort());
+  assert.equal(accounts.polymarket_deposit_wallet?.credentials.signature_type, '3');
+  assert.match(accounts.polymarket_deposit_wallet?.credentials.funder_address ?? '', /^0x[0-9a-fA-F]{40}$/);
+  for (const name of named) {
+    const id = name === 'polymarket_deposit_wallet' ? 'polymarket' : name;
+    const account = accounts[name];
     assert.ok(account, id);
     const header = Buffer.from(JSON.stringify(account.credentials)).toString('base64');
     const res = await send(server.url, adminKey, `/api/v1/ping?exchange=${id}`, {

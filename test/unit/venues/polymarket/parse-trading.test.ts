@@ -133,14 +133,14 @@ test('fills never exceed what the trade matched, and fees are non-negative (prop
         assert.equal(fills.length, levels.filter((l) => l.mine).length);
         for (const f of fills) {
           // p(1 − p) ≤ 1/4; the fee is rounded to 5 decimals.
-          assert.ok(f.fee >= 0 && f.fee <= f.size * 0.01 * 0.25 + 0.000005);
+          assert.ok(f.fee !== null && f.fee >= 0 && f.fee <= f.size * 0.01 * 0.25 + 0.000005);
           assert.ok(f.side === 'buy' || f.side === 'sell');
         }
       },
     ),
     { examples: [] },
   );
-  assert.equal(tradeFee(undefined, 2, 0.5, 10), 0);
+  assert.equal(tradeFee(undefined, 2, 0.5, 10), null);
 });
 
 test('a V2 fill pays rate × (p(1−p))^exponent per share, not the V1 rate × min(p, 1−p)', () => {
@@ -161,10 +161,10 @@ test('a V2 fill pays rate × (p(1−p))^exponent per share, not the V1 rate × m
   assert.equal(tradeFee('700', 1, 0.5, 10), 0.175);
   // Rounded to 5 decimals, exactly: 3 × 0.07 × (0.1 × 0.9) = 0.0189 (floats give 0.018900000000000004).
   assert.equal(tradeFee('700', 1, 0.1, 3), 0.0189);
-  // The recorded V1 trade itself carries no fee rate: no fee.
+  // The recorded V1 trade itself carries no fee rate: the fee is unreported (null), never a made-up 0.
   const v1 = decode(PolymarketUserTrade, recorded);
   for (const f of userTradeFills(v1, { apiKey: String(recorded.owner), address: '0x0' }, 2))
-    assert.equal(f.fee, 0);
+    assert.equal(f.fee, null);
 });
 
 test('Data API: positions keep size, average and current price; the tape is named, newest first as sent', () => {

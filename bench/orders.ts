@@ -1,0 +1,113 @@
+// `npm run bench:orders`: what POST /orders adds over signing and sending the same order straight to the exchange.
+// The real server (in-process, sandbox simulators over loopback, SQLite journal) and the same adapter called
+// directly (`trading.createOrder`: market lookup, signing, the venue round trip) place resting orders on the same
+// market, interleaved one for one so both see the same simulator state and machine load. Reported per exchange:
+// p50 and p99 of each and their difference, the latency our API adds (goal: p50 ≤ 1 ms, p99 ≤ 5 ms). Figures are
+// printed, never asserted. BENCH_ORDERS (default 400 per path and exchange) tunes it.
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { ExchangeId } from '../src/domain/exchanges.js';
+import type { Market } from '../src/domain/market.js';
+import type { VenueSession } from '../src/venues/port.js';
+import { startCatalogueServer, venueContext } from '../test/support/catalogue.js';
+
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 400);
+const WARMUP = 30;
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+async function main(): Promise<void> {
+  const cat = await startCatalogueServer(20, { config: { logLevel: 'error', catalogue: { sync: false } } });
+  try {
+    process.stdout.write(`bench:orders — ${ORDERS} resting orders per path and exchange, interleaved\n`);
+    for (const exchange of ['polymarket', 'kalshi'] as ExchangeId[]) {
+      const sim = cat.sims.get(exchange);
+      if (!sim) continue;
+      const market = [...cat.markets.values()].find(
+        (m: Market) => m.exchange === exchange && m.status === 'active' && m.outcomes[0]?.token_id,
+      );
+      if (!market) throw new Error(`${exchange}: no active market`);
+      const { credentials } = await sim.createAccount();
+      const session: VenueSession = { exchange, credentials, source: 'per_request' };
+      const header = Buffer.from(JSON.stringify(credentials)).toString('base64');
+      const outcome = market.outcomes[0]?.name as string;
+      const price = market.tick_size ?? 0.01;
+      const size = Math.max(5, market.min_order_size ?? 1);
+      const body = JSON.stringify({
+        market_id: market.exchange_market_id,
+        outcome,
+        side: 'buy',
+        price,
+        size,
+      });
+      const url = `${cat.server.url}/api/v1/orders?exchange=${exchange}`;
+      const headers = {
+        'x-api-key': cat.server.adminKey,
+        'content-type': 'application/json',
+        'x-exchange-credentials': header,
+      };
+      const viaApi = async () => {
+        const t = performance.now();
+        const res = await fetch(url, { method: 'POST', headers, body });
+        const text = await res.text();
+        const took = performance.now() - t;
+        if (res.status !== 200) throw new Error(`${exchange} POST /orders ${res.status}: ${text}`);
+        return took;
+      };
+      const createOrder = sim.adapter.trading.createOrder;
+      if (!createOrder) throw new Error(`${exchange} has no createOrder`);
+      const direct = async () => {
+        const t = performance.now();
+        await createOrder(venueContext(), session, {
+          market_id: market.exchange_market_id,
+          outcome,
+          side: 'buy',
+          price,
+          size,
+          order_type: 'gtc',
+          client_order_id: randomUUID(),
+        });
+        return performance.now() - t;
+      };
+      for (let i = 0; i < WARMUP; i++) {
+        await viaApi();
+        await direct();
+      }
+      const api: number[] = [];
+      const raw: number[] = [];
+      for (let i = 0; i < ORDERS; i++) {
+        // Alternate which goes first so neither always meets the other's after-effects.
+        if (i % 2 === 0) {
+          api.push(await viaApi());
+          raw.push(await direct());
+        } else {
+          raw.push(await direct());
+          api.push(await viaApi());
+        }
+      }
+      api.sort((a, b) => a - b);
+      raw.sort((a, b) => a - b);
+      const [a50, a99, d50, d99] = [
+        quantile(api, 0.5),
+        quantile(api, 0.99),
+        quantile(raw, 0.5),
+        quantile(raw, 0.99),
+      ];
+      process.stdout.write(
+        `${exchange.padEnd(10)} POST /orders p50 ${ms(a50)} p99 ${ms(a99)} | direct signed call p50 ${ms(d50)} ` +
+          `p99 ${ms(d99)} | added p50 ${ms(a50 - d50)} p99 ${ms(a99 - d99)}\n`,
+      );
+    }
+  } finally {
+    await cat.stop();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench:orders: ${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,248 @@
+// The trading routes (spec §4, wire contract §4): orders through the order journal, and the account's fills,
+// positions and balance. Every one resolves the caller's venue session from the per-request credentials (body
+// `credentials`, then X-Exchange-Credentials) or the customer's stored ones.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { Balance, Fill, Order, Position, Side } from '../../domain/trading.js';
+import type { AccountService } from '../../services/trading/account-service.js';
+import { FILLS_LIMIT_DEFAULT, FILLS_LIMIT_MAX } from '../../services/trading/account-service.js';
+import {
+  ORDER_LIST_STATUSES,
+  type OrderListStatus,
+  type OrdersService,
+  type PlaceOrderBody,
+} from '../../services/trading/orders-service.js';
+import type { TradingCaller } from '../../services/trading/trading-caller.js';
+import { AUTHED_ERRORS, ErrorBody, ExchangeIdParam } from '../schemas/common.js';
+import { callerOf } from './caller.js';
+
+const TRADING_ERRORS = {
+  ...AUTHED_ERRORS,
+  402: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+  501: ErrorBody,
+} as const;
+
+const Credentials = Type.Record(Type.String(), Type.Unknown(), {
+  description:
+    'Per-request exchange credentials (the same JSON as X-Exchange-Credentials, which it overrides); never stored',
+});
+
+const PlaceOrderBodySchema = Type.Object(
+  {
+    market_id: Type.String({ minLength: 1, maxLength: 512, description: "The exchange's own market id" }),
+    outcome: Type.String({ minLength: 1, maxLength: 200, description: 'e.g. Yes, No (case-insensitive)' }),
+    side: Side,
+    price: Type.Number({ description: "Limit price, strictly between 0 and 1, on the market's tick" }),
+    size: Type.Number({ description: "Contracts/shares, at least the market's minimum" }),
+    params: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description:
+          'order_type: gtc (default) | ioc | fok | gtd, as the exchange takes them (others answer 501); ' +
+          'expiration: Unix seconds, required for gtd, at least the exchange minimum ahead (60 s on polymarket)',
+      }),
+    ),
+    credentials: Type.Optional(Credentials),
+  },
+  { additionalProperties: false },
+);
+
+const ExchangeQuery = Type.Object({ exchange: ExchangeIdParam }, { additionalProperties: false });
+const OrderIdParams = Type.Object({
+  order_id: Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description: "The exchange's order id, or the client_order_id POST /orders returned",
+  }),
+});
+
+const ListOrdersQuerySchema = Type.Object(
+  {
+    exchange: ExchangeIdParam,
+    market_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    status: Type.Optional(
+      Type.Enum(ORDER_LIST_STATUSES, {
+        description:
+          'open (default): resting and pending orders; closed | all: history (fetch_order_history)',
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: '1 to 500, default 100' })),
+    start_ts: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds, created at or after' })),
+    end_ts: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds, created at or before' })),
+  },
+  { additionalProperties: false },
+);
+
+const FillsQuery = Type.Object(
+  {
+    exchange: ExchangeIdParam,
+    market_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: FILLS_LIMIT_MAX, description: `default ${FILLS_LIMIT_DEFAULT}` }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const PositionsQuery = Type.Object(
+  { exchange: ExchangeIdParam, market_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })) },
+  { additionalProperties: false },
+);
+
+const BalanceQuery = Type.Object(
+  {
+    exchange: ExchangeIdParam,
+    refresh: Type.Optional(
+      Type.Boolean({ description: 'Read the exchange now instead of a cached balance' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+function tradingCaller(request: FastifyRequest, body?: unknown): TradingCaller {
+  const caller = callerOf(request);
+  const header = request.headers['x-exchange-credentials'];
+  return {
+    ...caller,
+    tenant: caller.tenant ?? '',
+    credentialsHeader: typeof header === 'string' ? header : undefined,
+    credentialsBody: body,
+  };
+}
+
+export function tradingRoutes(app: FastifyInstance, orders: OrdersService, account: AccountService): void {
+  app.post<{
+    Querystring: { exchange: string };
+    Body: PlaceOrderBody & { credentials?: Record<string, unknown> };
+    Headers: { 'idempotency-key'?: string };
+  }>(
+    '/orders',
+    {
+      schema: {
+        summary: 'Place an order',
+        description:
+          'The order is journalled before it is sent. When the exchange does not answer (timeout, reset, 5xx) the ' +
+          'order is `pending`: it is looked up on the exchange (GET /orders/:id, or this POST repeated with the ' +
+          'same Idempotency-Key), never sent twice. A repeated Idempotency-Key with the same body returns the first ' +
+          'result; with a different body, 409. Insufficient balance 402, credentials refused 403, order type the ' +
+          'exchange does not take 501.',
+        tags: ['trading'],
+        querystring: ExchangeQuery,
+        headers: Type.Object({
+          'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        }),
+        body: PlaceOrderBodySchema,
+        response: { 200: Order, ...TRADING_ERRORS },
+      },
+    },
+    async (request) => {
+      const { credentials, ...body } = request.body;
+      return orders.create(
+        tradingCaller(request, credentials),
+        request.query.exchange,
+        body,
+        request.headers['idempotency-key'],
+      );
+    },
+  );
+
+  app.get<{ Querystring: { exchange: string; status?: OrderListStatus } }>(
+    '/orders',
+    {
+      schema: {
+        summary: 'Open orders, or order history',
+        description:
+          'status=open (default) lists resting orders and orders still pending; closed and all read the history ' +
+          '(fetch_order_history). Newest first, bare array.',
+        tags: ['trading'],
+        querystring: ListOrdersQuerySchema,
+        response: { 200: Type.Array(Order), ...TRADING_ERRORS },
+      },
+    },
+    async (request) => orders.list(tradingCaller(request), request.query),
+  );
+
+  app.get<{ Querystring: { exchange: string }; Params: { order_id: string } }>(
+    '/orders/:order_id',
+    {
+      schema: {
+        summary: 'One order, for status polling',
+        description: 'A pending order is looked up on the exchange first.',
+        tags: ['trading'],
+        querystring: ExchangeQuery,
+        params: OrderIdParams,
+        response: { 200: Order, ...TRADING_ERRORS },
+      },
+    },
+    async (request) => orders.get(tradingCaller(request), request.query.exchange, request.params.order_id),
+  );
+
+  app.delete<{ Querystring: { exchange: string }; Params: { order_id: string } }>(
+    '/orders/:order_id',
+    {
+      schema: {
+        summary: 'Cancel an open order',
+        description:
+          'Answers the order with status cancelled, the amount filled before cancellation and updated_at.',
+        tags: ['trading'],
+        querystring: ExchangeQuery,
+        params: OrderIdParams,
+        response: { 200: Order, ...TRADING_ERRORS },
+      },
+    },
+    async (request) => orders.cancel(tradingCaller(request), request.query.exchange, request.params.order_id),
+  );
+
+  app.get<{ Querystring: { exchange: string; market_id?: string; limit?: number } }>(
+    '/fills',
+    {
+      schema: {
+        summary: "The account's fills, newest first",
+        description: 'fee is what the exchange charged (USD); null when the exchange did not report it.',
+        tags: ['trading'],
+        querystring: FillsQuery,
+        response: { 200: Type.Array(Fill), ...TRADING_ERRORS },
+      },
+    },
+    async (request) =>
+      account.fills(
+        tradingCaller(request),
+        request.query.exchange,
+        request.query.market_id,
+        request.query.limit ?? FILLS_LIMIT_DEFAULT,
+      ),
+  );
+
+  app.get<{ Querystring: { exchange: string; market_id?: string } }>(
+    '/positions',
+    {
+      schema: {
+        summary: "The account's positions",
+        tags: ['trading'],
+        querystring: PositionsQuery,
+        response: { 200: Type.Array(Position), ...TRADING_ERRORS },
+      },
+    },
+    async (request) =>
+      account.positions(tradingCaller(request), request.query.exchange, request.query.market_id),
+  );
+
+  app.get<{ Querystring: { exchange: string; refresh?: boolean } }>(
+    '/balance',
+    {
+      schema: {
+        summary: "The account's balance as the exchange reports it",
+        description:
+          '`raw` is the exchange payload (polymarket: micro-USDC string; kalshi: cents). Cached a few seconds; ' +
+          'refresh=true reads the exchange now.',
+        tags: ['trading'],
+        querystring: BalanceQuery,
+        response: { 200: Balance, ...TRADING_ERRORS },
+      },
+    },
+    async (request) =>
+      account.balance(tradingCaller(request), request.query.exchange, request.query.refresh ?? false),
+  );
+}

@@ -1,0 +1,458 @@
+// POST/GET/DELETE /orders through the order journal. An order is written (`pending`) before anything is sent,
+// marked `sent` by the adapter's send hook immediately before it leaves, and settled by the exchange's answer:
+// `accepted` with the order, `rejected` with the refusal, or `unknown` when the answer was lost (order-outcome.ts).
+// An unknown order is reconciled with the exchange (by the order hash or our client order id), on a GET of it, on
+// a retried POST with the same Idempotency-Key, and by the reconciler job; it is never sent again.
+import { createHash, randomUUID } from 'node:crypto';
+import type { ExchangeId } from '../../domain/exchanges.js';
+import type { Order, OrderRequest, Side } from '../../domain/trading.js';
+import { AppError, validationError } from '../../errors/app-error.js';
+import { ERROR_CODES, type ErrorCode } from '../../errors/codes.js';
+import type { JournalRow, OrderJournalRepo } from '../../store/order-journal-repo.js';
+import { UNSETTLED } from '../../store/order-journal-repo.js';
+import type { SessionResolver } from '../../vault/session-resolver.js';
+import type { VenueAdapter, VenueContext, VenueSession } from '../../venues/port.js';
+import type { ExchangesService } from '../exchanges-service.js';
+import type { MarketTargets } from '../market-data/market-target.js';
+import { classifySendFailure } from './order-outcome.js';
+import { checkPriceAndSize, orderParams } from './order-rules.js';
+import type { TradingCaller } from './trading-caller.js';
+
+export interface PlaceOrderBody {
+  market_id: string;
+  outcome: string;
+  side: Side;
+  price: number;
+  size: number;
+  params?: Record<string, string> | undefined;
+}
+
+export const ORDER_LIST_STATUSES = ['open', 'closed', 'all'] as const;
+export type OrderListStatus = (typeof ORDER_LIST_STATUSES)[number];
+
+export interface ListOrdersQuery {
+  exchange: string;
+  market_id?: string | undefined;
+  status?: OrderListStatus | undefined;
+  limit?: number | undefined;
+  start_ts?: number | undefined;
+  end_ts?: number | undefined;
+}
+
+export interface OrdersServiceOptions {
+  exchanges: ExchangesService;
+  targets: MarketTargets;
+  sessions: SessionResolver;
+  journal: OrderJournalRepo;
+  /** Deadline of one trading call to an exchange. */
+  timeoutMs: number;
+  /**
+   * How long after it was sent an order the exchange still has no record of is reported rejected. Until then
+   * absence proves nothing (the request may still be on its way) and the order stays pending.
+   */
+  absentAfterMs: number;
+  /** A journalled order never marked sent this long after it was written was never sent (its process died). */
+  sendDeadlineMs: number;
+  clock?: () => number;
+}
+
+/** What a journal row's request column holds: the order as we were asked for it, never credentials. */
+interface JournalledRequest extends OrderRequest {
+  exchange: ExchangeId;
+}
+
+const CLOSED = new Set<Order['status']>(['filled', 'cancelled', 'rejected', 'expired']);
+/** Unsettled journal rows reconciled inline by one list call; the job takes care of the rest. */
+const LIST_RECONCILE_MAX = 20;
+
+export class OrdersService {
+  private readonly clock: () => number;
+
+  constructor(private readonly options: OrdersServiceOptions) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  async create(
+    caller: TradingCaller,
+    exchange: string,
+    body: PlaceOrderBody,
+    idempotencyKey: string | undefined,
+  ): Promise<Order> {
+    const venue = this.options.exchanges.venueFor(exchange, 'create_order');
+    const params = orderParams(
+      venue.descriptor,
+      new Map(Object.entries(body.params ?? {})),
+      Math.floor(this.clock() / 1000),
+    );
+    const target = await this.options.targets.resolve(
+      { exchange, market_id: body.market_id, outcome: body.outcome },
+      'create_order',
+      caller,
+    );
+    checkPriceAndSize(target.market, body.price, body.size);
+    const session = await this.session(caller, venue);
+    const request: JournalledRequest = {
+      exchange: venue.descriptor.id,
+      market_id: target.market.exchange_market_id,
+      outcome: target.outcome.name,
+      side: body.side,
+      price: body.price,
+      size: body.size,
+      order_type: params.orderType,
+      ...(params.expiration !== undefined ? { expiration: params.expiration } : {}),
+      client_order_id: randomUUID(),
+    };
+    const { client_order_id: _, ...fingerprinted } = request;
+    const requestHash = createHash('sha256').update(JSON.stringify(fingerprinted)).digest('hex');
+    const { row, created } = await this.options.journal.insert({
+      customerId: caller.tenant,
+      exchange: venue.descriptor.id,
+      clientOrderId: request.client_order_id,
+      venueOrderId: null,
+      idempotencyKey: idempotencyKey ?? null,
+      requestHash,
+      request: JSON.stringify(request),
+      nowMs: this.clock(),
+    });
+    if (!created) return this.replay(caller, venue, session, row, requestHash);
+    return this.send(caller, venue, session, row, request);
+  }
+
+  /** GET /orders/:id: our journal's order (reconciled first when unsettled), else the exchange's. */
+  async get(caller: TradingCaller, exchange: string, id: string): Promise<Order> {
+    const venue = this.options.exchanges.venueFor(exchange, 'create_order');
+    const session = await this.session(caller, venue);
+    const ctx = this.ctx(caller);
+    let row = await this.options.journal.find(caller.tenant, venue.descriptor.id, id);
+    if (!row) return this.required(this.trading(venue).getOrder, 'getOrder')(ctx, session, id);
+    if (UNSETTLED.includes(row.state)) row = await this.reconcile(row, venue, session, ctx);
+    if (row.state !== 'accepted' || row.venueOrderId === null) return orderOfRow(row);
+    try {
+      const order = await this.required(this.trading(venue).getOrder, 'getOrder')(
+        ctx,
+        session,
+        row.venueOrderId,
+      );
+      await this.options.journal.update(
+        row.id,
+        { state: 'accepted', orderDoc: JSON.stringify(order), nowMs: this.clock() },
+        ['accepted'],
+      );
+      return { ...order, client_order_id: row.clientOrderId };
+    } catch (error) {
+      // An order the exchange no longer lists (some drop cancelled orders) is reported as we last saw it.
+      if (error instanceof AppError && error.code === 'order_not_found') return orderOfRow(row);
+      throw error;
+    }
+  }
+
+  async list(caller: TradingCaller, q: ListOrdersQuery): Promise<Order[]> {
+    const status = q.status ?? 'open';
+    const venue = this.options.exchanges.venueFor(
+      q.exchange,
+      status === 'open' ? 'create_order' : 'fetch_order_history',
+    );
+    if (q.start_ts !== undefined && q.end_ts !== undefined && q.start_ts > q.end_ts) {
+      throw validationError(['start_ts must not be after end_ts']);
+    }
+    const session = await this.session(caller, venue);
+    const ctx = this.ctx(caller);
+    const trading = this.trading(venue);
+    const marketId = q.market_id ?? null;
+    const fromMs = q.start_ts !== undefined ? q.start_ts * 1000 : undefined;
+    const toMs = q.end_ts !== undefined ? q.end_ts * 1000 + 999 : undefined;
+    const journalled = await this.options.journal.list(caller.tenant, venue.descriptor.id, {
+      ...(fromMs !== undefined ? { fromMs } : {}),
+      ...(toMs !== undefined ? { toMs } : {}),
+      limit: 500,
+    });
+    let unsettled = 0;
+    const rows: JournalRow[] = [];
+    for (const row of journalled) {
+      if (UNSETTLED.includes(row.state) && unsettled++ < LIST_RECONCILE_MAX) {
+        rows.push(await this.reconcile(row, venue, session, ctx));
+      } else rows.push(row);
+    }
+    const fromVenue =
+      status === 'open'
+        ? await this.required(trading.listOpenOrders, 'listOpenOrders')(ctx, session, marketId)
+        : await this.required(trading.fetchOrderHistory, 'fetchOrderHistory')(ctx, session, marketId);
+    const byId = new Map<string, Order>();
+    const clientIds = new Map(
+      rows.flatMap((r) => (r.venueOrderId ? [[r.venueOrderId, r.clientOrderId]] : [])),
+    );
+    for (const order of fromVenue) {
+      const clientOrderId = clientIds.get(order.id);
+      byId.set(order.id, clientOrderId ? { ...order, client_order_id: clientOrderId } : order);
+    }
+    // What the journal knows and the exchange's list lacks: orders still pending, refused ones, and (history)
+    // orders the exchange stops listing once they close without a fill.
+    for (const row of rows) {
+      const order = orderOfRow(row);
+      if (byId.has(order.id)) continue;
+      if (status === 'open' && order.status !== 'pending') continue;
+      byId.set(order.id, order);
+    }
+    return [...byId.values()]
+      .filter((o) => marketId === null || o.market_id === marketId)
+      .filter((o) =>
+        status === 'closed' ? CLOSED.has(o.status) : status === 'open' ? !CLOSED.has(o.status) : true,
+      )
+      .filter((o) => inWindow(o.created_at, fromMs, toMs))
+      .sort((a, b) => b.created_at.localeCompare(a.created_at))
+      .slice(0, q.limit ?? 100);
+  }
+
+  async cancel(caller: TradingCaller, exchange: string, id: string): Promise<Order> {
+    const venue = this.options.exchanges.venueFor(exchange, 'cancel_order');
+    const session = await this.session(caller, venue);
+    const ctx = this.ctx(caller);
+    let row = await this.options.journal.find(caller.tenant, venue.descriptor.id, id);
+    if (row && UNSETTLED.includes(row.state)) row = await this.reconcile(row, venue, session, ctx);
+    if (row && row.state === 'rejected') {
+      throw new AppError(
+        'conflict',
+        `order ${id} was rejected by ${venue.descriptor.id}; there is nothing to cancel`,
+      );
+    }
+    if (row && row.venueOrderId === null) {
+      throw new AppError(
+        'service_unavailable',
+        `${venue.descriptor.id} has not confirmed order ${id} yet; cancel it once GET /orders/${id} shows it`,
+      );
+    }
+    const venueOrderId = row?.venueOrderId ?? id;
+    const trading = this.trading(venue);
+    let cancelled: Order;
+    try {
+      cancelled = await this.required(trading.cancelOrder, 'cancelOrder')(ctx, session, venueOrderId);
+    } catch (error) {
+      // Exchanges word "no such order" and "no longer open" alike on a cancel: the order itself tells them apart.
+      if (error instanceof AppError && error.code === 'conflict') {
+        await this.required(trading.getOrder, 'getOrder')(ctx, session, venueOrderId);
+      }
+      throw error;
+    }
+    if (!row) return cancelled;
+    await this.options.journal.update(
+      row.id,
+      { state: 'accepted', orderDoc: JSON.stringify(cancelled), nowMs: this.clock() },
+      ['accepted'],
+    );
+    return { ...cancelled, client_order_id: row.clientOrderId };
+  }
+
+  /**
+   * Asks the exchange about one unsettled row and records its word: the order (accepted), or, past
+   * `absentAfterMs`, its absence (rejected). A row never marked sent past `sendDeadlineMs` was never sent.
+   */
+  async reconcile(
+    row: JournalRow,
+    venue: VenueAdapter,
+    session: VenueSession | null,
+    ctx: VenueContext,
+  ): Promise<JournalRow> {
+    const now = this.clock();
+    const age = now - row.createdMs;
+    if (row.state === 'pending') {
+      if (age < this.options.sendDeadlineMs) return row;
+      await this.options.journal.update(
+        row.id,
+        {
+          state: 'rejected',
+          errorCode: 'service_unavailable',
+          errorMessage: 'the order was never sent (the server stopped before sending it); place it again',
+          nowMs: now,
+        },
+        ['pending'],
+      );
+      return (await this.options.journal.byId(row.id)) ?? row;
+    }
+    if (session === null) {
+      // Nobody can ask the exchange for this customer now (per-request credentials are gone): a later GET can.
+      await this.options.journal.touch(row.id, now);
+      return row;
+    }
+    const request = JSON.parse(row.request) as JournalledRequest;
+    const found = await this.required(this.trading(venue).lookupOrder, 'lookupOrder')(ctx, session, {
+      marketId: request.market_id,
+      clientOrderId: row.clientOrderId,
+      orderId: row.venueOrderId,
+      sentAtMs: row.createdMs,
+    });
+    if (found) {
+      await this.options.journal.update(
+        row.id,
+        { state: 'accepted', venueOrderId: found.id, orderDoc: JSON.stringify(found), nowMs: this.clock() },
+        UNSETTLED,
+      );
+    } else if (age >= this.options.absentAfterMs) {
+      await this.options.journal.update(
+        row.id,
+        {
+          state: 'rejected',
+          errorCode: 'order_not_found',
+          errorMessage: `${venue.descriptor.id} has no record of this order ${Math.round(age / 60_000)} minutes after it was sent`,
+          nowMs: this.clock(),
+        },
+        ['sent', 'unknown'],
+      );
+    } else {
+      await this.options.journal.touch(row.id, this.clock());
+    }
+    return (await this.options.journal.byId(row.id)) ?? row;
+  }
+
+  /** The session of a stored row's customer (no per-request credentials outlive their request), or null. */
+  async storedSession(row: JournalRow, venue: VenueAdapter): Promise<VenueSession | null> {
+    try {
+      return await this.options.sessions.resolve({
+        customerId: row.customerId,
+        exchange: venue.descriptor.id,
+        fields: venue.descriptor.credentials,
+      });
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'credentials_required') return null;
+      throw error;
+    }
+  }
+
+  private async send(
+    caller: TradingCaller,
+    venue: VenueAdapter,
+    session: VenueSession,
+    row: JournalRow,
+    request: JournalledRequest,
+  ): Promise<Order> {
+    const { journal } = this.options;
+    let sent = false;
+    const { exchange: _, ...orderRequest } = request;
+    try {
+      const order = await this.required(this.trading(venue).createOrder, 'createOrder')(
+        this.ctx(caller),
+        session,
+        orderRequest,
+        {
+          beforeSend: async ({ orderId }) => {
+            const marked = await journal.update(
+              row.id,
+              { state: 'sent', venueOrderId: orderId, nowMs: this.clock() },
+              ['pending'],
+            );
+            if (!marked) throw new AppError('conflict', 'this order was settled before it could be sent');
+            sent = true;
+          },
+        },
+      );
+      await journal.update(
+        row.id,
+        { state: 'accepted', venueOrderId: order.id, orderDoc: JSON.stringify(order), nowMs: this.clock() },
+        ['pending', 'sent', 'unknown', 'accepted'],
+      );
+      return { ...order, client_order_id: row.clientOrderId };
+    } catch (error) {
+      const failure = classifySendFailure(error, sent);
+      if (failure.kind === 'rejected') {
+        await journal.update(
+          row.id,
+          {
+            state: 'rejected',
+            errorCode: failure.error.code,
+            errorMessage: failure.error.message,
+            nowMs: this.clock(),
+          },
+          ['pending', 'sent'],
+        );
+        throw failure.error;
+      }
+      caller.logger.warn(
+        { exchange: venue.descriptor.id, client_order_id: row.clientOrderId, err: failure.error },
+        'order outcome unknown: it will be reconciled with the exchange, never sent again',
+      );
+      await journal.update(row.id, { state: 'unknown', nowMs: this.clock() }, ['sent']);
+      return orderOfRow((await journal.byId(row.id)) ?? row);
+    }
+  }
+
+  /** A POST repeated with an Idempotency-Key already used: the first result, once the exchange has settled it. */
+  private async replay(
+    caller: TradingCaller,
+    venue: VenueAdapter,
+    session: VenueSession,
+    row: JournalRow,
+    requestHash: string,
+  ): Promise<Order> {
+    if (row.requestHash !== requestHash || row.exchange !== venue.descriptor.id) {
+      throw new AppError('conflict', 'this Idempotency-Key was already used for a different order');
+    }
+    const settled = UNSETTLED.includes(row.state)
+      ? await this.reconcile(row, venue, session, this.ctx(caller))
+      : row;
+    if (settled.state === 'rejected') throw rejectionOf(settled);
+    return orderOfRow(settled);
+  }
+
+  private async session(caller: TradingCaller, venue: VenueAdapter): Promise<VenueSession> {
+    return this.options.sessions.resolve({
+      customerId: caller.tenant,
+      exchange: venue.descriptor.id,
+      fields: venue.descriptor.credentials,
+      header: caller.credentialsHeader,
+      body: caller.credentialsBody,
+    });
+  }
+
+  private ctx(caller: TradingCaller): VenueContext {
+    return {
+      signal: AbortSignal.timeout(this.options.timeoutMs * 2),
+      requestId: caller.requestId,
+      logger: caller.logger,
+      tenant: caller.tenant,
+    };
+  }
+
+  private trading(venue: VenueAdapter) {
+    return venue.trading;
+  }
+
+  /** A facet method the descriptor promised (the registry checked it at start). */
+  private required<F extends (...args: never[]) => unknown>(fn: F | undefined, name: string): F {
+    if (!fn) throw new AppError('not_supported', `this exchange has no ${name}`);
+    return fn;
+  }
+}
+
+/** The Order a journal row stands for: the exchange's last word, or what was asked with its pending/rejected state. */
+export function orderOfRow(row: JournalRow): Order {
+  if (row.state === 'accepted' && row.orderDoc !== null) {
+    return { ...(JSON.parse(row.orderDoc) as Order), client_order_id: row.clientOrderId };
+  }
+  const request = JSON.parse(row.request) as JournalledRequest;
+  return {
+    id: row.venueOrderId ?? row.clientOrderId,
+    market_id: request.market_id,
+    outcome: request.outcome,
+    side: request.side,
+    price: request.price,
+    size: request.size,
+    filled: 0,
+    status: row.state === 'rejected' ? 'rejected' : 'pending',
+    created_at: new Date(row.createdMs).toISOString(),
+    updated_at: row.state === 'rejected' ? new Date(row.updatedMs).toISOString() : null,
+    client_order_id: row.clientOrderId,
+  };
+}
+
+function rejectionOf(row: JournalRow): AppError {
+  const code =
+    row.errorCode !== null && Object.hasOwn(ERROR_CODES, row.errorCode)
+      ? (row.errorCode as ErrorCode)
+      : 'bad_request';
+  return new AppError(code, row.errorMessage ?? 'the exchange refused this order');
+}
+
+function inWindow(iso: string, fromMs: number | undefined, toMs: number | undefined): boolean {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return true;
+  return (fromMs === undefined || t >= fromMs) && (toMs === undefined || t <= toMs);
+}

@@ -1,0 +1,194 @@
+// SQL of the order journal (migration 0005-orders). States: `pending` (written, not yet sent), `sent` (on its way:
+// set immediately before the request leaves), `unknown` (sent, no definite answer), `accepted` (the exchange has it; `order_doc` is its last known state), `rejected` (the
+// exchange said no; `error_code`/`error_message`). Only the reconciler and the request that sent the order move a
+// row out of `pending`/`unknown`, and only on the exchange's evidence.
+import type { Kysely } from 'kysely';
+import type { Database, OrderJournalTable } from './schema.js';
+
+export const JOURNAL_STATES = ['pending', 'sent', 'unknown', 'accepted', 'rejected'] as const;
+/** States waiting for the exchange's word. */
+export const UNSETTLED: readonly JournalState[] = ['pending', 'sent', 'unknown'];
+export type JournalState = (typeof JOURNAL_STATES)[number];
+
+export interface JournalRow {
+  id: number;
+  customerId: string;
+  exchange: string;
+  clientOrderId: string;
+  venueOrderId: string | null;
+  idempotencyKey: string | null;
+  requestHash: string;
+  request: string;
+  state: JournalState;
+  orderDoc: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  createdMs: number;
+  updatedMs: number;
+}
+
+export interface NewJournalEntry {
+  customerId: string;
+  exchange: string;
+  clientOrderId: string;
+  venueOrderId: string | null;
+  idempotencyKey: string | null;
+  requestHash: string;
+  request: string;
+  nowMs: number;
+}
+
+export interface JournalUpdate {
+  state: JournalState;
+  venueOrderId?: string | null;
+  orderDoc?: string | null;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  nowMs: number;
+}
+
+type Row = Omit<OrderJournalTable, 'id'> & { id: number };
+
+function toRow(r: Row): JournalRow {
+  return {
+    id: r.id,
+    customerId: r.customer_id,
+    exchange: r.exchange,
+    clientOrderId: r.client_order_id,
+    venueOrderId: r.venue_order_id,
+    idempotencyKey: r.idempotency_key,
+    requestHash: r.request_hash,
+    request: r.request,
+    state: r.state as JournalState,
+    orderDoc: r.order_doc,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+    createdMs: Number(r.created_ms),
+    updatedMs: Number(r.updated_ms),
+  };
+}
+
+export class OrderJournalRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Writes a `pending` row, or returns the row already holding this customer's idempotency key (then nothing is
+   * written: the caller answers with that row instead of sending again).
+   */
+  async insert(entry: NewJournalEntry): Promise<{ row: JournalRow; created: boolean }> {
+    const inserted = await this.db
+      .insertInto('order_journal')
+      .values({
+        customer_id: entry.customerId,
+        exchange: entry.exchange,
+        client_order_id: entry.clientOrderId,
+        venue_order_id: entry.venueOrderId,
+        idempotency_key: entry.idempotencyKey,
+        request_hash: entry.requestHash,
+        request: entry.request,
+        state: 'pending',
+        created_ms: entry.nowMs,
+        updated_ms: entry.nowMs,
+      })
+      .onConflict((oc) => oc.columns(['customer_id', 'idempotency_key']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return { row: toRow(inserted), created: true };
+    const existing =
+      entry.idempotencyKey === null
+        ? undefined
+        : await this.byIdempotencyKey(entry.customerId, entry.idempotencyKey);
+    if (!existing) throw new Error('order journal insert conflicted without an existing row');
+    return { row: existing, created: false };
+  }
+
+  async byIdempotencyKey(customerId: string, key: string): Promise<JournalRow | undefined> {
+    const r = await this.db
+      .selectFrom('order_journal')
+      .selectAll()
+      .where('customer_id', '=', customerId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
+    return r ? toRow(r) : undefined;
+  }
+
+  /** A customer's order on one exchange by the exchange's id or by our client order id. */
+  async find(customerId: string, exchange: string, id: string): Promise<JournalRow | undefined> {
+    const r = await this.db
+      .selectFrom('order_journal')
+      .selectAll()
+      .where('customer_id', '=', customerId)
+      .where('exchange', '=', exchange)
+      .where((eb) => eb.or([eb('venue_order_id', '=', id), eb('client_order_id', '=', id)]))
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    return r ? toRow(r) : undefined;
+  }
+
+  async byId(id: number): Promise<JournalRow | undefined> {
+    const r = await this.db.selectFrom('order_journal').selectAll().where('id', '=', id).executeTakeFirst();
+    return r ? toRow(r) : undefined;
+  }
+
+  /** A customer's rows on one exchange created inside [fromMs, toMs], newest first. */
+  async list(
+    customerId: string,
+    exchange: string,
+    options: { states?: readonly JournalState[]; fromMs?: number; toMs?: number; limit: number },
+  ): Promise<JournalRow[]> {
+    let q = this.db
+      .selectFrom('order_journal')
+      .selectAll()
+      .where('customer_id', '=', customerId)
+      .where('exchange', '=', exchange);
+    if (options.states) q = q.where('state', 'in', [...options.states]);
+    if (options.fromMs !== undefined) q = q.where('created_ms', '>=', options.fromMs);
+    if (options.toMs !== undefined) q = q.where('created_ms', '<=', options.toMs);
+    const rows = await q.orderBy('id', 'desc').limit(options.limit).execute();
+    return rows.map(toRow);
+  }
+
+  /** Rows still waiting for the exchange's word, least recently tried first (the reconciler's batch). */
+  async unsettled(olderThanMs: number, limit: number): Promise<JournalRow[]> {
+    const rows = await this.db
+      .selectFrom('order_journal')
+      .selectAll()
+      .where('state', 'in', [...UNSETTLED])
+      .where('updated_ms', '<=', olderThanMs)
+      .orderBy('updated_ms')
+      .limit(limit)
+      .execute();
+    return rows.map(toRow);
+  }
+
+  /**
+   * Moves a row to `update.state`. `onlyFrom` guards the move: a row already settled by someone else (another
+   * request, the reconciler, another node) is left alone and false is returned.
+   */
+  async update(id: number, update: JournalUpdate, onlyFrom?: readonly JournalState[]): Promise<boolean> {
+    let q = this.db
+      .updateTable('order_journal')
+      .set({
+        state: update.state,
+        updated_ms: update.nowMs,
+        ...(update.venueOrderId !== undefined ? { venue_order_id: update.venueOrderId } : {}),
+        ...(update.orderDoc !== undefined ? { order_doc: update.orderDoc } : {}),
+        ...(update.errorCode !== undefined ? { error_code: update.errorCode } : {}),
+        ...(update.errorMessage !== undefined ? { error_message: update.errorMessage } : {}),
+      })
+      .where('id', '=', id);
+    if (onlyFrom) q = q.where('state', 'in', [...onlyFrom]);
+    const res = await q.executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  /** Marks a reconciliation attempt that found nothing yet, so the next batch tries other rows first. */
+  async touch(id: number, nowMs: number): Promise<void> {
+    await this.db
+      .updateTable('order_journal')
+      .set({ updated_ms: nowMs })
+      .where('id', '=', id)
+      .where('state', 'in', [...UNSETTLED])
+      .execute();
+  }
+}

@@ -1,0 +1,222 @@
+// The order journal across a crash: the real `omnibook serve` runs as a child process against the polymarket and
+// kalshi simulators (which live in this test process, so they outlive it), and is killed with SIGKILL after an
+// order reached the exchange and before its answer was recorded — 20 times, alternating exchanges. The exchange
+// holds the answer back (polymarket: processed, answer held) or holds the request before processing it (kalshi:
+// processed once released), and `/__sim/held` says when the order is there. After each restart the client repeats
+// its POST with the same Idempotency-Key: the server reconciles the journalled order with the exchange instead of
+// sending it again, exactly one order exists there, and GET /orders/:id reports it.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startKalshiSim } from '../../../sim/kalshi/index.js';
+import { startPolymarketSim } from '../../../sim/polymarket/index.js';
+import type { ExchangeId } from '../../../src/domain/exchanges.js';
+import type { Market } from '../../../src/domain/market.js';
+import { createKalshiAdapter } from '../../../src/venues/kalshi/index.js';
+import { createPolymarketAdapter } from '../../../src/venues/polymarket/index.js';
+import type { VenueAdapter, VenueSession } from '../../../src/venues/port.js';
+import { venueContext, walkVenue } from '../../support/catalogue.js';
+import { type ServerProcess, startServerProcess } from '../../support/cli.js';
+import { send, waitFor } from '../../support/server.js';
+
+const CRASHES = 20;
+const ADMIN_KEY = 'crash_test_admin_key_0123456789';
+
+interface Venue {
+  exchange: ExchangeId;
+  control: string;
+  adapter: VenueAdapter;
+  session: VenueSession;
+  market: Market;
+  outcome: string;
+  /** The order route, as the simulator's fault filter names it, and the fault that holds it. */
+  fault: Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+const venues = new Map<ExchangeId, Venue>();
+let dataDir: string;
+let configFile: string;
+let server: ServerProcess | null = null;
+
+async function firstActiveMarket(adapter: VenueAdapter): Promise<Market> {
+  const { markets } = await walkVenue(adapter);
+  const market = markets.find((m) => m.status === 'active' && m.outcomes[0]?.token_id);
+  assert.ok(market, `${adapter.descriptor.id}: no active market`);
+  return market;
+}
+
+before(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'omnibook-crash-'));
+  const poly = await startPolymarketSim({ seed: 7, size: 20, newWalletBalance: '1000000000' });
+  const kalshi = await startKalshiSim({ seed: 7, size: 20 });
+  const polyAdapter = createPolymarketAdapter({
+    gammaUrl: poly.urls.gamma,
+    clobUrl: poly.urls.clob,
+    dataUrl: poly.urls.data,
+    wsMarketUrl: poly.urls.wsMarket,
+    wsUserUrl: poly.urls.wsUser,
+    timeoutMs: 5_000,
+    unpaced: true,
+  });
+  const kalshiAdapter = createKalshiAdapter({
+    restUrl: kalshi.url,
+    wsUrl: kalshi.wsUrl,
+    timeoutMs: 5_000,
+    unpaced: true,
+    streamCredentials: null,
+  });
+  const polyMarket = await firstActiveMarket(polyAdapter);
+  const kalshiMarket = await firstActiveMarket(kalshiAdapter);
+  venues.set('polymarket', {
+    exchange: 'polymarket',
+    control: poly.control,
+    adapter: polyAdapter,
+    session: {
+      exchange: 'polymarket',
+      credentials: (await poly.createAccount()).credentials,
+      source: 'per_request',
+    },
+    market: polyMarket,
+    outcome: polyMarket.outcomes[0]?.name as string,
+    fault: { hold_response_ms: 120_000, only: ['POST /order'] },
+    close: async () => {
+      await polyAdapter.close?.();
+      await poly.close();
+    },
+  });
+  venues.set('kalshi', {
+    exchange: 'kalshi',
+    control: kalshi.control,
+    adapter: kalshiAdapter,
+    session: {
+      exchange: 'kalshi',
+      credentials: (await kalshi.createAccount()).credentials,
+      source: 'per_request',
+    },
+    market: kalshiMarket,
+    outcome: kalshiMarket.outcomes[0]?.name as string,
+    fault: { latency_ms: 120_000, only: ['POST /trade-api/v2/portfolio/events/orders'] },
+    close: async () => {
+      await kalshiAdapter.close?.();
+      await kalshi.close();
+    },
+  });
+  configFile = join(dataDir, 'config.json');
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      catalogue: { sync: false },
+      recorder: { enabled: false },
+      venues: {
+        polymarket: {
+          gammaUrl: poly.urls.gamma,
+          clobUrl: poly.urls.clob,
+          dataUrl: poly.urls.data,
+          wsMarketUrl: poly.urls.wsMarket,
+          wsUserUrl: poly.urls.wsUser,
+        },
+        kalshi: { restUrl: kalshi.url, wsUrl: kalshi.wsUrl },
+      },
+    }),
+  );
+});
+
+after(async () => {
+  if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+  await Promise.allSettled([...venues.values()].map((v) => v.close()));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function startServer(): Promise<ServerProcess> {
+  return startServerProcess(['serve', '--port', '0', '--data-dir', dataDir, '--config', configFile], {
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    OMNIBOOK_CONFIG: '',
+    OMNIBOOK_DATA_DIR: '',
+    OMNIBOOK_ADMIN_KEY: ADMIN_KEY,
+    PORT: '',
+    HOST: '',
+    LOG_LEVEL: 'warn',
+  });
+}
+
+async function control(venue: Venue, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${venue.control}/__sim/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  assert.ok(res.ok, `${method} /__sim/${path}: ${res.status}`);
+  return res.json();
+}
+
+const held = async (venue: Venue) => ((await control(venue, 'GET', 'held')) as { held: number }).held;
+
+test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${CRASHES} times`, async () => {
+  server = await startServer();
+  for (let i = 0; i < CRASHES; i++) {
+    const venue = venues.get(i % 2 === 0 ? 'polymarket' : 'kalshi') as Venue;
+    const { exchange } = venue;
+    // A size of its own marks this round's order among everything the account rests.
+    const size = 10 + i;
+    const body = {
+      market_id: venue.market.exchange_market_id,
+      outcome: venue.outcome,
+      side: 'buy',
+      price: venue.market.tick_size ?? 0.01,
+      size,
+    };
+    const init = {
+      method: 'POST',
+      body,
+      headers: {
+        'idempotency-key': `crash-${i}`,
+        'x-exchange-credentials': Buffer.from(JSON.stringify(venue.session.credentials)).toString('base64'),
+      },
+    };
+    await control(venue, 'POST', 'faults', venue.fault);
+    const url: string = server.url;
+    const lost: Promise<string> = fetch(`${url}/api/v1/orders?exchange=${exchange}`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json', ...init.headers },
+      body: JSON.stringify(body),
+    }).then(
+      (res) => `answered ${res.status}`,
+      () => 'connection lost',
+    );
+    await waitFor(async () => (await held(venue)) >= 1, 20_000, `${exchange} holding round ${i}'s order`);
+    const exited = new Promise((resolve) => server?.child.once('exit', resolve));
+    server.child.kill('SIGKILL');
+    await exited;
+    assert.equal(await lost, 'connection lost', `round ${i}: the server answered before it was killed`);
+    // Releasing lets the held order complete on the exchange (kalshi processes it now; polymarket already had).
+    await control(venue, 'DELETE', 'faults');
+    await waitFor(async () => (await held(venue)) === 0, 20_000, `${exchange} releasing round ${i}`);
+
+    server = await startServer();
+    const retried = await send(server.url, ADMIN_KEY, `/api/v1/orders?exchange=${exchange}`, init);
+    assert.equal(retried.status, 200, `round ${i} (${exchange}): ${retried.text}`);
+    const order = retried.body as { id: string; status: string; size: number; client_order_id?: string };
+    assert.equal(order.status, 'open', `round ${i} (${exchange}): ${retried.text}`);
+    assert.equal(order.size, size);
+
+    const polled = await send(server.url, ADMIN_KEY, `/api/v1/orders/${order.id}?exchange=${exchange}`, {
+      headers: { 'x-exchange-credentials': init.headers['x-exchange-credentials'] },
+    });
+    assert.equal(polled.status, 200, polled.text);
+    assert.equal((polled.body as { id: string }).id, order.id);
+
+    const atVenue = await venue.adapter.trading.listOpenOrders?.(
+      venueContext(),
+      venue.session,
+      venue.market.exchange_market_id,
+    );
+    const mine = (atVenue ?? []).filter((o) => o.size === size);
+    assert.equal(mine.length, 1, `round ${i} (${exchange}): ${JSON.stringify(mine)}`);
+    assert.equal(mine[0]?.id, order.id);
+  }
+  await server.stop();
+});
