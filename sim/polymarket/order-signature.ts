@@ -15,7 +15,7 @@ import {
   toUtf8Bytes,
   ZeroHash,
 } from 'ethers';
-import { CHAIN_ID, ORDER_DOMAIN_NAME } from './contracts.js';
+import { CHAIN_ID, ORDER_DOMAIN_NAME, ORDER_TYPES } from './contracts.js';
 
 export interface OrderStruct {
   salt: bigint;
@@ -31,19 +31,8 @@ export interface OrderStruct {
   builder: string;
 }
 
-const ORDER_FIELDS = [
-  { name: 'salt', type: 'uint256' },
-  { name: 'maker', type: 'address' },
-  { name: 'signer', type: 'address' },
-  { name: 'tokenId', type: 'uint256' },
-  { name: 'makerAmount', type: 'uint256' },
-  { name: 'takerAmount', type: 'uint256' },
-  { name: 'side', type: 'uint8' },
-  { name: 'signatureType', type: 'uint8' },
-  { name: 'timestamp', type: 'uint256' },
-  { name: 'metadata', type: 'bytes32' },
-  { name: 'builder', type: 'bytes32' },
-];
+/** The Order struct as contracts.ts declares it (one field list: the order of the fields is the type hash). */
+const ORDER_FIELDS = ORDER_TYPES.Order.map((f) => ({ ...f }));
 
 const ORDER_TYPE_STRING =
   'Order(uint256 salt,address maker,address signer,uint256 tokenId,uint256 makerAmount,uint256 takerAmount,uint8 side,uint8 signatureType,uint256 timestamp,bytes32 metadata,bytes32 builder)';

@@ -7,7 +7,7 @@ import type { Balance, Fill, Position } from '../../domain/trading.js';
 import type { SessionResolver } from '../../vault/session-resolver.js';
 import type { VenueAdapter, VenueContext, VenueSession } from '../../venues/port.js';
 import type { ExchangesService } from '../exchanges-service.js';
-import type { TradingCaller } from './trading-caller.js';
+import { sessionOf, type TradingCaller, tradingContext } from './trading-caller.js';
 
 export const FILLS_LIMIT_DEFAULT = 100;
 export const FILLS_LIMIT_MAX = 500;
@@ -78,23 +78,12 @@ export class AccountService {
     return value;
   }
 
-  private async session(caller: TradingCaller, venue: VenueAdapter): Promise<VenueSession> {
-    return this.options.sessions.resolve({
-      customerId: caller.tenant,
-      exchange: venue.descriptor.id,
-      fields: venue.descriptor.credentials,
-      header: caller.credentialsHeader,
-      body: caller.credentialsBody,
-    });
+  private session(caller: TradingCaller, venue: VenueAdapter): Promise<VenueSession> {
+    return sessionOf(this.options.sessions, caller, venue);
   }
 
   private ctx(caller: TradingCaller): VenueContext {
-    return {
-      signal: AbortSignal.timeout(this.options.timeoutMs * 2),
-      requestId: caller.requestId,
-      logger: caller.logger,
-      tenant: caller.tenant,
-    };
+    return tradingContext(caller, this.options.timeoutMs);
   }
 }
 

@@ -16,7 +16,7 @@ import type { ExchangesService } from '../exchanges-service.js';
 import type { MarketTargets } from '../market-data/market-target.js';
 import { classifySendFailure } from './order-outcome.js';
 import { checkPriceAndSize, orderParams } from './order-rules.js';
-import type { TradingCaller } from './trading-caller.js';
+import { sessionOf, type TradingCaller, tradingContext } from './trading-caller.js';
 
 export interface PlaceOrderBody {
   market_id: string;
@@ -392,23 +392,12 @@ export class OrdersService {
     return orderOfRow(settled);
   }
 
-  private async session(caller: TradingCaller, venue: VenueAdapter): Promise<VenueSession> {
-    return this.options.sessions.resolve({
-      customerId: caller.tenant,
-      exchange: venue.descriptor.id,
-      fields: venue.descriptor.credentials,
-      header: caller.credentialsHeader,
-      body: caller.credentialsBody,
-    });
+  private session(caller: TradingCaller, venue: VenueAdapter): Promise<VenueSession> {
+    return sessionOf(this.options.sessions, caller, venue);
   }
 
   private ctx(caller: TradingCaller): VenueContext {
-    return {
-      signal: AbortSignal.timeout(this.options.timeoutMs * 2),
-      requestId: caller.requestId,
-      logger: caller.logger,
-      tenant: caller.tenant,
-    };
+    return tradingContext(caller, this.options.timeoutMs);
   }
 
   private trading(venue: VenueAdapter) {
