@@ -244,7 +244,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       : null;
     // One resolver for every private route: per-request credentials, else the stored or managed ones.
     const sessions = new SessionResolver(credentials);
-    const journal = new OrderJournalRepo(store.db);
+    const journal = new OrderJournalRepo(store.db, store.sqliteWriter);
     const orders = new OrdersService({
       exchanges,
       targets,

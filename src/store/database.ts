@@ -9,6 +9,7 @@ import { MIGRATIONS } from './migrations/index.js';
 import { RejectNulPlugin } from './reject-nul-plugin.js';
 import type { Database } from './schema.js';
 import { SqliteReader } from './sqlite-reader.js';
+import { SqliteWriter } from './sqlite-writer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -19,6 +20,8 @@ export interface Store {
   readonly location: string;
   /** SQLite only: a read-only connection with cached statements for the catalogue's hot reads. */
   readonly sqliteReader: SqliteReader | null;
+  /** SQLite only: the writer connection's cached statements, run synchronously, for the hottest writes. */
+  readonly sqliteWriter: SqliteWriter | null;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -49,7 +52,7 @@ function openSqlite(dataDir: string): Store {
     plugins: [new RejectNulPlugin()],
   });
   const reader = new SqliteReader(new SqliteDatabase(file, { readonly: true }));
-  return finish(db, 'sqlite', file, reader);
+  return finish(db, 'sqlite', file, reader, new SqliteWriter(handle));
 }
 
 function openPostgres(url: string, options: OpenStoreOptions): Store {
@@ -67,7 +70,7 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
     dialect: new PostgresDialect({ pool }),
     plugins: [new RejectNulPlugin()],
   });
-  return finish(db, 'postgres', describePgUrl(url, options.pgSchema), null);
+  return finish(db, 'postgres', describePgUrl(url, options.pgSchema), null, null);
 }
 
 function finish(
@@ -75,6 +78,7 @@ function finish(
   dialect: Dialect,
   location: string,
   reader: SqliteReader | null,
+  writer: SqliteWriter | null,
 ): Store {
   let closed = false;
   return {
@@ -82,6 +86,7 @@ function finish(
     dialect,
     location,
     sqliteReader: reader,
+    sqliteWriter: writer,
     async migrate() {
       // On PostgreSQL, pin Kysely's bookkeeping tables to our own schema: otherwise it finds another schema's
       // migration tables on the search path and skips creating ours.

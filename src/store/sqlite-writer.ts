@@ -1,0 +1,45 @@
+// Hot writes on SQLite (the order journal's writes on every order): statements prepared once on the writer
+// connection and run synchronously, instead of Kysely's driver preparing each one again and passing it through its
+// connection mutex and a chain of promises. Queries are still built and compiled by Kysely (plugins included), so
+// the SQL and its checks are the same either way. While Kysely holds a transaction open on this connection, a
+// statement run here would join that transaction and share its fate: then `available` is false and callers take
+// Kysely's path, which waits for the transaction to end.
+import type SqliteDatabase from 'better-sqlite3';
+import type { CompiledQuery } from 'kysely';
+
+export class SqliteWriter {
+  private readonly statements = new Map<string, SqliteDatabase.Statement>();
+
+  constructor(
+    private readonly handle: SqliteDatabase.Database,
+    private readonly maxStatements = 64,
+  ) {}
+
+  /** False while a transaction is open on the connection (see above). */
+  get available(): boolean {
+    return this.handle.open && !this.handle.inTransaction;
+  }
+
+  /** Runs a statement that returns no rows; the number of rows it changed. */
+  run(compiled: CompiledQuery): number {
+    return this.statement(compiled.sql).run(...compiled.parameters).changes;
+  }
+
+  /** Runs a statement that returns rows (e.g. INSERT … RETURNING); its first row, if any. */
+  get<R>(compiled: CompiledQuery): R | undefined {
+    return this.statement(compiled.sql).get(...compiled.parameters) as R | undefined;
+  }
+
+  private statement(sql: string): SqliteDatabase.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.handle.prepare(sql);
+      if (this.statements.size >= this.maxStatements) {
+        const oldest = this.statements.keys().next().value;
+        if (oldest !== undefined) this.statements.delete(oldest);
+      }
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
