@@ -69,8 +69,43 @@ function toRow(r: Row): JournalRow {
   };
 }
 
+// The SQLite writer's SQL for the per-order writes: what the Kysely queries below compile to on SQLite.
+const SQLITE_INSERT =
+  'insert into "order_journal" ("customer_id", "exchange", "client_order_id", "venue_order_id", ' +
+  '"idempotency_key", "request_hash", "request", "state", "created_ms", "updated_ms") ' +
+  `values (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) on conflict ("customer_id", "idempotency_key") do nothing returning *`;
+
+const OPTIONAL_COLUMNS = [
+  ['venueOrderId', 'venue_order_id'],
+  ['orderDoc', 'order_doc'],
+  ['errorCode', 'error_code'],
+  ['errorMessage', 'error_message'],
+] as const;
+
+function sqliteUpdate(
+  id: number,
+  update: JournalUpdate,
+  onlyFrom: readonly JournalState[] | undefined,
+): { sql: string; parameters: unknown[] } {
+  let sql = 'update "order_journal" set "state" = ?, "updated_ms" = ?';
+  const parameters: unknown[] = [update.state, update.nowMs];
+  for (const [field, column] of OPTIONAL_COLUMNS) {
+    const value = update[field];
+    if (value === undefined) continue;
+    sql += `, "${column}" = ?`;
+    parameters.push(value);
+  }
+  sql += ' where "id" = ?';
+  parameters.push(id);
+  if (onlyFrom) {
+    sql += ` and "state" in (${onlyFrom.map(() => '?').join(', ')})`;
+    parameters.push(...onlyFrom);
+  }
+  return { sql, parameters };
+}
+
 export class OrderJournalRepo {
-  /** `writer` (SQLite) runs the per-order writes synchronously on cached statements: same SQL, less latency. */
+  /** `writer` (SQLite) runs the per-order writes synchronously on cached statements (sqlite-writer.ts). */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly writer: SqliteWriter | null = null,
@@ -81,25 +116,35 @@ export class OrderJournalRepo {
    * written: the caller answers with that row instead of sending again).
    */
   async insert(entry: NewJournalEntry): Promise<{ row: JournalRow; created: boolean }> {
-    const query = this.db
-      .insertInto('order_journal')
-      .values({
-        customer_id: entry.customerId,
-        exchange: entry.exchange,
-        client_order_id: entry.clientOrderId,
-        venue_order_id: entry.venueOrderId,
-        idempotency_key: entry.idempotencyKey,
-        request_hash: entry.requestHash,
-        request: entry.request,
-        state: 'pending',
-        created_ms: entry.nowMs,
-        updated_ms: entry.nowMs,
-      })
-      .onConflict((oc) => oc.columns(['customer_id', 'idempotency_key']).doNothing())
-      .returningAll();
     const inserted = this.writer?.available
-      ? this.writer.get<Row>(query.compile())
-      : await query.executeTakeFirst();
+      ? this.writer.get<Row>(SQLITE_INSERT, [
+          entry.customerId,
+          entry.exchange,
+          entry.clientOrderId,
+          entry.venueOrderId,
+          entry.idempotencyKey,
+          entry.requestHash,
+          entry.request,
+          entry.nowMs,
+          entry.nowMs,
+        ])
+      : await this.db
+          .insertInto('order_journal')
+          .values({
+            customer_id: entry.customerId,
+            exchange: entry.exchange,
+            client_order_id: entry.clientOrderId,
+            venue_order_id: entry.venueOrderId,
+            idempotency_key: entry.idempotencyKey,
+            request_hash: entry.requestHash,
+            request: entry.request,
+            state: 'pending',
+            created_ms: entry.nowMs,
+            updated_ms: entry.nowMs,
+          })
+          .onConflict((oc) => oc.columns(['customer_id', 'idempotency_key']).doNothing())
+          .returningAll()
+          .executeTakeFirst();
     if (inserted) return { row: toRow(inserted), created: true };
     const existing =
       entry.idempotencyKey === null
@@ -173,6 +218,10 @@ export class OrderJournalRepo {
    * request, the reconciler, another node) is left alone and false is returned.
    */
   async update(id: number, update: JournalUpdate, onlyFrom?: readonly JournalState[]): Promise<boolean> {
+    if (this.writer?.available) {
+      const { sql, parameters } = sqliteUpdate(id, update, onlyFrom);
+      return this.writer.run(sql, parameters) > 0;
+    }
     let q = this.db
       .updateTable('order_journal')
       .set({
@@ -185,7 +234,6 @@ export class OrderJournalRepo {
       })
       .where('id', '=', id);
     if (onlyFrom) q = q.where('state', 'in', [...onlyFrom]);
-    if (this.writer?.available) return this.writer.run(q.compile()) > 0;
     const res = await q.executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }

@@ -26,7 +26,8 @@ class NulGuard extends OperationNodeTransformer {
   }
 }
 
-function checkValue(value: unknown): void {
+/** Throws the client error a NUL in `value` (a string, or an array of values) earns; used by SqliteWriter too. */
+export function checkValue(value: unknown): void {
   if (typeof value === 'string' && value.includes('\u0000')) {
     throw new AppError('bad_request', 'text values must not contain NUL (U+0000) characters');
   }

@@ -1,11 +1,11 @@
-// Hot writes on SQLite (the order journal's writes on every order): statements prepared once on the writer
-// connection and run synchronously, instead of Kysely's driver preparing each one again and passing it through its
-// connection mutex and a chain of promises. Queries are still built and compiled by Kysely (plugins included), so
-// the SQL and its checks are the same either way. While Kysely holds a transaction open on this connection, a
-// statement run here would join that transaction and share its fate: then `available` is false and callers take
-// Kysely's path, which waits for the transaction to end.
+// Hot writes on SQLite (the order journal's writes on every order): fixed SQL prepared once on the writer
+// connection and run synchronously, instead of Kysely building, compiling and preparing each query again and passing
+// it through its connection mutex and a chain of promises (together most of a write's cost). Parameters get the
+// same NUL check as every Kysely query (reject-nul-plugin.ts). While Kysely holds a transaction open on this
+// connection, a statement run here would join that transaction and share its fate: then `available` is false and
+// callers take Kysely's path, which waits for the transaction to end.
 import type SqliteDatabase from 'better-sqlite3';
-import type { CompiledQuery } from 'kysely';
+import { checkValue } from './reject-nul-plugin.js';
 
 export class SqliteWriter {
   private readonly statements = new Map<string, SqliteDatabase.Statement>();
@@ -21,13 +21,15 @@ export class SqliteWriter {
   }
 
   /** Runs a statement that returns no rows; the number of rows it changed. */
-  run(compiled: CompiledQuery): number {
-    return this.statement(compiled.sql).run(...compiled.parameters).changes;
+  run(sql: string, parameters: readonly unknown[]): number {
+    checkValue(parameters);
+    return this.statement(sql).run(...parameters).changes;
   }
 
   /** Runs a statement that returns rows (e.g. INSERT … RETURNING); its first row, if any. */
-  get<R>(compiled: CompiledQuery): R | undefined {
-    return this.statement(compiled.sql).get(...compiled.parameters) as R | undefined;
+  get<R>(sql: string, parameters: readonly unknown[]): R | undefined {
+    checkValue(parameters);
+    return this.statement(sql).get(...parameters) as R | undefined;
   }
 
   private statement(sql: string): SqliteDatabase.Statement {

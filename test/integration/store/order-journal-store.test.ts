@@ -1,58 +1,115 @@
 // The order journal on both dialects: a row per order, one per (customer, Idempotency-Key), found by either id,
-// state moves guarded by the states they may leave, and the reconciler's scan of unsettled rows.
+// state moves guarded by the states they may leave, and the reconciler's scan of unsettled rows. On SQLite each
+// case runs twice: through Kysely and through the writer's cached statements the server uses.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Store } from '../../../src/store/database.js';
 import { OrderJournalRepo } from '../../../src/store/order-journal-repo.js';
 import { onBothDialects } from './dialects.js';
 
+const entry = (over: Partial<Parameters<OrderJournalRepo['insert']>[0]> = {}) => ({
+  customerId: 'cust-a',
+  exchange: 'kalshi',
+  clientOrderId: `coid-${Math.random()}`,
+  venueOrderId: null,
+  idempotencyKey: null,
+  requestHash: 'h1',
+  request: '{"market_id":"KX"}',
+  nowMs: 1_000,
+  ...over,
+});
+
 onBothDialects('order journal', (store) => {
-  const entry = (over: Partial<Parameters<OrderJournalRepo['insert']>[0]> = {}) => ({
-    customerId: 'cust-a',
-    exchange: 'kalshi',
-    clientOrderId: `coid-${Math.random()}`,
-    venueOrderId: null,
-    idempotencyKey: null,
-    requestHash: 'h1',
-    request: '{"market_id":"KX"}',
-    nowMs: 1_000,
-    ...over,
-  });
+  for (const via of ['kysely', 'writer'] as const) suite(store, via);
 
-  test('an Idempotency-Key holds one row per customer; without a key every order is its own row', async () => {
-    const repo = new OrderJournalRepo(store().db);
-    const first = await repo.insert(entry({ idempotencyKey: 'k1' }));
-    assert.equal(first.created, true);
-    assert.equal(first.row.state, 'pending');
-    const again = await repo.insert(entry({ idempotencyKey: 'k1', requestHash: 'h2' }));
-    assert.equal(again.created, false);
-    assert.equal(again.row.id, first.row.id);
-    assert.equal(again.row.requestHash, 'h1');
-    assert.equal((await repo.insert(entry({ idempotencyKey: 'k1', customerId: 'cust-b' }))).created, true);
-    assert.equal((await repo.insert(entry())).created, true);
-    assert.equal((await repo.insert(entry())).created, true);
-  });
-
-  test('state moves are guarded, rows are found by either id, unsettled rows are scanned oldest first', async () => {
-    const repo = new OrderJournalRepo(store().db);
-    const { row } = await repo.insert(entry({ customerId: 'cust-c', clientOrderId: 'coid-c', nowMs: 500 }));
-    assert.equal(await repo.update(row.id, { state: 'sent', nowMs: 600 }, ['pending']), true);
-    assert.equal(await repo.update(row.id, { state: 'sent', nowMs: 700 }, ['pending']), false);
-    const scan = await repo.unsettled(650, 10);
-    assert.ok(scan.some((r) => r.id === row.id));
-    assert.equal(
-      await repo.update(row.id, { state: 'accepted', venueOrderId: 'v-1', orderDoc: '{}', nowMs: 800 }, [
-        'sent',
-      ]),
-      true,
-    );
-    assert.equal((await repo.find('cust-c', 'kalshi', 'v-1'))?.id, row.id);
-    assert.equal((await repo.find('cust-c', 'kalshi', 'coid-c'))?.state, 'accepted');
-    assert.equal(await repo.find('cust-a', 'kalshi', 'coid-c'), undefined, "never another customer's order");
-    assert.ok(!(await repo.unsettled(10_000, 100)).some((r) => r.id === row.id));
-    const listed = await repo.list('cust-c', 'kalshi', { limit: 10, fromMs: 400, toMs: 600 });
-    assert.deepEqual(
-      listed.map((r) => r.id),
-      [row.id],
-    );
+  test('SQLite: a write while a Kysely transaction is open waits for it instead of joining it', async (t) => {
+    const { db, sqliteWriter } = store();
+    if (!sqliteWriter) return t.skip('SQLite only');
+    const repo = new OrderJournalRepo(db, sqliteWriter);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const rolledBack = db
+      .transaction()
+      .execute(async () => {
+        open();
+        await held;
+        throw new Error('roll back');
+      })
+      .catch(() => 'rolled back');
+    await opened;
+    assert.equal(sqliteWriter.available, false);
+    const inserting = repo.insert(entry({ clientOrderId: 'coid-tx' }));
+    release();
+    assert.equal(await rolledBack, 'rolled back');
+    const { row } = await inserting;
+    assert.equal((await repo.byId(row.id))?.clientOrderId, 'coid-tx', 'the row outlived the rollback');
+    assert.equal(sqliteWriter.available, true);
   });
 });
+
+function suite(store: () => Store, via: 'kysely' | 'writer'): void {
+  const journal = () => new OrderJournalRepo(store().db, via === 'writer' ? store().sqliteWriter : null);
+  const name = (title: string) => `${title} (${via})`;
+
+  test(
+    name('an Idempotency-Key holds one row per customer; without a key every order is its own row'),
+    async () => {
+      const repo = journal();
+      const first = await repo.insert(entry({ idempotencyKey: `k1-${via}` }));
+      assert.equal(first.created, true);
+      assert.equal(first.row.state, 'pending');
+      const again = await repo.insert(entry({ idempotencyKey: `k1-${via}`, requestHash: 'h2' }));
+      assert.equal(again.created, false);
+      assert.equal(again.row.id, first.row.id);
+      assert.equal(again.row.requestHash, 'h1');
+      assert.equal(
+        (await repo.insert(entry({ idempotencyKey: `k1-${via}`, customerId: `cust-b-${via}` }))).created,
+        true,
+      );
+      assert.equal((await repo.insert(entry())).created, true);
+      assert.equal((await repo.insert(entry())).created, true);
+      await assert.rejects(repo.insert(entry({ request: '{"market_id":"K\u0000X"}' })), {
+        code: 'bad_request',
+      });
+    },
+  );
+
+  test(
+    name('state moves are guarded, rows are found by either id, unsettled rows are scanned oldest first'),
+    async () => {
+      const repo = journal();
+      const { row } = await repo.insert(
+        entry({ customerId: `cust-c-${via}`, clientOrderId: `coid-c-${via}`, nowMs: 500 }),
+      );
+      assert.equal(await repo.update(row.id, { state: 'sent', nowMs: 600 }, ['pending']), true);
+      assert.equal(await repo.update(row.id, { state: 'sent', nowMs: 700 }, ['pending']), false);
+      const scan = await repo.unsettled(650, 10);
+      assert.ok(scan.some((r) => r.id === row.id));
+      assert.equal(
+        await repo.update(row.id, { state: 'accepted', venueOrderId: 'v-1', orderDoc: '{}', nowMs: 800 }, [
+          'sent',
+        ]),
+        true,
+      );
+      assert.equal((await repo.find(`cust-c-${via}`, 'kalshi', 'v-1'))?.id, row.id);
+      assert.equal((await repo.find(`cust-c-${via}`, 'kalshi', `coid-c-${via}`))?.state, 'accepted');
+      assert.equal(
+        await repo.find('cust-a', 'kalshi', `coid-c-${via}`),
+        undefined,
+        "never another customer's order",
+      );
+      assert.ok(!(await repo.unsettled(10_000, 100)).some((r) => r.id === row.id));
+      const listed = await repo.list(`cust-c-${via}`, 'kalshi', { limit: 10, fromMs: 400, toMs: 600 });
+      assert.deepEqual(
+        listed.map((r) => r.id),
+        [row.id],
+      );
+    },
+  );
+}
