@@ -117,6 +117,7 @@ async function book(exchange: ExchangeId, market: Market, outcome: string): Prom
 
 /** An active market whose first outcome has room for a resting bid inside the spread and asks to buy from. */
 async function roomyMarket(exchange: ExchangeId): Promise<{ market: Market; outcome: string; book: Book }> {
+  const seen: string[] = [];
   for (const market of [...cat.markets.values()].filter(
     (m) => m.exchange === exchange && m.status === 'active',
   )) {
@@ -125,17 +126,19 @@ async function roomyMarket(exchange: ExchangeId): Promise<{ market: Market; outc
     const b = await book(exchange, market, outcome);
     const [bid] = b.bids[0] ?? [];
     const [ask, askSize] = b.asks[0] ?? [];
+    seen.push(`${bid}/${ask}x${askSize}@${b.tick_size}`);
     if (
       bid !== undefined &&
       ask !== undefined &&
       askSize !== undefined &&
       askSize >= 5 &&
-      bid >= 0.2 &&
+      // Polymarket takes a marketable buy of $1 or more only: the other account's 5 shares at the ask.
+      (exchange !== 'polymarket' || ask * 5 >= 1) &&
       ask - bid >= 1.5 * b.tick_size
     )
       return { market, outcome, book: b };
   }
-  assert.fail(`${exchange}: no market with a spread of at least 2 ticks`);
+  assert.fail(`${exchange}: no market with a spread of at least 2 ticks: ${seen.join(' ')}`);
 }
 
 /**
@@ -164,7 +167,13 @@ async function placePollFillCancel(exchange: ExchangeId, caller: Caller): Promis
   // Another account buys at the ask what it then sells into the resting bid.
   const other: Caller = { credentials: await perRequestAccount(exchange) };
   const [bestAsk] = b.asks[0] as [number, number];
-  const bought = await place(exchange, other, { market_id: marketId, outcome, side: 'buy', price: bestAsk, size });
+  const bought = await place(exchange, other, {
+    market_id: marketId,
+    outcome,
+    side: 'buy',
+    price: bestAsk,
+    size,
+  });
   assert.equal(bought.status, 200, bought.text);
   assert.equal((bought.body as ApiOrder).status, 'filled', bought.text);
   const hit = await place(exchange, other, { market_id: marketId, outcome, side: 'sell', price, size });
@@ -209,6 +218,19 @@ async function placePollFillCancel(exchange: ExchangeId, caller: Caller): Promis
   assert.ok(!(open.body as ApiOrder[]).some((o) => o.id === second.id), open.text);
 }
 
+/** The fill was paid from the funder the account was onboarded with, not from its EOA (funded alike). */
+async function assertFunderPaid(key: string, account: PmAccount): Promise<void> {
+  const funded = '10000000000';
+  const stored = await call('/api/v1/balance?exchange=polymarket&refresh=true', { key });
+  assert.equal(stored.status, 200, stored.text);
+  assert.ok(BigInt((stored.body as { raw: { balance: string } }).raw.balance) < BigInt(funded), stored.text);
+  const { signature_type: _, funder_address: __, ...eoa } = account.credentials;
+  remember('onboarded account sent per request', eoa);
+  const asEoa = await call('/api/v1/balance?exchange=polymarket&refresh=true', as({ credentials: eoa }));
+  assert.equal(asEoa.status, 200, asEoa.text);
+  assert.equal((asEoa.body as { raw: { balance: string } }).raw.balance, funded, asEoa.text);
+}
+
 describe('stored (self) credentials, no credentials header', () => {
   test('polymarket signature type 0: a legacy account as an EOA', async () => {
     const key = await customer();
@@ -231,6 +253,7 @@ describe('stored (self) credentials, no credentials header', () => {
     });
     assert.equal(result.funder_address, account.wallets.proxy);
     await placePollFillCancel('polymarket', { key });
+    await assertFunderPaid(key, account);
   });
 
   test('polymarket signature type 2: a legacy account through its Safe', async () => {
@@ -247,6 +270,7 @@ describe('stored (self) credentials, no credentials header', () => {
     });
     assert.equal(result.safe_address, account.wallets.safe);
     await placePollFillCancel('polymarket', { key });
+    await assertFunderPaid(key, account);
   });
 
   test('polymarket signature type 3: a post-cutover account through its deposit wallet', async () => {
@@ -277,19 +301,31 @@ describe('managed (polymarket)', () => {
   test("the managed wallet trades the sandbox's paper money, which lands in its deposit wallet", async () => {
     const key = await customer();
     const result = await onboard(key, { exchange: 'polymarket', mode: 'managed' });
+    // The simulator's paper money for a new (post-cutover) wallet goes where it may trade: the deposit wallet.
+    assert.equal(result.wallet_type, 'deposit', JSON.stringify(result));
+    assert.equal(result.funder_address, result.deposit_wallet_address);
     const balance = await call('/api/v1/balance?exchange=polymarket', { key });
     assert.equal(balance.status, 200, balance.text);
-    const raw = (balance.body as { raw: { balance: string } }).raw;
-    assert.ok(Number(raw.balance) > 0, `no paper money where the managed wallet trades: ${balance.text}`);
-    if (result.wallet_type === 'deposit') {
-      assert.match(String(result.deposit_wallet_address), /^0x[0-9a-fA-F]{40}$/);
-    }
+    assert.equal((balance.body as { raw: { balance: string } }).raw.balance, '1000000000', balance.text);
+    // Its EOA holds nothing, so trading as the EOA could never have worked.
+    const exported = await call('/api/v1/wallet/export-key', {
+      method: 'POST',
+      key,
+      body: { wallet_type: 'eoa' },
+    });
+    assert.equal(exported.status, 200, exported.text);
+    const eoa = { private_key: (exported.body as { private_key: string }).private_key, signature_type: '0' };
+    remember('managed EOA sent per request', eoa);
+    const eoaBalance = await call('/api/v1/balance?exchange=polymarket', as({ credentials: eoa }));
+    assert.equal(eoaBalance.status, 200, eoaBalance.text);
+    assert.equal((eoaBalance.body as { raw: { balance: string } }).raw.balance, '0', eoaBalance.text);
+
     await placePollFillCancel('polymarket', { key });
   });
 });
 
 describe('a post-cutover account', () => {
-  test('is refused as an EOA with the exchange\'s words (4xx, nothing unknown) and accepted through its deposit wallet', async () => {
+  test("is refused as an EOA with the exchange's words (4xx, nothing unknown) and accepted through its deposit wallet", async () => {
     const account = await pmAccount('deposit');
     remember('polymarket deposit per-request', account.credentials);
     const { signature_type: _, funder_address: __, ...asEoa } = account.credentials;
@@ -303,17 +339,24 @@ describe('a post-cutover account', () => {
       price: b.tick_size,
       size: Math.ceil(1 / b.tick_size),
     };
+    const before = new Set(await journalIds());
     const refused = await place('polymarket', eoa, body);
-    assert.ok(refused.status >= 400 && refused.status < 500, refused.text);
-    const error = refused.body as { error: string; code: string; retryable: boolean };
-    assert.match(error.error, /maker address not allowed, please use the deposit wallet flow/, refused.text);
-    assert.equal(error.retryable, false);
-    const journal = await call('/api/v1/orders?exchange=polymarket&status=all', as(eoa));
-    assert.equal(journal.status, 200, journal.text);
-    assert.ok(
-      !(journal.body as ApiOrder[]).some((o) => o.status === 'unknown' || o.status === 'pending'),
-      journal.text,
+    const error = assertError(refused, 400, 'bad_request');
+    assert.match(String(error.error), /maker address not allowed, please use the deposit wallet flow/);
+    // The exchange's answer is the evidence: the journal row is rejected, with the exchange's words, not unknown.
+    const rows = (await journalRows()).filter((r) => !before.has(Number(r.id)));
+    assert.deepEqual(
+      rows.map((r) => r.state),
+      ['rejected'],
+      JSON.stringify(rows),
     );
+    assert.match(String(rows[0]?.error_message), /deposit wallet flow/);
+
+    // Onboarded as an EOA, the stored session is refused the same way.
+    const key = await customer();
+    await onboard(key, { exchange: 'polymarket', mode: 'self', ...asEoa });
+    const storedRefusal = assertError(await place('polymarket', { key }, body), 400, 'bad_request');
+    assert.match(String(storedRefusal.error), /please use the deposit wallet flow/);
 
     const deposit: Caller = { credentials: account.credentials };
     const accepted = await place('polymarket', deposit, body);
@@ -347,14 +390,22 @@ describe('per-request credentials at rest', () => {
         body: { ...body, credentials },
       });
       assert.equal(inBody.status, 200, inBody.text);
-      assertError(await place(exchange, caller, { ...body, price: 0.5, size: 1_000_000 }), 402, 'insufficient_funds');
+      assertError(
+        await place(exchange, caller, { ...body, price: 0.5, size: 1_000_000 }),
+        402,
+        'insufficient_funds',
+      );
       assert.equal((await call(`/api/v1/fills?exchange=${exchange}`, as(caller))).status, 200);
       assert.equal((await call(`/api/v1/balance?exchange=${exchange}&refresh=true`, as(caller))).status, 200);
     }
     assert.ok(errorBodies.length >= 3);
+    // Every order this file sent is settled: the exchange's answers were evidence enough.
+    const unsettled = (await journalRows()).filter((r) => r.state === 'unknown' || r.state === 'pending');
+    assert.deepEqual(unsettled, []);
     const absent = (where: string, haystack: string) => {
       for (const [what, value] of perRequestSecrets) {
-        for (const needle of needles(value)) assert.ok(!haystack.includes(needle), `${what} found in ${where}`);
+        for (const needle of needles(value))
+          assert.ok(!haystack.includes(needle), `${what} found in ${where}`);
       }
     };
     for (const text of errorBodies) absent('an error body', text);
@@ -364,6 +415,18 @@ describe('per-request credentials at rest', () => {
     for (const file of files) absent(file, readFileSync(join(cat.server.dataDir, file)).toString('latin1'));
   });
 });
+
+/** The order journal's rows (all customers): what the server recorded, whatever the API shows. */
+function journalRows() {
+  return cat.server.runtime.store.db
+    .selectFrom('order_journal')
+    .select(['id', 'state', 'error_code', 'error_message'])
+    .execute();
+}
+
+async function journalIds(): Promise<number[]> {
+  return (await journalRows()).map((r) => Number(r.id));
+}
 
 /** The distinctive parts of a secret as they could appear anywhere: the whole value, and each PEM body line. */
 function needles(value: string): string[] {
