@@ -86,7 +86,13 @@ async function perRequestAccount(exchange: ExchangeId): Promise<Record<string, s
 }
 
 function remember(what: string, credentials: Record<string, string>): void {
-  for (const field of ['private_key', 'clob_api_secret', 'clob_api_passphrase', 'clob_api_key', 'api_key_id']) {
+  for (const field of [
+    'private_key',
+    'clob_api_secret',
+    'clob_api_passphrase',
+    'clob_api_key',
+    'api_key_id',
+  ]) {
     const value = credentials[field];
     if (value) perRequestSecrets.set(`${what} ${field} ${perRequestSecrets.size}`, value);
   }
