@@ -17,6 +17,7 @@ import { type LoadSummary, runLoad } from './load.js';
 import { machineFacts, processMemory } from './machine.js';
 import { cleanEnv, createBenchKey, REPO_ROOT, randomAdminKey, startBaseline } from './servers.js';
 import { type ServerProcess, spawnServer } from './spawn-server.js';
+import { progress } from './support.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -62,10 +63,6 @@ function settings(): Settings {
     dialects: dialect === 'both' ? ['sqlite', 'postgres'] : [dialect as Dialect],
     cacheDir: resolve(process.env.BENCH_CATALOGUE_DIR ?? join(REPO_ROOT, '.bench-cache')),
   };
-}
-
-function progress(line: string): void {
-  process.stderr.write(`bench: ${line}\n`);
 }
 
 function sizeFor(markets: number): number {

@@ -26,42 +26,21 @@ import {
 } from './servers.js';
 import type { SimHostConfig } from './sim-host.js';
 import type { ServerProcess } from './spawn-server.js';
-
-const num = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  const n = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer`);
-  return n;
-};
+import { envInt, fetchJson, percentile, progress } from './support.js';
 
 const SETTINGS = {
-  burstClients: num('BENCH_BURST_CLIENTS', 200),
-  bursts: num('BENCH_BURSTS', 10),
-  warmBooks: num('BENCH_WARM_BOOKS', 100),
-  connections: num('BENCH_CONNECTIONS', 200),
-  lightConnections: num('BENCH_LIGHT_CONNECTIONS', 10),
-  durationS: num('BENCH_DURATION', 10),
-  rounds: num('BENCH_ROUNDS', 3),
-  simSize: num('BENCH_SIM_SIZE', 300),
+  burstClients: envInt('BENCH_BURST_CLIENTS', 200),
+  bursts: envInt('BENCH_BURSTS', 10),
+  warmBooks: envInt('BENCH_WARM_BOOKS', 100),
+  connections: envInt('BENCH_CONNECTIONS', 200),
+  lightConnections: envInt('BENCH_LIGHT_CONNECTIONS', 10),
+  durationS: envInt('BENCH_DURATION', 10),
+  rounds: envInt('BENCH_ROUNDS', 3),
+  simSize: envInt('BENCH_SIM_SIZE', 300),
 };
 
 interface Listed {
   markets: Array<{ svc_id: string; exchange: string; outcomes: Array<{ token_id?: string }> }>;
-}
-
-function progress(line: string): void {
-  process.stderr.write(`bench: ${line}\n`);
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1] ?? Number.NaN;
-}
-
-async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
 }
 
 async function main(): Promise<void> {
@@ -94,7 +73,7 @@ async function main(): Promise<void> {
 
     const books: string[] = [];
     for (const exchange of ['polymarket', 'kalshi', 'limitless', 'opinion', 'predictfun']) {
-      const listed = await json<Listed>(`${ours.url}/api/v1/markets?exchanges=${exchange}&limit=100`, {
+      const listed = await fetchJson<Listed>(`${ours.url}/api/v1/markets?exchanges=${exchange}&limit=100`, {
         headers,
       });
       for (const m of listed.markets) {
@@ -114,7 +93,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < SETTINGS.bursts; i++) {
       const path = `${polymarketBooks[i]}&outcome=no`;
       // Resolve the market (its Yes book) first, so the burst measures the cold book alone.
-      await json(`${ours.url}${polymarketBooks[i]}`, { headers });
+      await fetchJson(`${ours.url}${polymarketBooks[i]}`, { headers });
       await fetch(`${polymarketControl}/__sim/requests`, { method: 'DELETE' });
       const latencies: number[] = [];
       const statuses = new Map<number, number>();
@@ -127,8 +106,9 @@ async function main(): Promise<void> {
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         }),
       );
-      const counts = (await json<{ counts: Record<string, number> }>(`${polymarketControl}/__sim/requests`))
-        .counts;
+      const counts = (
+        await fetchJson<{ counts: Record<string, number> }>(`${polymarketControl}/__sim/requests`)
+      ).counts;
       const calls = Object.entries(counts)
         .filter(([route]) => route.endsWith('/book'))
         .reduce((n, [, c]) => n + c, 0);
@@ -142,7 +122,7 @@ async function main(): Promise<void> {
 
     // 2. Warm books.
     const warm = books.slice(0, SETTINGS.warmBooks);
-    for (const path of warm) await json(`${ours.url}${path}`, { headers });
+    for (const path of warm) await fetchJson(`${ours.url}${path}`, { headers });
     const sample = await fetch(`${ours.url}${warm[0]}`, { headers });
     const bodyFile = join(tmp, 'baseline-body.json');
     writeFileSync(bodyFile, Buffer.from(await sample.arrayBuffer()));

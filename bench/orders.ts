@@ -10,13 +10,10 @@ import type { ExchangeId } from '../src/domain/exchanges.js';
 import type { Market } from '../src/domain/market.js';
 import type { VenueSession } from '../src/venues/port.js';
 import { startCatalogueServer, venueContext } from '../test/support/catalogue.js';
+import { percentile } from './support.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 400);
 const WARMUP = 30;
-
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-}
 
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
@@ -92,10 +89,10 @@ async function main(): Promise<void> {
       api.sort((a, b) => a - b);
       raw.sort((a, b) => a - b);
       const [a50, a99, d50, d99] = [
-        quantile(api, 0.5),
-        quantile(api, 0.99),
-        quantile(raw, 0.5),
-        quantile(raw, 0.99),
+        percentile(api, 50),
+        percentile(api, 99),
+        percentile(raw, 50),
+        percentile(raw, 99),
       ];
       process.stdout.write(
         `${exchange.padEnd(10)} POST /orders p50 ${ms(a50)} p99 ${ms(a99)} | direct signed call p50 ${ms(d50)} ` +

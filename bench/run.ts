@@ -31,6 +31,7 @@ import {
 } from './servers.js';
 import type { SimHostConfig } from './sim-host.js';
 import type { ServerProcess } from './spawn-server.js';
+import { progress } from './support.js';
 
 const PATH = '/api/v1/exchanges';
 
@@ -241,10 +242,6 @@ function commandLine(): string {
 /** Generous upper bound on the whole run: both servers' load time plus start-up and shutdown allowances. */
 function budgetS(config: BenchConfig): number {
   return config.rounds * 2 * (config.warmupS + config.durationS + 15) + 300;
-}
-
-function progress(message: string): void {
-  process.stderr.write(`bench: ${message}\n`);
 }
 
 main().then(

@@ -28,41 +28,20 @@ import {
 } from './servers.js';
 import type { SimHostConfig } from './sim-host.js';
 import { type ServerProcess, spawnServer } from './spawn-server.js';
-
-const num = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  const n = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer`);
-  return n;
-};
+import { envInt, fetchJson, percentile, progress } from './support.js';
 
 const SETTINGS = {
-  clients: num('BENCH_WS_CLIENTS', 1_000),
-  books: num('BENCH_WS_BOOKS', 100),
-  durationS: num('BENCH_DURATION', 10),
-  simSize: num('BENCH_SIM_SIZE', 300),
+  clients: envInt('BENCH_WS_CLIENTS', 1_000),
+  books: envInt('BENCH_WS_BOOKS', 100),
+  durationS: envInt('BENCH_DURATION', 10),
+  simSize: envInt('BENCH_SIM_SIZE', 300),
   /** Simulator steps per advance call: more moves per round trip, to push the offered load up. */
-  steps: num('BENCH_WS_STEPS', 4),
+  steps: envInt('BENCH_WS_STEPS', 4),
 };
 
 /** Exchanges whose books stream (the others are polled every few seconds, so they move less often). */
 const STREAMED = ['polymarket', 'kalshi', 'limitless'];
 const ALL = [...STREAMED, 'opinion', 'predictfun'];
-
-function progress(line: string): void {
-  process.stderr.write(`bench: ${line}\n`);
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1] ?? Number.NaN;
-}
-
-async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 const INGEST = '"ingest_ts_ms":';
 
@@ -206,7 +185,7 @@ async function main(): Promise<void> {
 
     const books: Array<{ svc_id: string; exchange: string }> = [];
     for (const exchange of ALL) {
-      const listed = await json<{
+      const listed = await fetchJson<{
         markets: Array<{ svc_id: string; exchange: string; outcomes: Array<{ token_id?: string }> }>;
       }>(`${ours.url}/api/v1/markets?exchanges=${exchange}&limit=100`, { headers: { 'x-api-key': apiKey } });
       for (const m of listed.markets) {
@@ -251,7 +230,7 @@ async function main(): Promise<void> {
     const loops = moving.map(async (exchange) => {
       const control = sims.controls[exchange];
       while (advancing) {
-        await json(`${control}/__sim/advance`, {
+        await fetchJson(`${control}/__sim/advance`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ steps: SETTINGS.steps }),
@@ -280,9 +259,12 @@ async function main(): Promise<void> {
       rss: oursRss,
       cpuS: oursCpuS,
     };
-    const usage = await json<{ totals: Record<string, number> }>(`${ours.url}/api/v1/ws/usage?scope=self`, {
-      headers: { 'x-api-key': apiKey },
-    });
+    const usage = await fetchJson<{ totals: Record<string, number> }>(
+      `${ours.url}/api/v1/ws/usage?scope=self`,
+      {
+        headers: { 'x-api-key': apiKey },
+      },
+    );
     for (const ws of oursSockets) ws.terminate();
     sockets.length = 0;
 
@@ -307,7 +289,7 @@ async function main(): Promise<void> {
     baseTally.counting = true;
     const baseCpu = cpuSeconds(baseline.pid);
     const baseStarted = performance.now();
-    await json(`${baseline.url}/run`, {
+    await fetchJson(`${baseline.url}/run`, {
       method: 'POST',
       body: JSON.stringify({ messages: perClient, bytes: size }),
     });
