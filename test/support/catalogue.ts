@@ -2,6 +2,7 @@
 // real simulators over loopback, and the store is filled by walking each adapter's own pages into the real
 // repositories (what a sync pass does), so HTTP tests know exactly which markets exist.
 
+import assert from 'node:assert/strict';
 import { type RunningSimVenue, SIM_VENUE_LAUNCHERS } from '../../src/cli/sandbox-venues.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { ExchangeId } from '../../src/domain/exchanges.js';
@@ -9,6 +10,7 @@ import type { Market, MarketEvent, Page } from '../../src/domain/market.js';
 import { EventsRepo } from '../../src/store/events-repo.js';
 import { MarketsRepo } from '../../src/store/markets-repo.js';
 import type { VenueAdapter, VenueContext } from '../../src/venues/port.js';
+import { assertError } from './error-shape.js';
 import { type StartOptions, startTestServer, type TestServer } from './server.js';
 
 export interface CatalogueServer {
@@ -39,6 +41,34 @@ export async function simControl(
   });
   if (!res.ok) throw new Error(`${method} /__sim/${path}: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/**
+ * The market selector's error rules, the same on every market-data route: both forms or neither are 400s, an
+ * unknown exchange or market 404, an outcome the market lacks a 400 naming it. `path` is the route with any other
+ * query it needs (e.g. `/api/v1/execution-price?side=buy&amount=1`); `svcId` names a real market.
+ */
+export async function assertSelectorErrors(cat: CatalogueServer, path: string, svcId: string): Promise<void> {
+  const url = (query: string) => `${path}${path.includes('?') ? '&' : '?'}${query}`;
+  const svc = encodeURIComponent(svcId);
+  const cases: Array<[string, number, string]> = [
+    [`svc_id=${svc}&exchange=kalshi&market_id=X`, 400, 'validation_error'],
+    ['', 400, 'missing_parameter'],
+    ['market_id=X', 400, 'missing_parameter'],
+    ['exchange=kalshi', 400, 'missing_parameter'],
+    ['svc_id=nocolon', 400, 'validation_error'],
+    ['exchange=nowhere&market_id=X', 404, 'exchange_not_found'],
+    ['exchange=kalshi&market_id=KXNOSUCHMARKET-99', 404, 'market_not_found'],
+  ];
+  for (const [query, status, code] of cases) {
+    assertError(await cat.server.request(url(query)), status, code);
+  }
+  const outcome = assertError(
+    await cat.server.request(url(`svc_id=${svc}&outcome=maybe`)),
+    400,
+    'validation_error',
+  );
+  assert.match(String(outcome.error), /no outcome 'maybe'/);
 }
 
 export function venueContext(): VenueContext {

@@ -16,6 +16,7 @@ import {
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
 import {
+  assertSelectorErrors,
   type CatalogueServer,
   simControl,
   startCatalogueServer,
@@ -309,30 +310,7 @@ describe('windows', () => {
 describe('selector and exchange errors', () => {
   test('selector errors are 400/404 in the error shape; an unknown outcome names the valid ones', async () => {
     const market = activeMarket('kalshi');
-    const svc = encodeURIComponent(market.svc_id);
-    assertError(
-      await cat.server.request(`/api/v1/price?svc_id=${svc}&exchange=kalshi&market_id=X`),
-      400,
-      'validation_error',
-    );
-    assertError(await cat.server.request('/api/v1/price'), 400, 'missing_parameter');
-    assertError(await cat.server.request('/api/v1/price?market_id=X'), 400, 'missing_parameter');
-    assertError(
-      await cat.server.request('/api/v1/price?exchange=nowhere&market_id=X'),
-      404,
-      'exchange_not_found',
-    );
-    assertError(
-      await cat.server.request('/api/v1/price?exchange=kalshi&market_id=KXNOSUCHMARKET-99'),
-      404,
-      'market_not_found',
-    );
-    const outcome = assertError(
-      await cat.server.request(`/api/v1/price?svc_id=${svc}&outcome=maybe`),
-      400,
-      'validation_error',
-    );
-    assert.match(String(outcome.error), /no outcome 'maybe'/);
+    await assertSelectorErrors(cat, '/api/v1/price', market.svc_id);
     const byNative = await price(
       `exchange=kalshi&market_id=${encodeURIComponent(market.exchange_market_id)}&outcome=NO`,
     );
