@@ -28,16 +28,10 @@ export interface JournalRow {
   updatedMs: number;
 }
 
-export interface NewJournalEntry {
-  customerId: string;
-  exchange: string;
-  clientOrderId: string;
-  venueOrderId: string | null;
-  idempotencyKey: string | null;
-  requestHash: string;
-  request: string;
-  nowMs: number;
-}
+export type NewJournalEntry = Pick<
+  JournalRow,
+  'customerId' | 'exchange' | 'clientOrderId' | 'venueOrderId' | 'idempotencyKey' | 'requestHash' | 'request'
+> & { nowMs: number };
 
 export interface JournalUpdate {
   state: JournalState;
