@@ -1,4 +1,4 @@
-// Hot writes on SQLite (the order journal's writes on every order): fixed SQL prepared once on the writer
+// Hot statements on SQLite (the order journal's writes on every order, and its Idempotency-Key lookup): fixed SQL prepared once on the writer
 // connection and run synchronously, instead of Kysely building, compiling and preparing each query again and passing
 // it through its connection mutex and a chain of promises (together most of a write's cost). Parameters get the
 // same NUL check as every Kysely query (reject-nul-plugin.ts). While Kysely holds a transaction open on this

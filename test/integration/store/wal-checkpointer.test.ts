@@ -52,6 +52,7 @@ test('the writer leaves checkpoints to the worker, which copies the WAL into the
       idempotencyKey: null,
       requestHash: 'h',
       request: JSON.stringify({ i, pad: 'x'.repeat(500) }),
+      state: 'sent',
       nowMs: i,
     });
   }
