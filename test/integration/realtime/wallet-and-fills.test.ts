@@ -8,6 +8,7 @@
 // another customer subscribed to the same book sees none of it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
 import type { WalletActivityItem } from '../../../src/domain/wallet-activity.js';
 import {
@@ -78,23 +79,24 @@ async function call(path: string, init: TestRequestInit): Promise<TestResponse> 
 
 async function book(market: Market, outcome: string): Promise<Book> {
   const res = await call(
-    `/api/v1/orderbook?exchange=polymarket&market_id=${encodeURIComponent(market.exchange_market_id)}&outcome=${outcome}`,
+    `/api/v1/orderbook?exchange=${market.exchange}&market_id=${encodeURIComponent(market.exchange_market_id)}&outcome=${outcome}`,
     {},
   );
   assert.equal(res.status, 200, res.text);
   return res.body as Book;
 }
 
-function activeMarkets(): Market[] {
+function activeMarkets(exchange: ExchangeId = 'polymarket'): Market[] {
   return [...cat.markets.values()].filter(
-    (m) => m.exchange === 'polymarket' && m.status === 'active' && m.outcomes.every((o) => o.token_id),
+    (m) => m.exchange === exchange && m.status === 'active' && m.outcomes.every((o) => o.token_id),
   );
 }
 
 /** An active market with room for a resting bid inside the spread and at least 5 shares at the ask. */
-async function roomyMarket(skip = 0): Promise<{ market: Market; outcome: string; book: Book }> {
-  let found = 0;
-  for (const market of activeMarkets()) {
+async function roomyMarket(
+  exchange: ExchangeId = 'polymarket',
+): Promise<{ market: Market; outcome: string; book: Book }> {
+  for (const market of activeMarkets(exchange)) {
     const outcome = market.outcomes[0]?.name as string;
     const b = await book(market, outcome);
     const [bid] = b.bids[0] ?? [];
@@ -104,21 +106,24 @@ async function roomyMarket(skip = 0): Promise<{ market: Market; outcome: string;
       ask !== undefined &&
       askSize !== undefined &&
       askSize >= 5 &&
-      ask * 5 >= 1 &&
+      // Polymarket takes a marketable buy of $1 or more only.
+      (exchange !== 'polymarket' || ask * 5 >= 1) &&
       ask - bid >= 1.5 * b.tick_size
-    ) {
-      if (found === skip) return { market, outcome, book: b };
-      found += 1;
-    }
+    )
+      return { market, outcome, book: b };
   }
-  assert.fail('no polymarket market with a spread of at least 2 ticks');
+  assert.fail(`no ${exchange} market with a spread of at least 2 ticks`);
 }
 
 /** Buys 5 shares at the best ask of a market with per-request credentials: a trade of that wallet. */
-async function buyAtAsk(account: PmAccount, market: Market, outcome: string): Promise<ApiOrder> {
+async function buyAtAsk(
+  account: { credentials: Record<string, string> },
+  market: Market,
+  outcome: string,
+): Promise<ApiOrder> {
   const b = await book(market, outcome);
   const [ask] = b.asks[0] as [number, number];
-  const res = await call('/api/v1/orders?exchange=polymarket', {
+  const res = await call(`/api/v1/orders?exchange=${market.exchange}`, {
     method: 'POST',
     headers: { 'x-exchange-credentials': b64(account.credentials) },
     body: { market_id: market.exchange_market_id, outcome, side: 'buy', price: ask, size: 5 },
@@ -314,100 +319,109 @@ describe('wallet address subscriptions (polymarket)', () => {
   });
 });
 
+/** A paper account usable with its own key: a legacy (EOA) account on polymarket. */
+async function tradingAccount(exchange: ExchangeId): Promise<{ credentials: Record<string, string> }> {
+  if (exchange === 'polymarket') return pmAccount();
+  const sim = cat.sims.get(exchange);
+  assert.ok(sim);
+  return sim.createAccount();
+}
+
 describe("the caller's own fills", () => {
-  test('a resting order filled by another account reaches its owner as exactly one fill, and no other customer', async () => {
-    const [ownerKey, otherKey] = [await customer(), await customer()];
-    const [ownerAccount, otherAccount, counterparty] = [
-      await pmAccount(),
-      await pmAccount(),
-      await pmAccount(),
-    ];
-    for (const [key, account] of [
-      [ownerKey, ownerAccount],
-      [otherKey, otherAccount],
-    ] as const) {
-      const res = await call('/api/v1/onboard', {
-        method: 'POST',
-        key,
-        body: { exchange: 'polymarket', mode: 'self', ...account.credentials },
-      });
-      assert.equal(res.status, 200, res.text);
-    }
-    const { market, outcome, book: b } = await roomyMarket();
-    const owner = await authed(ownerKey);
-    const other = await authed(otherKey);
-    for (const client of [owner, other]) {
-      client.send({ type: 'subscribe', markets: [{ svc_id: market.svc_id, outcome }] });
-      await client.next((m) => m.type === 'orderbook');
-      const feed = await client.next((m) => m.type === 'fill_feed');
-      assert.equal(feed.exchange, 'polymarket');
-      assert.equal(feed.feed_state, 'healthy', JSON.stringify(feed));
-    }
+  for (const exchange of ['polymarket', 'kalshi'] as const)
+    test(`${exchange}: a resting order filled by another account reaches its owner as exactly one fill, and no other customer`, async () => {
+      const [ownerKey, otherKey] = [await customer(), await customer()];
+      const [ownerAccount, otherAccount, counterparty] = [
+        await tradingAccount(exchange),
+        await tradingAccount(exchange),
+        await tradingAccount(exchange),
+      ];
+      for (const [key, account] of [
+        [ownerKey, ownerAccount],
+        [otherKey, otherAccount],
+      ] as const) {
+        const res = await call('/api/v1/onboard', {
+          method: 'POST',
+          key,
+          body: { exchange, mode: 'self', ...account.credentials },
+        });
+        assert.equal(res.status, 200, res.text);
+      }
+      const { market, outcome, book: b } = await roomyMarket(exchange);
+      const owner = await authed(ownerKey);
+      const other = await authed(otherKey);
+      for (const client of [owner, other]) {
+        client.send({ type: 'subscribe', markets: [{ svc_id: market.svc_id, outcome }] });
+        await client.next((m) => m.type === 'orderbook');
+        const feed = await client.next((m) => m.type === 'fill_feed');
+        assert.equal(feed.exchange, exchange);
+        assert.equal(feed.feed_state, 'healthy', JSON.stringify(feed));
+      }
 
-    const price = round((b.bids[0]?.[0] ?? 0) + b.tick_size);
-    const rest = async (): Promise<ApiOrder> => {
-      const res = await call('/api/v1/orders?exchange=polymarket', {
-        method: 'POST',
-        key: ownerKey,
-        body: { market_id: market.exchange_market_id, outcome, side: 'buy', price, size: 5 },
-      });
-      assert.equal(res.status, 200, res.text);
-      assert.equal((res.body as ApiOrder).status, 'open', res.text);
-      return res.body as ApiOrder;
-    };
-    const hit = async () => {
-      await buyAtAsk(counterparty, market, outcome);
-      const res = await call('/api/v1/orders?exchange=polymarket', {
-        method: 'POST',
-        headers: { 'x-exchange-credentials': b64(counterparty.credentials) },
-        body: { market_id: market.exchange_market_id, outcome, side: 'sell', price, size: 5 },
-      });
-      assert.equal(res.status, 200, res.text);
-      assert.equal((res.body as ApiOrder).status, 'filled', res.text);
-    };
-    const fillsOf = (client: WsTestClient, orderId: string) =>
-      client.messages.filter((m) => m.type === 'activity' && m.kind === 'fill' && m.order_id === orderId);
+      const price = round((b.bids[0]?.[0] ?? 0) + b.tick_size);
+      const rest = async (): Promise<ApiOrder> => {
+        const res = await call(`/api/v1/orders?exchange=${exchange}`, {
+          method: 'POST',
+          key: ownerKey,
+          body: { market_id: market.exchange_market_id, outcome, side: 'buy', price, size: 5 },
+        });
+        assert.equal(res.status, 200, res.text);
+        assert.equal((res.body as ApiOrder).status, 'open', res.text);
+        return res.body as ApiOrder;
+      };
+      const hit = async () => {
+        await buyAtAsk(counterparty, market, outcome);
+        const res = await call(`/api/v1/orders?exchange=${exchange}`, {
+          method: 'POST',
+          headers: { 'x-exchange-credentials': b64(counterparty.credentials) },
+          body: { market_id: market.exchange_market_id, outcome, side: 'sell', price, size: 5 },
+        });
+        assert.equal(res.status, 200, res.text);
+        assert.equal((res.body as ApiOrder).status, 'filled', res.text);
+      };
+      const fillsOf = (client: WsTestClient, orderId: string) =>
+        client.messages.filter((m) => m.type === 'activity' && m.kind === 'fill' && m.order_id === orderId);
 
-    const order = await rest();
-    await hit();
-    const fill = await owner.next(
-      (m) => m.type === 'activity' && m.kind === 'fill' && m.order_id === order.id,
-    );
-    assert.equal(fill.svc_id, market.svc_id);
-    assert.equal(fill.outcome, outcome);
-    assert.equal(fill.liquidity_role, 'maker');
-    assert.equal(fill.side, 'buy');
-    assert.equal(fill.price, price);
-    assert.equal(fill.size, 5);
-    assert.equal(typeof fill.fill_id, 'string');
-    assert.equal(fill.source_channel, 'polymarket_user_stream');
+      const order = await rest();
+      await hit();
+      const fill = await owner.next(
+        (m) => m.type === 'activity' && m.kind === 'fill' && m.order_id === order.id,
+      );
+      assert.equal(fill.svc_id, market.svc_id);
+      assert.equal(fill.outcome, outcome);
+      assert.equal(fill.liquidity_role, 'maker');
+      assert.equal(fill.side, 'buy');
+      assert.equal(fill.price, price);
+      assert.equal(fill.size, 5);
+      assert.equal(typeof fill.fill_id, 'string');
+      assert.equal(fill.source_channel, `${exchange}_user_stream`);
 
-    // Later signals on each customer's own user stream: the owner's second fill, the other customer's own fill.
-    const marker = await rest();
-    await hit();
-    await owner.next((m) => m.type === 'activity' && m.kind === 'fill' && m.order_id === marker.id);
-    assert.equal(fillsOf(owner, order.id).length, 1, 'the fill was sent once');
-    const otherRes = await call('/api/v1/orders?exchange=polymarket', {
-      method: 'POST',
-      key: otherKey,
-      body: {
-        market_id: market.exchange_market_id,
-        outcome,
-        side: 'buy',
-        price: (await book(market, outcome)).asks[0]?.[0],
-        size: 5,
-      },
+      // Later signals on each customer's own user stream: the owner's second fill, the other customer's own fill.
+      const marker = await rest();
+      await hit();
+      await owner.next((m) => m.type === 'activity' && m.kind === 'fill' && m.order_id === marker.id);
+      assert.equal(fillsOf(owner, order.id).length, 1, 'the fill was sent once');
+      const otherRes = await call(`/api/v1/orders?exchange=${exchange}`, {
+        method: 'POST',
+        key: otherKey,
+        body: {
+          market_id: market.exchange_market_id,
+          outcome,
+          side: 'buy',
+          price: (await book(market, outcome)).asks[0]?.[0],
+          size: 5,
+        },
+      });
+      assert.equal(otherRes.status, 200, otherRes.text);
+      const otherOrder = otherRes.body as ApiOrder;
+      await other.next((m) => m.type === 'activity' && m.kind === 'fill' && m.order_id === otherOrder.id);
+      assert.equal(
+        fillsOf(other, order.id).length + fillsOf(other, marker.id).length,
+        0,
+        "another customer's fill",
+      );
+      assert.equal(fillsOf(owner, otherOrder.id).length, 0);
+      owner.close();
+      other.close();
     });
-    assert.equal(otherRes.status, 200, otherRes.text);
-    const otherOrder = otherRes.body as ApiOrder;
-    await other.next((m) => m.type === 'activity' && m.kind === 'fill' && m.order_id === otherOrder.id);
-    assert.equal(
-      fillsOf(other, order.id).length + fillsOf(other, marker.id).length,
-      0,
-      "another customer's fill",
-    );
-    assert.equal(fillsOf(owner, otherOrder.id).length, 0);
-    owner.close();
-    other.close();
-  });
 });
