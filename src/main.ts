@@ -13,7 +13,9 @@ import { BookRecorderJob } from './ingestion/book-recorder-job.js';
 import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
 import { BookHub } from './realtime/book-hub.js';
+import { FillFeeds } from './realtime/fill-feeds.js';
 import { WebSocketGateway } from './realtime/gateway.js';
+import { WalletHub } from './realtime/wallet-hub.js';
 import { OnboardingService } from './services/accounts/onboarding-service.js';
 import { WalletService } from './services/accounts/wallet-service.js';
 import { EventsService } from './services/catalogue/events-service.js';
@@ -106,6 +108,8 @@ const CATALOGUE_TOTALS_TTL_MS = 30_000;
 const ORDER_ABSENT_AFTER_MS = 15 * 60_000;
 /** How often the order reconciler looks for unsettled journal rows. */
 const ORDER_RECONCILE_INTERVAL_MS = 5_000;
+/** Items at most in a wallet subscription's first message (the newest of the history window). */
+const WALLET_SNAPSHOT_ITEMS = 50;
 /** How long a balance read is reused for the same customer and credentials (refresh=true reads again). */
 const BALANCE_TTL_MS = 5_000;
 
@@ -285,6 +289,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       keys,
       usage: wsUsage,
       targets,
+      exchanges,
+      wallets: new WalletHub({
+        pollMs: config.websocket.walletPollMs,
+        historyMs: config.websocket.walletHistoryMs,
+        overlapMs: config.websocket.walletOverlapMs,
+        recentItems: WALLET_SNAPSHOT_ITEMS,
+        timeoutMs: config.venues.timeoutMs,
+        logger: logger.child({ component: 'wallet-watch' }),
+      }),
+      fills: new FillFeeds(credentials, logger.child({ component: 'fill-feeds' })),
       hub: new BookHub(liveBooks, {
         staleAfterMs: config.websocket.heartbeatMs * 3,
         ...(bookRecorder ? { recordWhileHeld: (target) => bookRecorder.recordWhileHeld(target) } : {}),

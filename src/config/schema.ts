@@ -59,6 +59,12 @@ export const ConfigSchema = Type.Object({
     heartbeatMs: Type.Integer({ minimum: 100 }),
     /** A connection that has not sent auth within this long is closed (wire contract §6: 15 s). */
     authTimeoutMs: Type.Integer({ minimum: 100 }),
+    /** Time between two polls of a watched wallet's public activity (wallet subscriptions). */
+    walletPollMs: Type.Integer({ minimum: 100 }),
+    /** How far back a wallet subscription's first message (its snapshot) looks. */
+    walletHistoryMs: Type.Integer({ minimum: 0 }),
+    /** How late a venue may publish a wallet's activity item (against the newest seen) and still be delivered. */
+    walletOverlapMs: Type.Integer({ minimum: 0 }),
   }),
   /** Where each exchange lives. `serve` uses these; `sandbox` replaces them with its simulators' loopback URLs. */
   venues: Type.Object({
@@ -136,7 +142,13 @@ export const DEFAULT_CONFIG: Config = {
   auth: { keyCacheTtlMs: 1_000 },
   usage: { flushIntervalMs: 5_000 },
   catalogue: { sync: true, refreshIntervalMs: 60_000, leaseTtlMs: 30_000 },
-  websocket: { heartbeatMs: 10_000, authTimeoutMs: 15_000 },
+  websocket: {
+    heartbeatMs: 10_000,
+    authTimeoutMs: 15_000,
+    walletPollMs: 5_000,
+    walletHistoryMs: 86_400_000,
+    walletOverlapMs: 120_000,
+  },
   recorder: {
     enabled: true,
     books: [],

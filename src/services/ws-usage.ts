@@ -150,10 +150,11 @@ export class ConnectionMeter {
     this.count('unsubscribe_requests_total');
   }
 
-  subscriptionOpened(svcId: string): void {
+  /** `svcId` for a book (it counts towards top_markets); none for a wallet address. */
+  subscriptionOpened(svcId?: string): void {
     for (const a of this.both()) {
       a.totals.active_subscriptions += 1;
-      a.markets.set(svcId, (a.markets.get(svcId) ?? 0) + 1);
+      if (svcId !== undefined) a.markets.set(svcId, (a.markets.get(svcId) ?? 0) + 1);
     }
   }
 
