@@ -12,6 +12,8 @@ export const ConfigSchema = Type.Object({
   databaseUrl: Type.Optional(Type.String({ minLength: 1 })),
   /** Redis connection string; when absent rate limits and counters are in-process. */
   redisUrl: Type.Optional(Type.String({ minLength: 1 })),
+  /** Prefix of every Redis key and channel (env OMNIBOOK_REDIS_PREFIX): several deployments can share one Redis. */
+  redisPrefix: Type.String({ minLength: 1, maxLength: 100 }),
   /** When set, an admin-tier key with exactly this value is ensured at start. */
   adminKey: Type.Optional(Type.String({ minLength: 16 })),
   logLevel: Type.Enum(LOG_LEVELS),
@@ -59,6 +61,16 @@ export const ConfigSchema = Type.Object({
     heartbeatMs: Type.Integer({ minimum: 100 }),
     /** A connection that has not sent auth within this long is closed (wire contract §6: 15 s). */
     authTimeoutMs: Type.Integer({ minimum: 100 }),
+    /**
+     * With Redis: how often this node adds its usage counters to the cluster's totals and refreshes its live counts
+     * (which expire when a node stops refreshing them: ten periods, at least 2 s).
+     */
+    usageFlushMs: Type.Integer({ minimum: 20 }),
+    /**
+     * With Redis: the lease on one book's upstream feed. Its holder renews it every third of this; when a holder
+     * dies, another node watching the book takes the feed over after at most this long.
+     */
+    feedLeaseMs: Type.Integer({ minimum: 300 }),
   }),
   /** Where each exchange lives. `serve` uses these; `sandbox` replaces them with its simulators' loopback URLs. */
   venues: Type.Object({
@@ -130,13 +142,14 @@ export const DEFAULT_CONFIG: Config = {
   host: '127.0.0.1',
   port: 8080,
   dataDir: './data',
+  redisPrefix: 'omnibook',
   logLevel: 'info',
   accessLog: false,
   http: { bodyLimitBytes: 1_048_576, requestTimeoutMs: 30_000, trustProxy: false },
   auth: { keyCacheTtlMs: 1_000 },
   usage: { flushIntervalMs: 5_000 },
   catalogue: { sync: true, refreshIntervalMs: 60_000, leaseTtlMs: 30_000 },
-  websocket: { heartbeatMs: 10_000, authTimeoutMs: 15_000 },
+  websocket: { heartbeatMs: 10_000, authTimeoutMs: 15_000, usageFlushMs: 1_000, feedLeaseMs: 3_000 },
   recorder: {
     enabled: true,
     books: [],
