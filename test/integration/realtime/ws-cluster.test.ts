@@ -48,7 +48,7 @@ before(async () => {
     JSON.stringify({
       ...sims.host.config,
       // Quick flushes and a short lease keep the waits below short; nothing asserts how long they take.
-      websocket: { heartbeatMs: 500, usageFlushMs: 100, feedLeaseMs: 1_000 },
+      websocket: { heartbeatMs: 500, usageFlushMs: 100, feedLeaseMs: 3_000 },
       recorder: { enabled: false },
     }),
   );
