@@ -297,7 +297,8 @@ describe('two server processes on one Redis', () => {
   });
 
   test('the feeding node dies: the other goes stale, then resync_required and fresh from its own feed; live counts expire', async () => {
-    const a = await watcher(nodeA());
+    // Node A still feeds the book (GET /orderbook keeps it held there); it gets a client again, then node B.
+    await watcher(nodeA());
     const b = await watcher(nodeB());
     assert.equal(await upstreamSubscriptions(), 1);
     await waitFor(
@@ -355,7 +356,6 @@ describe('two server processes on one Redis', () => {
     assert.equal(report.totals.active_subscriptions, 1);
     assert.ok(report.totals.connections_opened_total >= 4);
     assert.deepEqual(await usage(nodeB()), { ws_active_connections: 1, ws_active_subscriptions: 1 });
-    void a;
 
     b.client.close();
     await b.client.waitClosed();
