@@ -24,7 +24,7 @@ export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_balance: 'supported',
     // The PnL chart is computed by Limitless on read; there is nothing to ask it to recompute.
     refresh_balance: 'unsupported',
-    // Wallet-address subscriptions are the realtime gateway's (it polls fetch_user_activity).
+    // Wallet subscriptions need per-item activity; Limitless publishes positions and volume by address, not trades.
     watch_address: 'unsupported',
     websocket: 'supported',
   }),

@@ -26,7 +26,7 @@ export const OPINION_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_balance: 'supported',
     // Opinion has no call that recomputes a balance.
     refresh_balance: 'unsupported',
-    // Wallet-address subscriptions are the realtime gateway's (it polls fetch_user_activity).
+    // Wallet subscriptions need per-item activity with stable ids (fetchWalletActivity), not built for this venue.
     watch_address: 'unsupported',
     // Books polled from REST at venues.opinion.pollIntervalMs (see stream.ts for why not market.depth.diff).
     websocket: 'polling',

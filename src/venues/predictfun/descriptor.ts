@@ -29,7 +29,7 @@ export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_balance: 'supported',
     // Balances are read live from the chain on every call; there is nothing to refresh.
     refresh_balance: 'unsupported',
-    // Wallet-address subscriptions are the realtime gateway's (it polls fetch_user_activity).
+    // Wallet subscriptions need per-item activity with stable ids (fetchWalletActivity), not built for this venue.
     watch_address: 'unsupported',
     // Books polled every venues.predictfun.pollIntervalMs and diffed into snapshot/delta events.
     websocket: 'polling',

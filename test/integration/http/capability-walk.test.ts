@@ -20,7 +20,8 @@ import { WsTestClient } from '../../support/ws-client.js';
 
 let cat: CatalogueServer;
 before(async () => {
-  cat = await startCatalogueServer(20);
+  // Wallet subscriptions poll the venue: quickly here, so the watch_address walk does not wait out the default.
+  cat = await startCatalogueServer(20, { config: { websocket: { walletPollMs: 200 } } });
 });
 after(async () => {
   await cat?.stop();
@@ -250,6 +251,37 @@ const EXERCISERS = new Map<Capability, Walker>([
         assert.deepEqual(
           asks.map(([p]) => p),
           [...asks.map(([p]) => p)].sort((a, b) => a - b),
+        );
+      } finally {
+        client.close();
+      }
+    },
+  ],
+  [
+    'watch_address',
+    async (exchange) => {
+      // A fresh paper wallet is watched, then trades on the exchange's book: the trade must reach the subscriber.
+      const sim = cat.sims.get(exchange);
+      assert.ok(sim);
+      const res = await fetch(`${sim.control}/__sim/accounts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      assert.equal(res.status, 201, `${exchange}: POST /__sim/accounts answered ${res.status}`);
+      const account = (await res.json()) as { address?: string; credentials: Record<string, string> };
+      assert.ok(account.address, `${exchange}: the paper account has no address to watch`);
+      const client = await wsClient();
+      try {
+        client.send({ type: 'subscribe', addresses: [{ exchange, address: account.address }] });
+        const snapshot = await client.next((m) => m.type === 'wallet_activity');
+        assert.equal(snapshot.snapshot, true, JSON.stringify(snapshot));
+        assert.equal(snapshot.feed_state, 'healthy', JSON.stringify(snapshot));
+        await placeOrder(exchange, Buffer.from(JSON.stringify(account.credentials)).toString('base64'), true);
+        const update = await client.next((m) => m.type === 'wallet_activity' && m.snapshot === false);
+        assert.ok(
+          (update.activity as unknown[]).length > 0,
+          `${exchange}: the wallet's trade was not delivered`,
         );
       } finally {
         client.close();
