@@ -6,6 +6,8 @@
 //   POST /__sim/advance         { steps?: n } moves books and the trade tape n deterministic steps
 //   GET|POST /__sim/clock       { advance_seconds } moves the simulator's clock (expiries, timestamps) forward
 //   POST /__sim/ws/drop         closes every stream connection (clients must reconnect and resubscribe)
+//   GET  /__sim/ws/subscriptions { subscriptions: { <instrument>: n } } stream connections subscribed to each
+//                               instrument now (simulators whose streams count them: polymarket)
 //   POST /__sim/accounts        creates a funded paper account → { credentials, address? }
 //   POST /__sim/fund            { address, amount } adds paper money, in the venue's own base units
 //   POST /__sim/trade           { address } the paper account at address buys once at the best ask of an open market,
@@ -43,6 +45,8 @@ export interface SimControlHooks {
   /** Runs after the clock moved, so expiries can be applied. */
   onClockAdvanced?(nowMs: number): void;
   dropStreams?(): number;
+  /** Stream connections subscribed to each instrument right now. */
+  streamSubscriptions?(): Record<string, number>;
   createAccount?(body: Record<string, unknown>): Promise<SimAccount> | SimAccount;
   fund?(address: string, amount: string): void;
   /** One trade by the paper account at `address`, as the venue renders it; throws RangeError for an unknown one. */
@@ -114,6 +118,10 @@ export async function handleControl(
       }
       case 'POST /__sim/ws/drop':
         sendJson(res, 200, { dropped: hooks.dropStreams?.() ?? 0 });
+        return true;
+      case 'GET /__sim/ws/subscriptions':
+        if (!hooks.streamSubscriptions) break;
+        sendJson(res, 200, { subscriptions: hooks.streamSubscriptions() });
         return true;
       case 'POST /__sim/accounts':
         if (!hooks.createAccount) break;

@@ -20,6 +20,9 @@ import type { MarketTarget } from '../services/market-data/market-target.js';
 
 export type BookState = 'fresh' | 'stale' | 'needs_refresh';
 
+/** Where books come from: this node's own upstream (LiveBooks), or the cluster's shared feed (ClusterBooks). */
+export type BookSource = Pick<LiveBooks, 'hold'>;
+
 /** What a subscription needs of its connection. */
 export interface BookTransport {
   /** How far behind the client's socket is. */
@@ -64,7 +67,7 @@ class BookChannel {
   constructor(
     readonly key: string,
     readonly target: MarketTarget,
-    books: LiveBooks,
+    books: BookSource,
     private readonly options: Required<Pick<BookHubOptions, 'staleAfterMs' | 'now'>> & BookHubOptions,
   ) {
     this.hold = books.hold(target.venue, target.market, target.outcome, {
@@ -331,7 +334,7 @@ export class BookHub {
   private readonly options: Required<Pick<BookHubOptions, 'staleAfterMs' | 'now'>> & BookHubOptions;
 
   constructor(
-    private readonly books: LiveBooks,
+    private readonly books: BookSource,
     options: BookHubOptions,
   ) {
     this.options = { ...options, now: options.now ?? Date.now };
