@@ -289,8 +289,8 @@ function thresholdDependency(
     `wording ${sim.toFixed(3)}`,
   );
   const penalties = datePenalty(dates);
-  // Fed-style decisions: exact amounts at one meeting exclude each other.
-  if (ta.comparator === 'eq' && tb.comparator === 'eq' && a.rate && b.rate) {
+  // Fed-style decisions at one meeting: outcomes whose ranges of change do not overlap exclude each other.
+  if (a.rate && b.rate && ta.unit === 'bps' && tb.unit === 'bps' && rateDisjoint(ta, tb)) {
     const confidence = combine(sim, [...baseDoubts, DOUBT.orderedThresholds], penalties);
     return verdict(
       'co_dependent',
@@ -350,6 +350,19 @@ function thresholdDependency(
     aStricter ? 'implies' : 'implied_by',
     evidence,
   );
+}
+
+/** The change a rate decision allows, as [low, high] in bps. */
+function rateRange(t: Threshold): [number, number] {
+  if (t.comparator === 'lt') return [Number.NEGATIVE_INFINITY, t.value];
+  if (t.comparator === 'gt') return [t.value, Number.POSITIVE_INFINITY];
+  return [t.value, t.value];
+}
+
+function rateDisjoint(a: Threshold, b: Threshold): boolean {
+  const [al, ah] = rateRange(a);
+  const [bl, bh] = rateRange(b);
+  return ah < bl || bh < al;
 }
 
 /** Something that can happen any time before a deadline: by an earlier date implies by a later one. */

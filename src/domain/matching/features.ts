@@ -165,6 +165,14 @@ function optionTokens(
   return [...out].sort();
 }
 
+/** An option named after ` - `: its tokens, or the folded text itself when it is all numbers (`10–15s`, `15s+`). */
+function dashOption(text: string): string[] {
+  const tokens = tokensOf(text);
+  if (tokens.length > 0) return tokens.sort();
+  const raw = fold(text).replace(/\s+/g, '');
+  return raw.length > 0 ? [raw] : [];
+}
+
 function pickDate(
   question: Parsed,
   context: Parsed | null,

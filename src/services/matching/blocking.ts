@@ -66,7 +66,8 @@ export function ladderKeys(f: MatchFeatures): string[] {
   if (t === null || f.date === null) return [];
   const keys: string[] = [];
   if (t.comparator !== 'eq' || f.rate) {
-    const family = t.comparator;
+    // Every decision at one meeting is in one group (`rate`): cut 25, hold and 25+ hike exclude each other.
+    const family = f.rate && t.unit === 'bps' ? 'rate' : t.comparator;
     for (const token of blockTokens(f)) keys.push(`L|${token}|${f.date.iso}|${family}|${t.unit}`);
   }
   return keys;

@@ -249,8 +249,8 @@ export class MatchEngine {
       rung: rungOf(this.features[m] as MatchFeatures, key),
       ex: (this.features[m] as MatchFeatures).exchange,
     }));
-    if (key.includes('|eq|')) {
-      // Exact amounts at one meeting: every other amount is excluded.
+    if (key.includes('|rate|')) {
+      // Decisions at one meeting: every other decision may exclude this one (comparePair decides).
       for (const x of rungs) for (const y of rungs) if (x.id !== y.id && x.rung !== y.rung) link(x.id, y.id);
       return adjacency;
     }
