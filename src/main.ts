@@ -1,5 +1,6 @@
 // The composition root: builds every dependency from a Config, wires them together, and owns start and stop.
 // Nothing else constructs infrastructure, so tests get the real thing by calling createRuntime with test config.
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -13,7 +14,10 @@ import { BookRecorderJob } from './ingestion/book-recorder-job.js';
 import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
 import { BookHub } from './realtime/book-hub.js';
+import { ClusterBooks } from './realtime/cluster-feed.js';
+import { FillFeeds } from './realtime/fill-feeds.js';
 import { WebSocketGateway } from './realtime/gateway.js';
+import { WalletHub } from './realtime/wallet-hub.js';
 import { OnboardingService } from './services/accounts/onboarding-service.js';
 import { WalletService } from './services/accounts/wallet-service.js';
 import { EventsService } from './services/catalogue/events-service.js';
@@ -23,7 +27,7 @@ import { HealthService } from './services/health-service.js';
 import { KeysAdminService } from './services/keys-admin-service.js';
 import { ExecutionPriceService } from './services/market-data/execution-price-service.js';
 import { LiveBooks } from './services/market-data/live-books.js';
-import { MarketTargets } from './services/market-data/market-target.js';
+import { type MarketTarget, MarketTargets } from './services/market-data/market-target.js';
 import { OrderbookHistoryService } from './services/market-data/orderbook-history-service.js';
 import { OrderbookService } from './services/market-data/orderbook-service.js';
 import { PriceService } from './services/market-data/price-service.js';
@@ -35,7 +39,8 @@ import { AccountService } from './services/trading/account-service.js';
 import { OrderReconcilerJob } from './services/trading/order-reconciler-job.js';
 import { OrdersService } from './services/trading/orders-service.js';
 import { UsageService } from './services/usage-service.js';
-import { WsUsage } from './services/ws-usage.js';
+import { WsUsage, type WsUsageView } from './services/ws-usage.js';
+import { ClusterWsUsage } from './services/ws-usage-cluster.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
 import { BookSnapshotsRepo } from './store/book-snapshots-repo.js';
 import { CredentialsRepo } from './store/credentials-repo.js';
@@ -110,6 +115,8 @@ const CATALOGUE_TOTALS_TTL_MS = 30_000;
 const ORDER_ABSENT_AFTER_MS = 15 * 60_000;
 /** How often the order reconciler looks for unsettled journal rows. */
 const ORDER_RECONCILE_INTERVAL_MS = 5_000;
+/** Items at most in a wallet subscription's first message (the newest of the history window). */
+const WALLET_SNAPSHOT_ITEMS = 50;
 /** How long a balance read is reused for the same customer and credentials (refresh=true reads again). */
 const BALANCE_TTL_MS = 5_000;
 
@@ -154,17 +161,20 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 
     const usageRepo = new UsageRepo(store.db);
+    const redisPrefix = options.redisNamespace ?? config.redisPrefix;
     let admission: AdmissionControl;
+    let redis: Redis | null = null;
     if (config.redisUrl) {
-      const redis = new Redis(config.redisUrl, {
+      const client = new Redis(config.redisUrl, {
         lazyConnect: true,
         maxRetriesPerRequest: 2,
         connectTimeout: 5_000,
       });
-      redis.on('error', (err) => logger.warn({ err }, 'redis error'));
-      await redis.connect();
-      closers.unshift(() => redis.quit());
-      admission = new RedisAdmission(redis, usageRepo, options.redisNamespace);
+      client.on('error', (err) => logger.warn({ err }, 'redis error'));
+      await client.connect();
+      closers.unshift(() => client.quit());
+      redis = client;
+      admission = new RedisAdmission(client, usageRepo, redisPrefix);
     } else {
       admission = new MemoryAdmission(usageRepo, options.admissionClock);
     }
@@ -291,16 +301,60 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ...(catalogSyncJob ? { catalogue: () => catalogSyncJob.catalogue() } : {}),
     });
 
-    const orderbook = new OrderbookService(targets, liveBooks, config.venues.timeoutMs);
-
+    // Several nodes on one Redis: usage totals are the cluster's, and each book has one upstream feed among them.
+    const nodeId = randomUUID();
     const wsUsage = new WsUsage();
+    const recordWhileHeld = bookRecorder
+      ? (target: MarketTarget) => bookRecorder.recordWhileHeld(target)
+      : undefined;
+    let wsUsageView: WsUsageView = wsUsage;
+    let clusterBooks: ClusterBooks | null = null;
+    if (redis) {
+      const clusterUsage = new ClusterWsUsage({
+        redis,
+        local: wsUsage,
+        prefix: redisPrefix,
+        nodeId,
+        flushMs: config.websocket.usageFlushMs,
+        logger: logger.child({ component: 'ws-usage' }),
+      });
+      jobs.push(clusterUsage);
+      wsUsageView = clusterUsage;
+      const subscriber = redis.duplicate({ lazyConnect: true });
+      subscriber.on('error', (err) => logger.warn({ err }, 'redis error (book channels)'));
+      await subscriber.connect();
+      closers.unshift(() => subscriber.quit());
+      clusterBooks = new ClusterBooks({
+        redis,
+        subscriber,
+        books: liveBooks,
+        prefix: redisPrefix,
+        nodeId,
+        leaseMs: config.websocket.feedLeaseMs,
+        logger: logger.child({ component: 'shared-books' }),
+        ...(recordWhileHeld ? { recordWhileHeld } : {}),
+      });
+    }
+    const orderbook = new OrderbookService(targets, clusterBooks ?? liveBooks, config.venues.timeoutMs);
+
     const websocket = new WebSocketGateway({
       keys,
       usage: wsUsage,
       targets,
-      hub: new BookHub(liveBooks, {
+      exchanges,
+      wallets: new WalletHub({
+        pollMs: config.websocket.walletPollMs,
+        historyMs: config.websocket.walletHistoryMs,
+        overlapMs: config.websocket.walletOverlapMs,
+        recentItems: WALLET_SNAPSHOT_ITEMS,
+        timeoutMs: config.venues.timeoutMs,
+        logger: logger.child({ component: 'wallet-watch' }),
+      }),
+      fills: new FillFeeds(credentials, logger.child({ component: 'fill-feeds' })),
+      hub: new BookHub(clusterBooks ?? liveBooks, {
         staleAfterMs: config.websocket.heartbeatMs * 3,
-        ...(bookRecorder ? { recordWhileHeld: (target) => bookRecorder.recordWhileHeld(target) } : {}),
+        // With the shared feed the recorder follows the book where it is fed (ClusterBooks), not on every node.
+        ...(recordWhileHeld && !clusterBooks ? { recordWhileHeld } : {}),
       }),
       logger: logger.child({ component: 'websocket' }),
       heartbeatMs: config.websocket.heartbeatMs,
@@ -326,8 +380,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ping: new PingService(registry, exchanges, config.venues.timeoutMs, sessions),
       health,
       keysAdmin: new KeysAdminService(keys),
-      usage: new UsageService(admission, wsUsage),
-      wsUsage,
+      usage: new UsageService(admission, wsUsageView),
+      wsUsage: wsUsageView,
       markets,
       events: new EventsService(eventsRepo, marketsRepo, exchanges, CATALOGUE_TOTALS_TTL_MS),
       targets,
@@ -395,6 +449,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           }
 
           for (const job of jobs) await job.stop();
+          // Shared feeds are handed over (leases released) before this node's own streams end.
+          await clusterBooks?.close().catch((err) => logger.warn({ err }, 'releasing shared books failed'));
           // Book streams end before the adapters that carry them close.
           orderbook.close();
           await liveBooks.close().catch((err) => logger.warn({ err }, 'closing book streams failed'));

@@ -179,6 +179,7 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
         exchange.expire(nowMs);
       },
       dropStreams: () => streams?.drop() ?? 0,
+      streamSubscriptions: () => streams?.subscriptions() ?? {},
       createAccount: (body) => createAccount(body),
       fund: (address, amount) => {
         accounts.wallet(address).collateral += Number(amount);

@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { handleControl, type SimControl } from '../shared/control.js';
 import { sendJson } from '../shared/http.js';
+import { setOwn } from '../shared/own-key.js';
 import type { ApiKey } from './accounts.js';
 import { type Depth, mirror } from './book.js';
 import type { PmMarket } from './catalogue.js';
@@ -210,6 +211,15 @@ export class Streams implements FeedSink {
   }
 
   /** Closes every connection abruptly (POST /__sim/ws/drop); returns how many. */
+  /** Market-channel connections subscribed to each asset (how many upstream feeds a client runs per book). */
+  subscriptions(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [asset, conns] of this.byAsset) {
+      if (conns.size > 0) setOwn(out, asset, conns.size);
+    }
+    return out;
+  }
+
   drop(): number {
     const count = this.conns.size;
     for (const conn of [...this.conns]) {

@@ -6,8 +6,13 @@
 //   POST /__sim/advance         { steps?: n } moves books and the trade tape n deterministic steps
 //   GET|POST /__sim/clock       { advance_seconds } moves the simulator's clock (expiries, timestamps) forward
 //   POST /__sim/ws/drop         closes every stream connection (clients must reconnect and resubscribe)
+//   GET  /__sim/ws/subscriptions { subscriptions: { <instrument>: n } } stream connections subscribed to each
+//                               instrument now (simulators whose streams count them: polymarket)
 //   POST /__sim/accounts        creates a funded paper account → { credentials, address? }
 //   POST /__sim/fund            { address, amount } adds paper money, in the venue's own base units
+//   POST /__sim/trade           { address } the paper account at address buys once at the best ask of an open market,
+//                               recorded wherever the venue records a fill (for venues whose orders our sandbox
+//                               does not place: the trade a wallet-activity watcher must then see) → the venue's row
 //   GET|DELETE /__sim/requests  { counts: { "[service ]METHOD /path": n } } venue requests received; DELETE clears
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FaultSettingsError, type SimFaults } from './faults.js';
@@ -40,8 +45,12 @@ export interface SimControlHooks {
   /** Runs after the clock moved, so expiries can be applied. */
   onClockAdvanced?(nowMs: number): void;
   dropStreams?(): number;
+  /** Stream connections subscribed to each instrument right now. */
+  streamSubscriptions?(): Record<string, number>;
   createAccount?(body: Record<string, unknown>): Promise<SimAccount> | SimAccount;
   fund?(address: string, amount: string): void;
+  /** One trade by the paper account at `address`, as the venue renders it; throws RangeError for an unknown one. */
+  trade?(address: string): Record<string, unknown>;
 }
 
 export interface SimControl {
@@ -110,6 +119,10 @@ export async function handleControl(
       case 'POST /__sim/ws/drop':
         sendJson(res, 200, { dropped: hooks.dropStreams?.() ?? 0 });
         return true;
+      case 'GET /__sim/ws/subscriptions':
+        if (!hooks.streamSubscriptions) break;
+        sendJson(res, 200, { subscriptions: hooks.streamSubscriptions() });
+        return true;
       case 'POST /__sim/accounts':
         if (!hooks.createAccount) break;
         sendJson(res, 201, await hooks.createAccount(body));
@@ -122,6 +135,18 @@ export async function handleControl(
         }
         hooks.fund(address, amount);
         sendJson(res, 200, { ok: true });
+        return true;
+      }
+      case 'POST /__sim/trade': {
+        if (!hooks.trade) break;
+        const { address } = body;
+        if (typeof address !== 'string') throw new ControlInputError('address (string) is required');
+        try {
+          sendJson(res, 201, hooks.trade(address));
+        } catch (error) {
+          if (error instanceof RangeError) throw new ControlInputError(error.message);
+          throw error;
+        }
         return true;
       }
       case 'GET /__sim/requests':

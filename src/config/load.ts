@@ -42,6 +42,7 @@ type EnvName =
   | 'OMNIBOOK_DATA_DIR'
   | 'DATABASE_URL'
   | 'REDIS_URL'
+  | 'OMNIBOOK_REDIS_PREFIX'
   | 'OMNIBOOK_ADMIN_KEY'
   | 'LOG_LEVEL'
   | 'OMNIBOOK_ACCESS_LOG'
@@ -74,6 +75,8 @@ function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   if (databaseUrl !== undefined) out.databaseUrl = databaseUrl;
   const redisUrl = str('REDIS_URL');
   if (redisUrl !== undefined) out.redisUrl = redisUrl;
+  const redisPrefix = str('OMNIBOOK_REDIS_PREFIX');
+  if (redisPrefix !== undefined) out.redisPrefix = redisPrefix;
   const adminKey = str('OMNIBOOK_ADMIN_KEY');
   if (adminKey !== undefined) out.adminKey = adminKey;
   const logLevel = str('LOG_LEVEL');

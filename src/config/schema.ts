@@ -12,6 +12,8 @@ export const ConfigSchema = Type.Object({
   databaseUrl: Type.Optional(Type.String({ minLength: 1 })),
   /** Redis connection string; when absent rate limits and counters are in-process. */
   redisUrl: Type.Optional(Type.String({ minLength: 1 })),
+  /** Prefix of every Redis key and channel (env OMNIBOOK_REDIS_PREFIX): several deployments can share one Redis. */
+  redisPrefix: Type.String({ minLength: 1, maxLength: 100 }),
   /** When set, an admin-tier key with exactly this value is ensured at start. */
   adminKey: Type.Optional(Type.String({ minLength: 16 })),
   logLevel: Type.Enum(LOG_LEVELS),
@@ -59,6 +61,22 @@ export const ConfigSchema = Type.Object({
     heartbeatMs: Type.Integer({ minimum: 100 }),
     /** A connection that has not sent auth within this long is closed (wire contract §6: 15 s). */
     authTimeoutMs: Type.Integer({ minimum: 100 }),
+    /** Time between two polls of a watched wallet's public activity (wallet subscriptions). */
+    walletPollMs: Type.Integer({ minimum: 100 }),
+    /** How far back a wallet subscription's first message (its snapshot) looks. */
+    walletHistoryMs: Type.Integer({ minimum: 0 }),
+    /** How late a venue may publish a wallet's activity item (against the newest seen) and still be delivered. */
+    walletOverlapMs: Type.Integer({ minimum: 0 }),
+    /**
+     * With Redis: how often this node adds its usage counters to the cluster's totals and refreshes its live counts
+     * (which expire when a node stops refreshing them: ten periods, at least 2 s).
+     */
+    usageFlushMs: Type.Integer({ minimum: 20 }),
+    /**
+     * With Redis: the lease on one book's upstream feed. Its holder renews it every third of this; when a holder
+     * dies, another node watching the book takes the feed over after at most this long.
+     */
+    feedLeaseMs: Type.Integer({ minimum: 300 }),
   }),
   /** Where each exchange lives. `serve` uses these; `sandbox` replaces them with its simulators' loopback URLs. */
   venues: Type.Object({
@@ -130,13 +148,22 @@ export const DEFAULT_CONFIG: Config = {
   host: '127.0.0.1',
   port: 8080,
   dataDir: './data',
+  redisPrefix: 'omnibook',
   logLevel: 'info',
   accessLog: false,
   http: { bodyLimitBytes: 1_048_576, requestTimeoutMs: 30_000, trustProxy: false },
   auth: { keyCacheTtlMs: 1_000 },
   usage: { flushIntervalMs: 5_000 },
   catalogue: { sync: true, refreshIntervalMs: 60_000, leaseTtlMs: 30_000 },
-  websocket: { heartbeatMs: 10_000, authTimeoutMs: 15_000 },
+  websocket: {
+    heartbeatMs: 10_000,
+    authTimeoutMs: 15_000,
+    walletPollMs: 5_000,
+    walletHistoryMs: 86_400_000,
+    walletOverlapMs: 120_000,
+    usageFlushMs: 1_000,
+    feedLeaseMs: 3_000,
+  },
   recorder: {
     enabled: true,
     books: [],

@@ -21,7 +21,7 @@ import type { PingService } from '../services/ping-service.js';
 import type { AccountService } from '../services/trading/account-service.js';
 import type { OrdersService } from '../services/trading/orders-service.js';
 import type { UsageService } from '../services/usage-service.js';
-import type { WsUsage } from '../services/ws-usage.js';
+import type { WsUsageView } from '../services/ws-usage.js';
 import type { AdmissionControl } from '../tenancy/admission/admission.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
 import { servedCapabilities } from './capability-routes.js';
@@ -80,7 +80,7 @@ export interface AppDeps {
   /** The WebSocket gateway (GET /ws and /api/v1/ws), registered on the root app; absent: not served. */
   websocket?: { register(app: FastifyInstance): void };
   /** The gateway's usage meter (GET /ws/usage); absent with no gateway. */
-  wsUsage?: WsUsage;
+  wsUsage?: WsUsageView;
 }
 
 export const API_PREFIX = '/api/v1';

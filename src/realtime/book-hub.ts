@@ -6,17 +6,22 @@
 // that saw the book before gets resync_required and a fresh snapshot — never a patched-up guess.
 //
 // Public trades on a book (venues whose stream carries them) go to the same subscriptions as `activity` messages
-// with kind trade, numbered in the same `server_seq` sequence, each serialised once for every subscriber.
+// with kind trade, numbered in the same `server_seq` sequence, each serialised once for every subscriber. The
+// caller's own fills (fill-feeds.ts) join a connection's own subscription of that book as `activity` kind fill.
 //
 // Deltas are computed once per book version and depth, and serialised once: 1,000 clients on one book cost one
 // diff and one JSON encoding per change, plus a short string join each for their own sequence number.
 import type { OrderBook } from '../domain/book.js';
 import { diffBookSides } from '../domain/book-diff.js';
 import type { FeedState } from '../domain/stream.js';
+import type { Fill } from '../domain/trading.js';
 import type { BookHold, LiveBooks, StaleCause, StreamTrade } from '../services/market-data/live-books.js';
 import type { MarketTarget } from '../services/market-data/market-target.js';
 
 export type BookState = 'fresh' | 'stale' | 'needs_refresh';
+
+/** Where books come from: this node's own upstream (LiveBooks), or the cluster's shared feed (ClusterBooks). */
+export type BookSource = Pick<LiveBooks, 'hold'>;
 
 /** What a subscription needs of its connection. */
 export interface BookTransport {
@@ -62,7 +67,7 @@ class BookChannel {
   constructor(
     readonly key: string,
     readonly target: MarketTarget,
-    books: LiveBooks,
+    books: BookSource,
     private readonly options: Required<Pick<BookHubOptions, 'staleAfterMs' | 'now'>> & BookHubOptions,
   ) {
     this.hold = books.hold(target.venue, target.market, target.outcome, {
@@ -174,6 +179,22 @@ class BookChannel {
     for (const sub of this.subscriptions) sub.tradeSeen(rest);
   }
 
+  /** The caller's own fill on this book, as an `activity` message's fields (JSON without its opening brace). */
+  fillRest(fill: Fill, sourceChannel: string): string {
+    const at = { exchangeTs: Date.parse(fill.created_at), ingestMs: this.options.now() };
+    return `${this.header(this.fresh ? 'fresh' : 'stale', at)},${JSON.stringify({
+      kind: 'fill',
+      price: fill.price,
+      size: fill.size,
+      side: fill.side,
+      fill_id: fill.fill_id,
+      order_id: fill.order_id,
+      liquidity_role: fill.is_taker ? 'taker' : 'maker',
+      fee: fill.fee,
+      source_channel: sourceChannel,
+    }).slice(1)}`;
+  }
+
   private staled(cause: StaleCause): void {
     this.fresh = false;
     if (cause === 'disconnected') this.feed = 'disconnected';
@@ -268,6 +289,19 @@ export class BookSubscription {
     this.emit('activity', rest);
   }
 
+  /**
+   * One of the caller's own fills on this book, as an `activity` message. Unlike a public trade it is sent to a
+   * conflated subscription too: a fill is the client's own money and is not repeated in any snapshot.
+   */
+  fillSeen(rest: string): void {
+    if (this.closed) return;
+    if (this.transport.congestion() === 'hopeless') {
+      this.transport.drop('the client does not read its messages');
+      return;
+    }
+    this.emit('activity', rest);
+  }
+
   bookStale(): void {
     if (this.closed || this.sentVersion === 0) return;
     this.emit('orderbook_delta', stateOnly(this.channel, 'stale'));
@@ -300,7 +334,7 @@ export class BookHub {
   private readonly options: Required<Pick<BookHubOptions, 'staleAfterMs' | 'now'>> & BookHubOptions;
 
   constructor(
-    private readonly books: LiveBooks,
+    private readonly books: BookSource,
     options: BookHubOptions,
   ) {
     this.options = { ...options, now: options.now ?? Date.now };

@@ -1,17 +1,31 @@
 // One client's WebSocket session: `auth` within the deadline, then subscribe / unsubscribe / resync under the
-// tier's limits (subscriptions, depth) and at most 3 control messages a second. Book messages come from the hub;
-// this class owns the socket's backpressure (a slow client is conflated, a hopeless one dropped) and the errors,
-// and reports what happens on it to its usage meter (GET /ws/usage).
+// tier's limits (subscriptions — books and wallet addresses together — and depth) and at most 3 control messages a
+// second. Book messages come from the book hub, wallet activity from the wallet hub, the customer's own fills from
+// its fill feeds (joined to its book subscriptions); this class owns the socket's backpressure (a slow client is
+// conflated, a hopeless one dropped) and the errors, and reports what happens on it to its usage meter.
 import { WebSocket } from 'ws';
+import type { ExchangeId } from '../domain/exchanges.js';
+import type { FeedState } from '../domain/stream.js';
 import { type Bucket, takeToken } from '../domain/token-bucket.js';
+import type { Fill } from '../domain/trading.js';
+import { ADDRESS_RULES } from '../domain/wallet-address.js';
 import { AppError } from '../errors/app-error.js';
 import type { CallerContext } from '../services/caller-context.js';
+import type { ExchangesService } from '../services/exchanges-service.js';
 import type { MarketTarget, MarketTargets } from '../services/market-data/market-target.js';
 import type { ConnectionMeter, WsUsage } from '../services/ws-usage.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
 import type { Principal } from '../tenancy/principal.js';
 import type { BookHub, BookSubscription, BookTransport } from './book-hub.js';
-import { type MarketRef, parseClientMessage, WS_ERROR, type WsErrorName } from './protocol.js';
+import type { FillFeeds, FillListener } from './fill-feeds.js';
+import {
+  type AddressRef,
+  type MarketRef,
+  parseClientMessage,
+  WS_ERROR,
+  type WsErrorName,
+} from './protocol.js';
+import { type WalletHub, type WalletSubscription, walletKey } from './wallet-hub.js';
 
 export interface ConnectionLimits {
   authTimeoutMs: number;
@@ -29,6 +43,9 @@ export interface ConnectionDeps {
   keys: ApiKeyService;
   targets: MarketTargets;
   hub: BookHub;
+  wallets: WalletHub;
+  fills: FillFeeds;
+  exchanges: ExchangesService;
   usage: WsUsage;
   limits: ConnectionLimits;
   logger: CallerContext['logger'];
@@ -38,10 +55,13 @@ export interface ConnectionDeps {
 /** Close code when no auth arrived in time (4000–4999 are the application's own). */
 const CLOSE_AUTH_TIMEOUT = 4001;
 
-export class WsConnection implements BookTransport {
+export class WsConnection implements BookTransport, FillListener {
   private principal: Principal | null = null;
   private authenticating = false;
   private readonly subs = new Map<string, BookSubscription>();
+  private readonly wallets = new Map<string, WalletSubscription>();
+  /** The customer's fill feed per exchange this connection has subscribed books on (null: none to be had). */
+  private readonly fillFeeds = new Map<ExchangeId, Promise<(() => void) | null>>();
   private readonly bucket: Bucket;
   private readonly authTimer: NodeJS.Timeout;
   private closed = false;
@@ -80,7 +100,7 @@ export class WsConnection implements BookTransport {
   }
 
   get subscriptionCount(): number {
-    return this.subs.size;
+    return this.subs.size + this.wallets.size;
   }
 
   // BookTransport
@@ -104,6 +124,25 @@ export class WsConnection implements BookTransport {
     // terminate(): a client that does not read would never complete a closing handshake.
     this.socket.terminate();
     this.cleanUp();
+  }
+
+  // FillListener: the customer's own fills go to this connection's subscription of the book they happened on.
+  fill(exchange: ExchangeId, fill: Fill): void {
+    if (this.closed) return;
+    const outcome = fill.outcome.toLowerCase();
+    for (const sub of this.subs.values()) {
+      const t = sub.channel.target;
+      if (t.venue.descriptor.id !== exchange || t.market.exchange_market_id !== fill.market_id) continue;
+      if (t.outcome.name.toLowerCase() !== outcome) continue;
+      sub.fillSeen(sub.channel.fillRest(fill, `${exchange}_user_stream`));
+    }
+  }
+
+  fillFeed(exchange: ExchangeId, state: FeedState, reason: string | null): void {
+    if (this.closed) return;
+    this.send(
+      JSON.stringify({ type: 'fill_feed', exchange, feed_state: state, ...(reason ? { reason } : {}) }),
+    );
   }
 
   heartbeat(): void {
@@ -142,14 +181,13 @@ export class WsConnection implements BookTransport {
       switch (message.type) {
         case 'subscribe':
           this.meter.subscribeRequest();
-          if (message.addresses.length > 0) {
-            this.error('exchange_unavailable', 'wallet address subscriptions (watch_address) are not served');
-          }
           for (const ref of message.markets) await this.subscribe(principal, ref);
+          for (const ref of message.addresses) this.watch(principal, ref);
           return;
         case 'unsubscribe':
           this.meter.unsubscribeRequest();
           for (const ref of message.markets) await this.unsubscribe(principal, ref);
+          for (const ref of message.addresses) this.unwatch(ref);
           return;
         case 'resync': {
           const target = await this.target(principal, message.market);
@@ -205,11 +243,107 @@ export class WsConnection implements BookTransport {
       this.endSubscription(key, existing);
     }
     const max = principal.limits.wsMaxSubscriptions;
-    if (max > 0 && this.subs.size >= max) {
+    if (max > 0 && this.subscriptionCount >= max) {
       return this.error('max_subscriptions', `your tier allows ${max} subscriptions per connection`, target);
     }
     this.subs.set(key, this.deps.hub.subscribe(target, depth, this));
     this.meter.subscriptionOpened(target.market.svc_id);
+    this.joinFillFeed(principal, target);
+  }
+
+  /** The customer's own fills on this exchange, from the first book subscribed there on (when it has credentials). */
+  private joinFillFeed(principal: Principal, target: MarketTarget): void {
+    const exchange = target.venue.descriptor.id;
+    if (this.fillFeeds.has(exchange)) return;
+    const joined = this.deps.fills
+      .acquire(principal.customerId, target.venue, this)
+      .catch((error: unknown) => {
+        this.deps.logger.warn({ err: error, connection: this.id, exchange }, 'fill feed unavailable');
+        this.fillFeed(
+          exchange,
+          'disconnected',
+          `${exchange} fills are unavailable: stored credentials unreadable`,
+        );
+        return null;
+      });
+    this.fillFeeds.set(exchange, joined);
+    // A connection that closed while the feed was being joined leaves it at once.
+    void joined.then((release) => {
+      if (this.closed) release?.();
+    });
+  }
+
+  /** `subscribe { addresses }`: a wallet on an exchange with watch_address, spelled as that exchange wants it. */
+  private watch(principal: Principal, ref: AddressRef): void {
+    const venue = this.addressVenue(ref);
+    if (!venue) return;
+    const exchange = venue.descriptor.id;
+    const address = ref.address.toLowerCase();
+    const key = walletKey(exchange, address);
+    if (this.wallets.has(key)) return;
+    const max = principal.limits.wsMaxSubscriptions;
+    if (max > 0 && this.subscriptionCount >= max) {
+      this.addressError('max_subscriptions', `your tier allows ${max} subscriptions per connection`, {
+        exchange,
+        address,
+      });
+      return;
+    }
+    this.wallets.set(key, this.deps.wallets.subscribe(venue, address, this));
+    this.meter.subscriptionOpened();
+  }
+
+  private unwatch(ref: AddressRef): void {
+    const venue = this.addressVenue(ref);
+    if (!venue) return;
+    const key = walletKey(venue.descriptor.id, ref.address.toLowerCase());
+    const sub = this.wallets.get(key);
+    if (sub) this.endWallet(key, sub);
+  }
+
+  /**
+   * The venue an address reference names, checked: 2001 for an unknown exchange or an address its rule refuses (the
+   * address is not repeated: a string pasted by mistake may be a private key), 2003 for one without watch_address.
+   */
+  private addressVenue(ref: AddressRef) {
+    let venue: ReturnType<ExchangesService['venue']>;
+    try {
+      venue = this.deps.exchanges.venueFor(ref.exchange, 'watch_address');
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const name: WsErrorName = error.code === 'not_supported' ? 'exchange_unavailable' : 'invalid_market';
+      const message =
+        error.code === 'not_supported'
+          ? `${ref.exchange} has no wallet address subscriptions (watch_address)`
+          : error.message;
+      this.addressError(name, message, { exchange: ref.exchange });
+      return null;
+    }
+    const rule = ADDRESS_RULES[venue.descriptor.id];
+    const problem = rule ? rule.problem(ref.address) : 'cannot be checked';
+    if (problem) {
+      this.addressError(
+        'invalid_market',
+        `address ${problem}: ${venue.descriptor.id} needs ${rule?.describe ?? 'an address'}`,
+        { exchange: venue.descriptor.id },
+      );
+      return null;
+    }
+    return venue;
+  }
+
+  private endWallet(key: string, sub: WalletSubscription): void {
+    this.wallets.delete(key);
+    this.deps.wallets.unsubscribe(sub);
+    this.meter.subscriptionClosed();
+  }
+
+  private addressError(
+    name: WsErrorName,
+    message: string,
+    about: { exchange: string; address?: string },
+  ): void {
+    this.send(JSON.stringify({ type: 'error', code: WS_ERROR[name], message, ...about }));
   }
 
   private async unsubscribe(principal: Principal, ref: MarketRef): Promise<void> {
@@ -278,6 +412,9 @@ export class WsConnection implements BookTransport {
     this.closed = true;
     clearTimeout(this.authTimer);
     for (const [key, sub] of [...this.subs]) this.endSubscription(key, sub);
+    for (const [key, sub] of [...this.wallets]) this.endWallet(key, sub);
+    for (const joined of this.fillFeeds.values()) void joined.then((release) => release?.());
+    this.fillFeeds.clear();
     this.meter.close();
   }
 }

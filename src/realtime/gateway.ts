@@ -65,6 +65,8 @@ export class WebSocketGateway {
     if (this.heartbeat) clearInterval(this.heartbeat);
     for (const c of this.connections) c.close(1001, 'server shutting down');
     this.connections.clear();
+    this.options.wallets.close();
+    this.options.fills.close();
     this.wss.close();
   }
 }

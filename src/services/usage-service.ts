@@ -26,9 +26,14 @@ export const UsageReport = Type.Object({
 });
 export type UsageReport = Static<typeof UsageReport>;
 
-/** Where the WebSocket counts come from (the gateway's usage meter); absent: no WebSocket is served. */
+/**
+ * Where the WebSocket counts come from (the gateway's usage meter, or the cluster's totals with Redis); absent: no
+ * WebSocket is served.
+ */
 export interface WsActivity {
-  active(customerId: string): { connections: number; subscriptions: number };
+  active(
+    customerId: string,
+  ): { connections: number; subscriptions: number } | Promise<{ connections: number; subscriptions: number }>;
 }
 
 export class UsageService {
@@ -40,7 +45,7 @@ export class UsageService {
   async forPrincipal(principal: Principal, now: Date): Promise<UsageReport> {
     const period = billingPeriodOf(now);
     const l = principal.limits;
-    const ws = this.ws?.active(principal.customerId) ?? { connections: 0, subscriptions: 0 };
+    const ws = (await this.ws?.active(principal.customerId)) ?? { connections: 0, subscriptions: 0 };
     return {
       tier: principal.tier,
       billing_period_start: period.start.toISOString(),

@@ -4,7 +4,9 @@
 // did before (messages it was sent, failed auth attempts) is then counted to that customer too, so a customer's
 // totals add up to the global ones for every connection that ever authenticated.
 //
-// With several nodes behind one Redis each node counts only its own sockets (the README says so).
+// This class is the hot path and stays in-process: a frame sent is a few additions. With REDIS_URL,
+// `ClusterWsUsage` (ws-usage-cluster.ts) adds each node's counters to the cluster's totals in Redis periodically and
+// answers the reports from there; `snapshot()` and `buildWsUsageReport` are what it uses.
 import { type Static, Type } from 'typebox';
 import { AppError } from '../errors/app-error.js';
 import type { Principal } from '../tenancy/principal.js';
@@ -81,9 +83,20 @@ export const WsUsageReport = Type.Object({
 });
 export type WsUsageReport = Static<typeof WsUsageReport>;
 
-type TotalsRecord = Static<typeof Totals>;
+export type TotalsRecord = Static<typeof Totals>;
 
-function zeroTotals(): TotalsRecord {
+/** The counters that only grow (everything but the two live gauges). */
+export const CUMULATIVE_FIELDS = [
+  'connections_opened_total',
+  'connections_closed_total',
+  'auth_failures_total',
+  'subscribe_requests_total',
+  'unsubscribe_requests_total',
+  'messages_sent_total',
+  'bytes_sent_total',
+] as const satisfies ReadonlyArray<keyof TotalsRecord>;
+
+export function zeroTotals(): TotalsRecord {
   return {
     active_connections: 0,
     active_subscriptions: 0,
@@ -97,14 +110,33 @@ function zeroTotals(): TotalsRecord {
   };
 }
 
-interface Account {
+export interface Account {
   totals: TotalsRecord;
   /** Subscriptions ever opened, per svc_id. */
   markets: Map<string, number>;
 }
 
-function newAccount(): Account {
+export function newAccount(): Account {
   return { totals: zeroTotals(), markets: new Map() };
+}
+
+/** Everyone's account and each customer's: what a report is built from. */
+export interface UsageAccounts {
+  global: Account;
+  customers: ReadonlyMap<string, Account>;
+}
+
+/** What the routes read: this process's meters, or the cluster's totals in Redis. */
+export interface WsUsageView {
+  report(principal: Principal, query: WsUsageQuery): WsUsageReport | Promise<WsUsageReport>;
+  /** Open sockets and subscriptions of one customer (GET /usage). */
+  active(
+    customerId: string,
+  ): { connections: number; subscriptions: number } | Promise<{ connections: number; subscriptions: number }>;
+}
+
+function copyAccount(a: Account): Account {
+  return { totals: { ...a.totals }, markets: new Map(a.markets) };
 }
 
 /** One socket's meter: the gateway calls it as things happen; it keeps the global and customer sums current. */
@@ -150,10 +182,11 @@ export class ConnectionMeter {
     this.count('unsubscribe_requests_total');
   }
 
-  subscriptionOpened(svcId: string): void {
+  /** `svcId` for a book (it counts towards top_markets); none for a wallet address. */
+  subscriptionOpened(svcId?: string): void {
     for (const a of this.both()) {
       a.totals.active_subscriptions += 1;
-      a.markets.set(svcId, (a.markets.get(svcId) ?? 0) + 1);
+      if (svcId !== undefined) a.markets.set(svcId, (a.markets.get(svcId) ?? 0) + 1);
     }
   }
 
@@ -191,7 +224,7 @@ export class ConnectionMeter {
   }
 }
 
-export class WsUsage {
+export class WsUsage implements WsUsageView {
   private readonly global = newAccount();
   private readonly customers = new Map<string, Account>();
 
@@ -208,59 +241,80 @@ export class WsUsage {
     });
   }
 
-  /** Open sockets and subscriptions of one customer (GET /usage). */
   active(customerId: string): { connections: number; subscriptions: number } {
     const t = this.customers.get(customerId)?.totals;
     return { connections: t?.active_connections ?? 0, subscriptions: t?.active_subscriptions ?? 0 };
   }
 
+  /** A copy of every counter as it stands (the cluster sync diffs two of them). */
+  snapshot(): UsageAccounts {
+    return {
+      global: copyAccount(this.global),
+      customers: new Map([...this.customers].map(([id, a]) => [id, copyAccount(a)])),
+    };
+  }
+
   report(principal: Principal, query: WsUsageQuery): WsUsageReport {
-    const scope = query.scope ?? 'self';
-    const limit = query.limit ?? WS_USAGE_LIMIT_DEFAULT;
-    const updated_at_ms = this.now();
-    if (scope === 'global') {
-      if (principal.tier !== 'admin') {
-        throw new AppError(
-          'forbidden',
-          'scope=global needs an admin-tier key; scope=self shows your own usage',
-        );
-      }
-      const customers = [...this.customers.entries()]
-        .map(([customer_id, a]) => ({
-          customer_id,
-          active_connections: a.totals.active_connections,
-          active_subscriptions: a.totals.active_subscriptions,
-          messages_sent_total: a.totals.messages_sent_total,
-          bytes_sent_total: a.totals.bytes_sent_total,
-        }))
-        .sort(
-          (x, y) =>
-            y.active_subscriptions - x.active_subscriptions ||
-            y.messages_sent_total - x.messages_sent_total ||
-            (x.customer_id < y.customer_id ? -1 : 1),
-        )
-        .slice(0, limit);
-      return {
-        scope,
-        updated_at_ms,
-        totals: { ...this.global.totals },
-        customers,
-        top_markets: topMarkets(this.global, limit),
-      };
+    return buildWsUsageReport(
+      principal,
+      query,
+      { global: this.global, customers: this.customers },
+      this.now(),
+    );
+  }
+}
+
+/** The report for one caller (scope global: admin tier only, else 403) from a set of accounts. */
+export function buildWsUsageReport(
+  principal: Principal,
+  query: WsUsageQuery,
+  accounts: UsageAccounts,
+  updated_at_ms: number,
+): WsUsageReport {
+  const scope = query.scope ?? 'self';
+  const limit = query.limit ?? WS_USAGE_LIMIT_DEFAULT;
+  if (scope === 'global') {
+    if (principal.tier !== 'admin') {
+      throw new AppError(
+        'forbidden',
+        'scope=global needs an admin-tier key; scope=self shows your own usage',
+      );
     }
-    const account = this.customers.get(principal.customerId) ?? newAccount();
+    const customers = [...accounts.customers.entries()]
+      .map(([customer_id, a]) => ({
+        customer_id,
+        active_connections: a.totals.active_connections,
+        active_subscriptions: a.totals.active_subscriptions,
+        messages_sent_total: a.totals.messages_sent_total,
+        bytes_sent_total: a.totals.bytes_sent_total,
+      }))
+      .sort(
+        (x, y) =>
+          y.active_subscriptions - x.active_subscriptions ||
+          y.messages_sent_total - x.messages_sent_total ||
+          (x.customer_id < y.customer_id ? -1 : 1),
+      )
+      .slice(0, limit);
     return {
       scope,
       updated_at_ms,
-      totals: { ...account.totals },
-      customer: {
-        customer_id: principal.customerId,
-        active_connections: account.totals.active_connections,
-        active_subscriptions: account.totals.active_subscriptions,
-      },
-      top_markets: topMarkets(account, limit),
+      totals: { ...accounts.global.totals },
+      customers,
+      top_markets: topMarkets(accounts.global, limit),
     };
   }
+  const account = accounts.customers.get(principal.customerId) ?? newAccount();
+  return {
+    scope,
+    updated_at_ms,
+    totals: { ...account.totals },
+    customer: {
+      customer_id: principal.customerId,
+      active_connections: account.totals.active_connections,
+      active_subscriptions: account.totals.active_subscriptions,
+    },
+    top_markets: topMarkets(account, limit),
+  };
 }
 
 function topMarkets(account: Account, limit: number): WsUsageReport['top_markets'] {

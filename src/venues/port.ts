@@ -9,6 +9,7 @@ import type { FeeSchedule } from '../domain/fees/schedule.js';
 import type { Market, MarketEvent, Page } from '../domain/market.js';
 import type { MarketStreamEvent, UserStreamEvent } from '../domain/stream.js';
 import type { Balance, Fill, Order, OrderRequest, OrderType, Position } from '../domain/trading.js';
+import type { WalletActivityItem, WalletActivityQuery } from '../domain/wallet-activity.js';
 
 export { CAPABILITIES, type Capability } from '../domain/capabilities.js';
 
@@ -142,6 +143,15 @@ export interface MarketDataFacet {
   ): Promise<PriceSeries>;
   fetchTrades?(ctx: VenueContext, market: Market, outcome: string, query: TradesQuery): Promise<TradesPage>;
   fetchUserActivity?(ctx: VenueContext, address: string, limit: number): Promise<Record<string, unknown>>;
+  /**
+   * A wallet's public activity items at or after `query.sinceMs`, oldest first, at most `query.max` (declared as
+   * watch_address: WebSocket wallet subscriptions poll it). Each item's id is stable across reads.
+   */
+  fetchWalletActivity?(
+    ctx: VenueContext,
+    address: string,
+    query: WalletActivityQuery,
+  ): Promise<WalletActivityItem[]>;
   /**
    * The taker fee parameters of one market as the venue publishes them (its fee fields, or the knowledge that it
    * publishes none); `domain/fees/` turns them and a book walk into a fee.

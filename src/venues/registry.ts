@@ -15,6 +15,7 @@ const CAPABILITY_METHODS: Partial<Record<Capability, FacetMethod>> = {
   fetch_price_history: ['marketData', 'fetchPriceHistory'],
   fetch_trades: ['marketData', 'fetchTrades'],
   fetch_user_activity: ['marketData', 'fetchUserActivity'],
+  watch_address: ['marketData', 'fetchWalletActivity'],
   fetch_execution_price: ['marketData', 'fetchFeeSchedule'],
   create_order: ['trading', 'createOrder'],
   cancel_order: ['trading', 'cancelOrder'],

@@ -2,11 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { UsageReport, type UsageService } from '../../services/usage-service.js';
-import { type WsUsage, WsUsageQuery, WsUsageReport } from '../../services/ws-usage.js';
+import { WsUsageQuery, WsUsageReport, type WsUsageView } from '../../services/ws-usage.js';
 import { principalOf } from '../plugins/authenticate.js';
 import { AUTHED_ERRORS, ErrorBody } from '../schemas/common.js';
 
-export function usageRoutes(app: FastifyInstance, usage: UsageService, wsUsage?: WsUsage): void {
+export function usageRoutes(app: FastifyInstance, usage: UsageService, wsUsage?: WsUsageView): void {
   app.get(
     '/usage',
     {
@@ -28,7 +28,9 @@ export function usageRoutes(app: FastifyInstance, usage: UsageService, wsUsage?:
         summary: 'WebSocket usage: connections, subscriptions, messages and bytes sent, top markets',
         description:
           "scope=self (default): your customer's counters. scope=global (admin tier, else 403): everyone's, with " +
-          'the top `limit` customers. Counters are those of this server process since it started.',
+          "the top `limit` customers. Without Redis the counters are this server process's since it started; with " +
+          "REDIS_URL they are the whole cluster's (totals kept in Redis; another node's latest changes show within " +
+          'its flush period, websocket.usageFlushMs).',
         tags: ['account'],
         querystring: WsUsageQuery,
         response: { 200: WsUsageReport, ...AUTHED_ERRORS, 403: ErrorBody },

@@ -25,7 +25,7 @@ export class HotBooks {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    private readonly books: LiveBooks,
+    private readonly books: Pick<LiveBooks, 'hold'>,
     private readonly options: HotBooksOptions,
   ) {
     this.now = options.now ?? Date.now;

@@ -91,7 +91,8 @@ export class OrderbookService {
 
   constructor(
     private readonly targets: MarketTargets,
-    private readonly books: LiveBooks,
+    /** This node's LiveBooks, or with Redis the cluster's shared feed (one upstream subscription per book). */
+    private readonly books: Pick<LiveBooks, 'hold' | 'current'>,
     /** Deadline of one venue request. */
     private readonly venueTimeoutMs: number,
     private readonly hot = new HotBooks(books, { idleMs: HOT_BOOK_IDLE_MS, maxHeld: HOT_BOOKS_MAX }),

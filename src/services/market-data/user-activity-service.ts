@@ -2,8 +2,8 @@
 // address is checked against every asked exchange's rule before any venue is called; then the venues are asked in
 // parallel, each under its own deadline, and one that fails or is slow is reported in `status`, never as a failed call.
 import { type Static, type TSchema, Type } from 'typebox';
-import { getAddress } from 'viem';
 import type { ExchangeId } from '../../domain/exchanges.js';
+import { ADDRESS_RULES } from '../../domain/wallet-address.js';
 import { AppError, isAppError } from '../../errors/app-error.js';
 import type { VenueAdapter } from '../../venues/port.js';
 import type { VenueRegistry } from '../../venues/registry.js';
@@ -145,33 +145,6 @@ export const UserActivity = Type.Object(
   { additionalProperties: false },
 );
 export type UserActivity = Static<typeof UserActivity>;
-
-/** How an exchange spells a wallet address; `problem` names what is wrong, or null when the address is fine. */
-interface AddressRule {
-  describe: string;
-  problem(address: string): string | null;
-}
-
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
-/** Any EVM chain: 0x and 40 hex digits; mixed case is an EIP-55 checksum and must be right (a typo shows there). */
-const evmAddress = (chain: string): AddressRule => ({
-  describe: `an EVM address on ${chain} (0x and 40 hex digits)`,
-  problem(address) {
-    if (!EVM_ADDRESS.test(address)) return 'is not 0x followed by 40 hex digits';
-    const digits = address.slice(2);
-    if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return null;
-    return getAddress(address.toLowerCase()) === address ? null : 'has a wrong EIP-55 checksum (mixed case)';
-  },
-});
-
-/** Each exchange's wallet address rule; a venue that declares fetch_user_activity must have one (checked at start). */
-const ADDRESS_RULES: Readonly<Partial<Record<ExchangeId, AddressRule>>> = {
-  polymarket: evmAddress('Polygon'),
-  opinion: evmAddress('BNB Chain'),
-  limitless: evmAddress('Base'),
-  predictfun: evmAddress('BNB Chain'),
-};
 
 type Outcome = { id: ExchangeId; document: Record<string, unknown> } | { id: ExchangeId; error: string };
 

@@ -53,7 +53,9 @@ function nativeFor(query: HistoryQuery): 1 | 60 | 1440 {
 const CANDLES_PER_REQUEST = 5_000;
 const POLL_INTERVAL_MS = 1_000;
 
-export function kalshiMarketData(client: KalshiClient): Required<Omit<MarketDataFacet, 'fetchUserActivity'>> {
+export function kalshiMarketData(
+  client: KalshiClient,
+): Required<Omit<MarketDataFacet, 'fetchUserActivity' | 'fetchWalletActivity'>> {
   async function fetchOrderBook(ctx: VenueContext, market: Market, outcome: string): Promise<OrderBook> {
     const which = resolveOutcome(market, outcome);
     const book = await client.get(ctx, decodeBook, {

@@ -24,7 +24,8 @@ export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_balance: 'supported',
     // The PnL chart is computed by Limitless on read; there is nothing to ask it to recompute.
     refresh_balance: 'unsupported',
-    // Wallet-address subscriptions are the realtime gateway's (it polls fetch_user_activity).
+    // Wallet subscriptions need per-trade items by address; Limitless documents only positions, volume and PnL by
+    // address (its trade history is the session holder's own): docs/venues/limitless.md.
     watch_address: 'unsupported',
     websocket: 'supported',
   }),

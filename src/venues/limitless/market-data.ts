@@ -35,7 +35,9 @@ const FEED_PAGE = 100;
 /** Wallet-activity documents of the public portfolio, under the keys the product we mirror uses. */
 export const ACTIVITY_KEYS = { positions: 'positions', tradedVolume: 'traded-volume' } as const;
 
-export function limitlessMarketData(client: LimitlessClient): Required<MarketDataFacet> {
+export function limitlessMarketData(
+  client: LimitlessClient,
+): Required<Omit<MarketDataFacet, 'fetchWalletActivity'>> {
   const slugPath = (market: Market, suffix: string) =>
     `/markets/${encodeURIComponent(market.exchange_market_id)}/${suffix}`;
 

@@ -22,8 +22,8 @@ export const POLYMARKET_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_positions: 'supported',
     fetch_balance: 'supported',
     refresh_balance: 'supported',
-    // Wallet-address subscriptions are the realtime gateway's (it polls fetch_user_activity).
-    watch_address: 'unsupported',
+    // WebSocket wallet subscriptions: the gateway polls the Data API's /activity (fetchWalletActivity).
+    watch_address: 'polling',
     websocket: 'supported',
   }),
   features: Object.freeze({

@@ -4,6 +4,7 @@ import type { OrderBook } from '../../domain/book.js';
 import { INTERVAL_SECONDS, type PriceSeries } from '../../domain/candles.js';
 import type { FeeSchedule } from '../../domain/fees/schedule.js';
 import type { Market } from '../../domain/market.js';
+import type { WalletActivityItem, WalletActivityQuery } from '../../domain/wallet-activity.js';
 import { AppError } from '../../errors/app-error.js';
 import type {
   HistoryQuery,
@@ -22,6 +23,7 @@ import { dataTradesToTrades, tapeRowKey } from './parse-trading.js';
 import {
   PolymarketBook,
   PolymarketClobMarketInfo,
+  PolymarketDataActivityList,
   PolymarketDataPositionList,
   PolymarketDataTradeList,
   PolymarketDataValue,
@@ -35,6 +37,7 @@ const decodeHistory = payloadDecoder(PolymarketPriceHistory);
 const decodeTape = payloadDecoder(PolymarketDataTradeList);
 const decodePositions = payloadDecoder(PolymarketDataPositionList);
 const decodeValue = payloadDecoder(PolymarketDataValue);
+const decodeActivity = payloadDecoder(PolymarketDataActivityList);
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** The Data API's largest page. */
@@ -144,6 +147,49 @@ export function polymarketMarketData(client: PolymarketClient): MarketDataFacet 
         }),
       ]);
       return { positions, value };
+    },
+
+    /**
+     * Data API `GET /activity?user=&start=&sortDirection=ASC`, paged by offset. Its rows carry no id: a row is named
+     * by its fields (with a count after the first of identical rows in one read, as for the tape), which every read
+     * starting at or before its timestamp gives alike.
+     */
+    async fetchWalletActivity(
+      ctx: VenueContext,
+      address: string,
+      query: WalletActivityQuery,
+    ): Promise<WalletActivityItem[]> {
+      if (!ADDRESS.test(address)) {
+        throw new AppError('validation_error', 'address is not a Polygon address (0x and 40 hex digits)');
+      }
+      const rows: Record<string, unknown>[] = [];
+      const start = Math.floor(query.sinceMs / 1000);
+      for (let offset = 0; rows.length < query.max && offset <= MAX_TAPE_OFFSET; offset += MAX_DATA_LIMIT) {
+        const limit = Math.min(MAX_DATA_LIMIT, query.max - rows.length);
+        const page = await client.get(client.data, ctx, decodeActivity, {
+          path: '/activity',
+          query: { user: address, start, sortBy: 'TIMESTAMP', sortDirection: 'ASC', limit, offset },
+          operation: 'get_activity',
+        });
+        rows.push(...page);
+        if (page.length < limit) break;
+      }
+      const seen = new Map<string, number>();
+      return rows.map((raw) => {
+        const r = raw as (typeof rows)[number] & { type: string; timestamp: number };
+        const key = [
+          r.type,
+          r.transactionHash ?? '',
+          r.timestamp,
+          r.asset ?? '',
+          r.side ?? '',
+          `${r.size ?? ''}@${r.price ?? ''}`,
+          r.usdcSize ?? '',
+        ].join(':');
+        const n = seen.get(key) ?? 0;
+        seen.set(key, n + 1);
+        return { id: n === 0 ? key : `${key}:${n}`, timestamp_ms: r.timestamp * 1000, raw };
+      });
     },
 
     openMarketStream: (ctx: StreamContext) => openPolymarketMarketStream(ctx, client.options.wsMarketUrl),

@@ -235,6 +235,24 @@ export const PolymarketDataTrade = Type.Object({
 export type PolymarketDataTrade = Static<typeof PolymarketDataTrade>;
 export const PolymarketDataTradeList = Type.Array(PolymarketDataTrade);
 
+/**
+ * Data API `GET /activity` item: TRADE rows carry the tape's fields, SPLIT / MERGE / REDEEM / REWARD rows fewer; only
+ * what names the row is read, the rest is passed on as sent.
+ */
+export const PolymarketDataActivity = Type.Object({
+  type: Type.String(),
+  timestamp: Type.Number(),
+  transactionHash: Type.Optional(Nullable(Type.String())),
+  conditionId: Type.Optional(Nullable(Type.String())),
+  asset: Type.Optional(Nullable(Type.String())),
+  side: Type.Optional(Nullable(Type.String())),
+  size: Type.Optional(Nullable(Type.Number())),
+  price: Type.Optional(Nullable(Type.Number())),
+  usdcSize: Type.Optional(Nullable(Type.Number())),
+});
+export type PolymarketDataActivity = Static<typeof PolymarketDataActivity>;
+export const PolymarketDataActivityList = Type.Array(PolymarketDataActivity);
+
 /** Data API `GET /positions` item. */
 export const PolymarketDataPosition = Type.Object({
   asset: Type.String(),

@@ -435,4 +435,48 @@ describe('polymarket: exchange-specific contract', () => {
       await reading;
     }
   });
+
+  test('wallet activity (/activity) is oldest first, and an item has the same id in every read that covers it', async () => {
+    const fetchActivity = venue.adapter.marketData.fetchWalletActivity;
+    assert.ok(fetchActivity);
+    const read = (sinceMs: number, max = 500) =>
+      fetchActivity.call(venue.adapter.marketData, venue.ctx(), address, { sinceMs, max });
+    const before = await read(0);
+    const [askPrice] = (await book()).asks[0] as [number, number];
+    for (let i = 0; i < 2; i += 1) {
+      const order = await trading().createOrder?.(
+        venue.ctx(),
+        session,
+        request({ price: askPrice, size: 5 }),
+      );
+      assert.equal(order?.status, 'filled');
+    }
+    const all = await read(0);
+    assert.ok(all.length >= before.length + 2, `two trades, ${all.length - before.length} new rows`);
+    assert.deepEqual(
+      all.map((i) => i.timestamp_ms),
+      [...all.map((i) => i.timestamp_ms)].sort((a, b) => a - b),
+    );
+    assert.equal(new Set(all.map((i) => i.id)).size, all.length, 'ids are unique');
+    for (const item of all) {
+      assert.equal(item.raw.type, 'TRADE');
+      assert.equal(item.timestamp_ms % 1000, 0, 'the Data API counts seconds');
+    }
+    const last = all.at(-1);
+    assert.ok(last);
+    const overlap = await read(last.timestamp_ms);
+    assert.ok(
+      overlap.some((i) => i.id === last.id),
+      'the newest item read again has the same id',
+    );
+    assert.ok(overlap.every((i) => i.timestamp_ms >= last.timestamp_ms));
+    assert.deepEqual(
+      (await read(0, 1)).map((i) => i.id),
+      [all[0]?.id],
+    );
+    await rejectsWith(
+      fetchActivity.call(venue.adapter.marketData, venue.ctx(), '0x12', { sinceMs: 0, max: 1 }),
+      'validation_error',
+    );
+  });
 });
