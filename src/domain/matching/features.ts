@@ -241,10 +241,11 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     m.exchange === 'kalshi' && m.exchange_market_id ? kalshiSeriesEntity(m.exchange_market_id) : null;
   if (seriesEntity) tokenSet.add(seriesEntity);
 
-  const option =
-    dashContext !== null && question.startsWith(`${dashContext} - `)
-      ? tokensOf(question.slice(dashContext.length + 3)).sort()
-      : optionTokens(question, context, eventTokens, questionTokens);
+  // Opinion's categorical children (`parent - option`): one option of one outcome, exclusive by construction.
+  const dashLayout = dashContext !== null && question.startsWith(`${dashContext} - `);
+  const option = dashLayout
+    ? dashOption(question.slice(dashContext.length + 3))
+    : optionTokens(question, context, eventTokens, questionTokens);
   for (const t of option) tokenSet.add(t);
   const tokens = [...tokenSet].sort();
   const optionSet = new Set(option);
@@ -267,7 +268,7 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
   const pointEvent = tokens.some((t) => POINT_EVENT_TOKENS.has(t));
   const cumulative =
     !rate && !pointEvent && date !== null && (date.preposition === 'by' || date.preposition === 'before');
-  const exclusive = rate || EXCLUSIVE_CUES.test(allText);
+  const exclusive = rate || dashLayout || EXCLUSIVE_CUES.test(allText);
 
   return {
     svcId: m.svc_id,
