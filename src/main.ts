@@ -33,6 +33,7 @@ import { OrderbookService } from './services/market-data/orderbook-service.js';
 import { PriceService } from './services/market-data/price-service.js';
 import { TradesService } from './services/market-data/trades-service.js';
 import { UserActivityService } from './services/market-data/user-activity-service.js';
+import { MatchingService } from './services/matching/matching-service.js';
 import { PingService } from './services/ping-service.js';
 import { AccountService } from './services/trading/account-service.js';
 import { OrderReconcilerJob } from './services/trading/order-reconciler-job.js';
@@ -47,6 +48,7 @@ import { openStore, type Store } from './store/database.js';
 import { EventsRepo } from './store/events-repo.js';
 import { LinksRepo } from './store/links-repo.js';
 import { MarketsRepo } from './store/markets-repo.js';
+import { MatchStateRepo } from './store/match-state-repo.js';
 import { OrderJournalRepo } from './store/order-journal-repo.js';
 import { SyncStateRepo } from './store/sync-state-repo.js';
 import { UsageRepo } from './store/usage-repo.js';
@@ -84,6 +86,8 @@ export interface Runtime {
   readonly app: BuiltApp['app'];
   /** Walks the venues' catalogues into the store; `runAll()` runs (or joins) a pass on demand. */
   readonly catalogSync: CatalogSync;
+  /** Links markets across exchanges; the catalogue sync runs it at the end of every pass. */
+  readonly matching: MatchingService;
   /** The background sync started by listen(); null when config.catalogue.sync is off. */
   readonly catalogSyncJob: CatalogSyncJob | null;
   /** Books followed on the venues' streams (the recorder holds them; GET /orderbook answers from them). */
@@ -204,7 +208,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
     const usageJob = new UsageFlushJob(admission, config.usage.flushIntervalMs);
     const syncState = new SyncStateRepo(store.db);
+    const links = new LinksRepo(store.db);
+    const matching = new MatchingService({
+      markets: marketsRepo,
+      links,
+      state: new MatchStateRepo(store.db),
+      logger: logger.child({ component: 'matching' }),
+    });
     const catalogSync = new CatalogSync({
+      observer: matching,
       venues: () => registry.list(),
       markets: marketsRepo,
       events: eventsRepo,
@@ -220,10 +232,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           leaseTtlMs: config.catalogue.leaseTtlMs,
         })
       : null;
-    const markets = new MarketsService(marketsRepo, eventsRepo, new LinksRepo(store.db), exchanges, {
+    const markets = new MarketsService(marketsRepo, eventsRepo, links, exchanges, {
       totalsTtlMs: CATALOGUE_TOTALS_TTL_MS,
       missTtlMs: CATALOGUE_TOTALS_TTL_MS,
       venueTimeoutMs: config.venues.timeoutMs,
+      observer: matching,
     });
     const targets = new MarketTargets(markets, exchanges);
     const liveBooks = new LiveBooks(logger.child({ component: 'live-books' }));
@@ -403,6 +416,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       keys,
       app,
       catalogSync,
+      matching,
       catalogSyncJob,
       liveBooks,
       bookRecorder,
