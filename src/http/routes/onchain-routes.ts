@@ -1,8 +1,10 @@
 // Polymarket's on-chain side (spec §4, wire contract §4): GET/POST /approvals and the gasless CTF operations
 // POST /polymarket/ctf/redeem, /merge and /split. Each acts for the caller's session (managed or stored wallet, or
 // per-request credentials in the body or X-Exchange-Credentials).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { ownValue } from '../../domain/own-key.js';
+import { AppError } from '../../errors/app-error.js';
 import {
   AllowanceStatusSchema,
   ApprovalResultSchema,
@@ -25,6 +27,25 @@ const ONCHAIN_ERRORS = { ...AUTHED_ERRORS, 403: ErrorBody, 404: ErrorBody, 501: 
 const ExchangeQuery = Type.Object({ exchange: ExchangeIdParam }, { additionalProperties: false });
 
 type WithCredentials<T> = T & { credentials?: Record<string, unknown> };
+
+/**
+ * Amounts must arrive as strings: the validator would turn a JSON number into a string, and a number past 2^53 has
+ * already been rounded by JSON.parse, so accepting it could move a different amount than the caller wrote.
+ */
+async function amountsAsStrings(request: FastifyRequest): Promise<void> {
+  if (typeof request.body !== 'object' || request.body === null) return;
+  const body = request.body as Readonly<Record<string, unknown>>;
+  const amount = ownValue(body, 'amount');
+  const amounts = ownValue(body, 'amounts');
+  const bad =
+    (amount !== undefined && typeof amount !== 'string') ||
+    (Array.isArray(amounts) && amounts.some((a) => typeof a !== 'string'));
+  if (bad) {
+    throw new AppError('validation_error', 'amounts are decimal strings of base units, e.g. "1000000"', {
+      validationErrors: ['amount / amounts: send base units as strings'],
+    });
+  }
+}
 
 export function onchainRoutes(app: FastifyInstance, approvals: ApprovalsService, ctf: CtfService): void {
   app.get<{ Querystring: { exchange: string } }>(
@@ -83,6 +104,7 @@ export function onchainRoutes(app: FastifyInstance, approvals: ApprovalsService,
     description: string,
     body: typeof RedeemBodySchema | typeof AmountBodySchema,
   ) => ({
+    preValidation: amountsAsStrings,
     schema: {
       summary,
       description: `${description} Gasless through Polymarket's relayer, from the session's deposit wallet (signature_type 3; others 501). Refused with 400 and nothing submitted when it could not succeed on chain.`,
