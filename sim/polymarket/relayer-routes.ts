@@ -227,7 +227,7 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
     }
     const owner = b.from.toLowerCase();
     const wallet = pm.wallets.ownerOf(depositWallet);
-    if (!wallet || wallet.kind !== 'deposit' || wallet.owner !== owner)
+    if (wallet?.kind !== 'deposit' || wallet.owner !== owner)
       return fail(ctx, 400, RELAYER_ERRORS.notDeployed);
     if (BigInt(b.nonce) !== (nonces.get(owner) ?? 0n)) return fail(ctx, 400, RELAYER_ERRORS.invalidNonce);
     if (BigInt(deadline) < BigInt(Math.floor(pm.clock.now() / 1000)))
