@@ -172,6 +172,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
   });
   const closers: Array<() => Promise<unknown>> = [() => store.close()];
+  store.walCheckpointer?.on('failed', (err) =>
+    logger.error({ err }, 'WAL checkpointer failed: checkpoints run on the event loop again'),
+  );
   try {
     const applied = await store.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');

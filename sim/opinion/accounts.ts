@@ -3,6 +3,7 @@
 // sandbox gives our service has no wallet. Balances are kept in USDT base units (18 decimals).
 import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
+import { tokenBook } from './book.js';
 import type { OpinionCatalogue, TradableMarket } from './catalogue.js';
 import { walletHex } from './phrasing.js';
 
@@ -50,6 +51,8 @@ export class OpinionAccounts {
   private readonly byKey = new Map<string, OpinionAccount>();
   private readonly byWallet = new Map<string, OpinionAccount>();
   private count = 0;
+  /** Trades made after account creation (POST /__sim/trade), numbered on from the seeded ones' space. */
+  private tradeCount = 0;
 
   constructor(
     private readonly catalogue: OpinionCatalogue,
@@ -92,6 +95,51 @@ export class OpinionAccounts {
     if (!account) return false;
     account.balance += amount;
     return true;
+  }
+
+  /**
+   * The account holding `address` buys 5 YES shares at the best ask of an activated market (its fills happen on
+   * the exchange, not through us): the trade is listed by /trade and /trade/user, the position grows, the balance
+   * pays for it. Returns undefined when no account holds the address or nothing is for sale.
+   */
+  trade(address: string, nowMs: number, step: number): SimTrade | undefined {
+    const account = this.byAddress(address);
+    if (!account) return undefined;
+    const n = this.tradeCount++;
+    const active = [...this.catalogue.tradable.values()].filter((m) => m.status === 2);
+    for (let k = 0; k < active.length; k++) {
+      const market = active[(n + k) % active.length] as TradableMarket;
+      const ask = tokenBook(this.seed, market, 'yes', step).asks[0];
+      if (!ask) continue;
+      const price = Number(ask.price);
+      const shares = 5;
+      const fee = Math.round(shares * price * 0.02 * 1e6) / 1e6;
+      const trade: SimTrade = {
+        // Opinion's trade numbers are digit strings; a 9 prefix keeps these apart from the seeded ones.
+        tradeNo: `9${String(n).padStart(8, '0')}${market.marketId}`,
+        orderNo: randomBytes(16)
+          .toString('hex')
+          .replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-'),
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        market,
+        side: 'yes',
+        price,
+        shares,
+        fee,
+        createdAt: Math.floor(nowMs / 1000),
+      };
+      account.trades.push(trade);
+      const held = account.positions.find((p) => p.market === market && p.side === 'yes');
+      if (held) {
+        held.avgPrice = (held.avgPrice * held.shares + price * shares) / (held.shares + shares);
+        held.shares += shares;
+      } else {
+        account.positions.push({ market, side: 'yes', shares, avgPrice: price });
+      }
+      account.balance -= BigInt(Math.round((shares * price + fee) * 1e6)) * 10n ** 12n;
+      return trade;
+    }
+    return undefined;
   }
 
   private seedPositions(account: OpinionAccount, n: number, count: number, nowMs: number): void {

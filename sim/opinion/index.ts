@@ -7,6 +7,7 @@ import { SimFaults } from '../shared/faults.js';
 import { createWorld } from '../shared/world.js';
 import { OpinionAccounts } from './accounts.js';
 import { OpinionCatalogue } from './catalogue.js';
+import { renderTrade } from './portfolio.js';
 import { createOpinionServer, type MarketTypeReading, type OpinionSimState } from './server.js';
 
 export interface OpinionSimOptions {
@@ -59,6 +60,12 @@ export async function startOpinionSim(options: OpinionSimOptions = {}): Promise<
     createAccount: (body) => open(body.positions),
     fund: (address, amount) => {
       if (!accounts.fund(address, BigInt(amount))) throw new RangeError(`no account holds ${address}`);
+    },
+    trade: (address) => {
+      if (!accounts.byAddress(address)) throw new RangeError(`no account holds ${address}`);
+      const trade = accounts.trade(address, clock.now(), state.step);
+      if (!trade) throw new RangeError('no activated market has an ask');
+      return renderTrade(trade);
     },
   };
   const server = createOpinionServer(

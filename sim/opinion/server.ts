@@ -1,6 +1,7 @@
 // Loopback server speaking Opinion's OpenAPI (/openapi paths, `apikey` on every call, the {errno, errmsg,
 // result} envelope, page/limit lists as {total, list}) plus /__sim/*: markets, labels, books, prices, price
-// history, and a key holder's positions, trades, balance and identity, also by wallet address. No orders.
+// history, and a key holder's positions, trades, balance and identity, also by wallet address. No orders: a paper
+// account's trades are seeded at creation or made by POST /__sim/trade.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { handleControl, type SimClock, type SimControlHooks } from '../shared/control.js';
 import type { SimFaults } from '../shared/faults.js';
@@ -141,8 +142,10 @@ export function createOpinionServer(
 
   function tradesOf(url: URL, account: OpinionAccount | null) {
     const marketId = marketFilter(url);
+    // Newest first; of two trades in the same second, the later one first.
     const all = (account?.trades ?? [])
       .filter((t) => marketId === 0 || t.market.marketId === marketId)
+      .reverse()
       .sort((a, b) => b.createdAt - a.createdAt);
     const { total, slice } = page(url, all, 10);
     return { list: slice.map(renderTrade), total };

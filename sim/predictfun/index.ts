@@ -99,6 +99,23 @@ export async function startPredictfunSim(options: PredictfunSimOptions = {}): Pr
       advance: (steps) => state.advance(steps),
       createAccount,
       fund: (address, amount) => accounts.fund(address, BigInt(amount)),
+      trade: (address) => {
+        const wallet = accounts.find(address);
+        if (!wallet) throw new RangeError(`no paper account at ${address}`);
+        const match = state.paperTrade(wallet.address);
+        if (!match) throw new RangeError('no trading market has an ask');
+        // The buy's shares and cost land in the wallet, as settlement would put them there.
+        const shares = BigInt(match.amountFilled);
+        const price = BigInt(match.priceExecuted);
+        wallet.balanceWei -= (shares * price) / 10n ** 18n;
+        wallet.positions.push({
+          marketId: match.market.id,
+          indexSet: 1,
+          amountWei: shares - BigInt(match.taker.fee.amount),
+          averageBuyPriceUsd: String(Number(price / 10n ** 12n) / 1e6),
+        });
+        return { ...match };
+      },
     },
     requests: new SimRequestLog(),
   };

@@ -91,6 +91,7 @@ export function getOrderbook(state: PfState, res: ServerResponse, idRaw: string 
 /**
  * GET /v1/orders/matches: settled matches, newest first. `marketId` narrows to one market, `signerAddress` to the
  * matches a wallet signed (as taker or maker; `isSignerMaker` picks one side), `minValueUsdtWei` drops small ones.
+ * A step's cells are its paper matches (POST /__sim/trade, latest first), then one tape cell per trading market.
  */
 export function listMatches(state: PfState, res: ServerResponse, q: URLSearchParams): void {
   const first = parseFirst(q.get('first'));
@@ -106,15 +107,30 @@ export function listMatches(state: PfState, res: ServerResponse, q: URLSearchPar
   if (minRaw !== null && !/^\d+$/.test(minRaw)) throw new BadRequest('minValueUsdtWei must be an integer');
   const minValue = minRaw === null ? 0n : BigInt(minRaw);
   let refs: readonly PfMarketRef[] = state.catalog.trading();
+  let marketId: number | null = null;
   if (marketRaw !== null) {
-    const ref = state.catalog.market(marketIdParam(marketRaw));
+    marketId = marketIdParam(marketRaw);
+    const ref = state.catalog.market(marketId);
     refs = ref ? [ref] : [];
   }
-  // Only the tape's own wallets ever appear in it: any other signer has no matches at all.
+  const signs = (m: Match): boolean =>
+    m.taker.signer.toLowerCase() === signer || m.makers.some((x) => x.signer.toLowerCase() === signer);
   if (signer !== null && !state.traders.some((t) => t.toLowerCase() === signer)) {
-    ok(res, [], null);
-    return;
+    // Only the tape's own wallets ever appear in the tape: any other signer has at most paper matches.
+    if (!state.paperMatches.some((p) => signs(p.match))) {
+      ok(res, [], null);
+      return;
+    }
+    refs = [];
   }
+  const paperByStep = new Map<number, Match[]>();
+  for (const { step, match } of state.paperMatches) {
+    if (marketId !== null && match.market.id !== marketId) continue;
+    const list = paperByStep.get(step) ?? [];
+    list.unshift(match);
+    paperByStep.set(step, list);
+  }
+  const cellsAt = (k: number): number => (paperByStep.get(k)?.length ?? 0) + (k >= 1 ? refs.length : 0);
 
   const cursor = decodeCursor(q.get('after'));
   let k = typeof cursor?.step === 'number' ? cursor.step : state.step;
@@ -131,21 +147,22 @@ export function listMatches(state: PfState, res: ServerResponse, q: URLSearchPar
   };
   const data: Match[] = [];
   let scanned = 0;
-  // Newest step first; within a step, in market order. The cursor is the next cell to read.
-  while (k >= 1 && data.length < first && scanned < SCAN_BUDGET) {
-    if (i >= refs.length) {
+  // Newest step first; within a step, paper matches then market order. The cursor is the next cell to read.
+  while (k >= 0 && data.length < first && scanned < SCAN_BUDGET) {
+    if (i >= cellsAt(k)) {
       k -= 1;
       i = 0;
       continue;
     }
-    const m = state.match(refs[i] as PfMarketRef, k);
+    const paper = paperByStep.get(k) ?? [];
+    const m = i < paper.length ? paper[i] : state.match(refs[i - paper.length] as PfMarketRef, k);
     i += 1;
     scanned += 1;
     if (m && keep(m)) data.push(m);
   }
-  if (i >= refs.length) {
+  while (k >= 0 && i >= cellsAt(k)) {
     k -= 1;
     i = 0;
   }
-  ok(res, data, k >= 1 ? encodeCursor({ step: k, index: i }) : null);
+  ok(res, data, k >= 0 ? encodeCursor({ step: k, index: i }) : null);
 }

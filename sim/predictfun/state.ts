@@ -1,5 +1,6 @@
 // The moving parts of the Predict.fun simulator: the step counter that POST /__sim/advance moves (books and the
 // trade tape follow it deterministically), when each step happened, and the books and matches derived from it.
+import { getAddress } from 'viem';
 import type { SimClock } from '../shared/control.js';
 import type { World } from '../shared/world.js';
 import { buildYesBook, type YesBook } from './book.js';
@@ -39,6 +40,8 @@ export class PfState {
   readonly stepTimes: number[] = [];
   readonly traders: string[];
   readonly startedAt: number;
+  /** Matches paper wallets made on the exchange itself (POST /__sim/trade), oldest first, with their step. */
+  readonly paperMatches: Array<{ step: number; match: Match }> = [];
 
   constructor(
     readonly world: World,
@@ -85,10 +88,6 @@ export class PfState {
     const yes = { indexSet: 1 as const, name: 'Yes', onChainId: tokens.yes };
     const shares = BigInt(1 + (h % 20_000)) * 10n ** 16n; // 0.01 .. 200 shares
     const priceWei = BigInt(Math.round(level[0] * 1_000_000)) * 10n ** 12n;
-    // Predict.fun's published taker fee (docs.predict.fun "Predict fees and limits"; docs/venues/predictfun.md):
-    // feeRateBps × min(p, 1 − p) × shares in dollars, taken from what the taker receives: a buyer gets that value
-    // fewer shares (converted at the trade's price), a seller that many fewer dollars.
-    const feeDollars = (shares * minWei(priceWei, WEI - priceWei) * MARKET_FEE_RATE_BPS) / (10_000n * WEI);
     const n = this.traders.length;
     const takerIndex = h % n;
     const taker = this.traders[takerIndex] as string;
@@ -103,9 +102,7 @@ export class PfState {
       transactionHash: hex32('pf-tx', this.world.seed, ref.id, k),
       taker: {
         amount: shares.toString(),
-        fee: takerBuys
-          ? { amount: (priceWei === 0n ? 0n : (feeDollars * WEI) / priceWei).toString(), type: 'SHARES' }
-          : { amount: feeDollars.toString(), type: 'COLLATERAL' },
+        fee: takerFee(shares, priceWei, takerBuys),
         hash: hex32('pf-order', this.world.seed, ref.id, k, 'taker'),
         outcome: yes,
         price: priceWei.toString(),
@@ -126,6 +123,69 @@ export class PfState {
       market: { id: ref.id },
     };
   }
+
+  /**
+   * A paper wallet buys 5 YES shares at the best ask of a trading market, against one of the tape's wallets: the
+   * match is listed by GET /v1/orders/matches (at the current step, before the step's tape) and settled at once.
+   * Null when no trading market has an ask.
+   */
+  paperTrade(address: string): Match | null {
+    const refs = this.catalog.trading();
+    const n = this.paperMatches.length;
+    for (let j = 0; j < refs.length; j++) {
+      const ref = refs[(n + j) % refs.length] as PfMarketRef;
+      const level = this.book(ref).asks[0];
+      if (!level) continue;
+      const tokens = marketTokens(this.world, ref.id);
+      const yes = { indexSet: 1 as const, name: 'Yes', onChainId: tokens.yes };
+      const shares = 5n * WEI;
+      const priceWei = BigInt(Math.round(level[0] * 1_000_000)) * 10n ** 12n;
+      const id = (label: string) => hex32(label, this.world.seed, 'paper', n);
+      const match: Match = {
+        amountFilled: shares.toString(),
+        executedAt: new Date(this.clock.now()).toISOString(),
+        priceExecuted: priceWei.toString(),
+        settlementId: uuid(id('pf-settlement')),
+        transactionHash: id('pf-tx'),
+        taker: {
+          amount: shares.toString(),
+          fee: takerFee(shares, priceWei, true),
+          hash: id('pf-order-taker'),
+          outcome: yes,
+          price: priceWei.toString(),
+          quoteType: 'Bid',
+          signer: getAddress(address),
+        },
+        makers: [
+          {
+            amount: shares.toString(),
+            fee: { amount: '0', type: 'SHARES' },
+            hash: id('pf-order-maker'),
+            outcome: yes,
+            price: priceWei.toString(),
+            quoteType: 'Ask',
+            signer: this.traders[n % this.traders.length] as string,
+          },
+        ],
+        market: { id: ref.id },
+      };
+      this.paperMatches.push({ step: this.step, match });
+      return match;
+    }
+    return null;
+  }
+}
+
+/**
+ * Predict.fun's published taker fee (docs.predict.fun "Predict fees and limits"; docs/venues/predictfun.md):
+ * feeRateBps × min(p, 1 − p) × shares in dollars, taken from what the taker receives: a buyer gets that value fewer
+ * shares (converted at the trade's price), a seller that many fewer dollars.
+ */
+function takerFee(shares: bigint, priceWei: bigint, takerBuys: boolean): MatchLeg['fee'] {
+  const feeDollars = (shares * minWei(priceWei, WEI - priceWei) * MARKET_FEE_RATE_BPS) / (10_000n * WEI);
+  return takerBuys
+    ? { amount: (priceWei === 0n ? 0n : (feeDollars * WEI) / priceWei).toString(), type: 'SHARES' }
+    : { amount: feeDollars.toString(), type: 'COLLATERAL' };
 }
 
 function uuid(hex: string): string {

@@ -10,6 +10,9 @@
 //                               instrument now (simulators whose streams count them: polymarket)
 //   POST /__sim/accounts        creates a funded paper account → { credentials, address? }
 //   POST /__sim/fund            { address, amount } adds paper money, in the venue's own base units
+//   POST /__sim/trade           { address } the paper account at address buys once at the best ask of an open market,
+//                               recorded wherever the venue records a fill (for venues whose orders our sandbox
+//                               does not place: the trade a wallet-activity watcher must then see) → the venue's row
 //   GET|DELETE /__sim/requests  { counts: { "[service ]METHOD /path": n } } venue requests received; DELETE clears
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FaultSettingsError, type SimFaults } from './faults.js';
@@ -55,6 +58,8 @@ export interface SimControlHooks {
     path: string,
     body: Record<string, unknown>,
   ): Promise<{ status: number; body: unknown } | null>;
+  /** One trade by the paper account at `address`, as the venue renders it; throws RangeError for an unknown one. */
+  trade?(address: string): Record<string, unknown>;
 }
 
 /** Thrown by a simulator's own control paths for a bad request (answered 400 with its message). */
@@ -142,6 +147,18 @@ export async function handleControl(
         }
         hooks.fund(address, amount);
         sendJson(res, 200, { ok: true });
+        return true;
+      }
+      case 'POST /__sim/trade': {
+        if (!hooks.trade) break;
+        const { address } = body;
+        if (typeof address !== 'string') throw new ControlInputError('address (string) is required');
+        try {
+          sendJson(res, 201, hooks.trade(address));
+        } catch (error) {
+          if (error instanceof RangeError) throw new ControlInputError(error.message);
+          throw error;
+        }
         return true;
       }
       case 'GET /__sim/requests':

@@ -27,6 +27,7 @@ export function kalshiDescriptor(nativeStream: boolean): VenueDescriptor {
       fetch_balance: 'supported',
       // Kalshi computes the balance on every request; there is no cache to refresh, so a refresh is a fresh read.
       refresh_balance: 'supported',
+      // Accounts, not wallets: nothing is public per user to watch (docs/venues/kalshi.md).
       watch_address: 'unsupported',
       websocket: nativeStream ? 'supported' : 'polling',
     }),

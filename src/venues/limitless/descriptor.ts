@@ -24,7 +24,8 @@ export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_balance: 'supported',
     // The PnL chart is computed by Limitless on read; there is nothing to ask it to recompute.
     refresh_balance: 'unsupported',
-    // Wallet subscriptions need per-item activity; Limitless publishes positions and volume by address, not trades.
+    // Wallet subscriptions need per-trade items by address; Limitless documents only positions, volume and PnL by
+    // address (its trade history is the session holder's own): docs/venues/limitless.md.
     watch_address: 'unsupported',
     websocket: 'supported',
   }),

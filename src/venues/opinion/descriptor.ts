@@ -26,8 +26,8 @@ export const OPINION_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_balance: 'supported',
     // Opinion has no call that recomputes a balance.
     refresh_balance: 'unsupported',
-    // Wallet subscriptions need per-item activity with stable ids (fetchWalletActivity), not built for this venue.
-    watch_address: 'unsupported',
+    // WebSocket wallet subscriptions: the gateway polls GET /trade/user/{address} (fetchWalletActivity).
+    watch_address: 'polling',
     // Books polled from REST at venues.opinion.pollIntervalMs (see stream.ts for why not market.depth.diff).
     websocket: 'polling',
   }),

@@ -110,6 +110,27 @@ export const OpinionRawPage = Type.Object({
 });
 export type OpinionRawPage = Static<typeof OpinionRawPage>;
 
+/**
+ * One row of GET /trade/user/{walletAddress} ("only filled trades"): only what names and dates the row is read, the
+ * rest is passed on as sent. `createdAt` is Unix seconds [API][REC]; `tradeNo` is Opinion's trade number.
+ */
+export const OpinionUserTrade = Type.Object({
+  createdAt: Type.Number(),
+  tradeNo: Nullable(Type.String()),
+  orderNo: Nullable(Type.String()),
+  txHash: Nullable(Type.String()),
+  marketId: Nullable(Type.Number()),
+  outcomeSide: Nullable(Type.Number()),
+  side: Nullable(Type.String()),
+  shares: Nullable(Type.String()),
+  price: Nullable(Type.String()),
+});
+export type OpinionUserTrade = Static<typeof OpinionUserTrade>;
+export const OpinionUserTradePage = Type.Object({
+  total: Nullable(Type.Integer()),
+  list: Nullable(Type.Array(OpinionUserTrade)),
+});
+
 /** GET /user/balance?chain_id=56; balances are human units ("formatted with decimals") per quote token. */
 export const OpinionBalance = Type.Object({
   walletAddress: Nullable(Type.String()),

@@ -29,8 +29,8 @@ export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_balance: 'supported',
     // Balances are read live from the chain on every call; there is nothing to refresh.
     refresh_balance: 'unsupported',
-    // Wallet subscriptions need per-item activity with stable ids (fetchWalletActivity), not built for this venue.
-    watch_address: 'unsupported',
+    // WebSocket wallet subscriptions: the gateway polls GET /v1/orders/matches?signerAddress= (fetchWalletActivity).
+    watch_address: 'polling',
     // Books polled every venues.predictfun.pollIntervalMs and diffed into snapshot/delta events.
     websocket: 'polling',
   }),

@@ -6,10 +6,12 @@ import type { OrderBook } from '../../domain/book.js';
 import { Decimal } from '../../domain/decimal.js';
 import type { FeeSchedule } from '../../domain/fees/schedule.js';
 import type { Market } from '../../domain/market.js';
+import type { WalletActivityItem, WalletActivityQuery } from '../../domain/wallet-activity.js';
 import { AppError } from '../../errors/app-error.js';
 import type { MarketDataFacet, StreamContext, TradesPage, TradesQuery, VenueContext } from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';
 import { walkTape } from '../shared/trade-tape.js';
+import { VenuePayloadError } from '../shared/venue-errors.js';
 import type { PredictfunClient } from './client.js';
 import { matchToTrades, toOrderBook } from './parse.js';
 import type { PredictfunMatch as PredictfunMatchDoc } from './payloads.js';
@@ -29,6 +31,16 @@ const decodeRawPage = payloadDecoder(PredictfunRawPage);
 const PAGE_SIZE = 100;
 /** Match pages one trades request reads at most (a match may hold no print on the outcome asked for). */
 const MATCH_PAGES = 10;
+/** Match pages one wallet-activity poll reads at most (newest first, until it passes the poll's start). */
+const WALLET_PAGES = 10;
+
+function checkAddress(address: string): void {
+  if (!isAddress(address, { strict: false })) {
+    throw new AppError('validation_error', `'${address}' is not a BNB Chain address`, {
+      validationErrors: ['address must be a 0x-prefixed 20-byte hex address'],
+    });
+  }
+}
 
 export interface ResolvedOutcome {
   name: string;
@@ -130,16 +142,60 @@ export function predictfunMarketData(client: PredictfunClient): MarketDataFacet 
       address: string,
       limit: number,
     ): Promise<Record<string, unknown>> {
-      if (!isAddress(address, { strict: false })) {
-        throw new AppError('validation_error', `'${address}' is not a BNB Chain address`, {
-          validationErrors: ['address must be a 0x-prefixed 20-byte hex address'],
-        });
-      }
+      checkAddress(address);
       const [positions, matches] = await Promise.all([
         collect(client, ctx, `/v1/positions/${address}`, {}, limit, 'positions_by_address'),
         collect(client, ctx, '/v1/orders/matches', { signerAddress: address }, limit, 'matches_by_signer'),
       ]);
       return { positions, matches };
+    },
+
+    /**
+     * GET /v1/orders/matches?signerAddress= (matches the wallet signed as taker or maker, newest first, keyset pages
+     * of 100, no time filter) read until a match older than `sinceMs` or the last page; then oldest first. A match
+     * is named by its `settlementId`; one without (not settled yet) is left for a later read, which finds it once
+     * settled with the same `executedAt`.
+     */
+    async fetchWalletActivity(
+      ctx: VenueContext,
+      address: string,
+      query: WalletActivityQuery,
+    ): Promise<WalletActivityItem[]> {
+      checkAddress(address);
+      const items = new Map<string, WalletActivityItem>();
+      let after: string | null = null;
+      for (let page = 0; page < WALLET_PAGES; page++) {
+        const res: { data: PredictfunMatchDoc[]; cursor?: string | null } = await client.public(
+          ctx,
+          decodeMatches,
+          {
+            path: '/v1/orders/matches',
+            query: { signerAddress: address, first: PAGE_SIZE, after: after ?? undefined },
+            operation: 'matches_by_signer',
+          },
+        );
+        let older = false;
+        for (const match of res.data) {
+          const at = Date.parse(match.executedAt);
+          if (!Number.isFinite(at)) {
+            throw new VenuePayloadError('predictfun', 'matches_by_signer', [
+              `executedAt ${match.executedAt} is not a time`,
+            ]);
+          }
+          if (at < query.sinceMs) {
+            older = true;
+            continue;
+          }
+          if (!match.settlementId || items.has(match.settlementId)) continue;
+          items.set(match.settlementId, { id: match.settlementId, timestamp_ms: at, raw: match });
+        }
+        after = res.data.length > 0 ? (res.cursor ?? null) : null;
+        if (older || after === null) break;
+      }
+      return [...items.values()]
+        .reverse()
+        .sort((a, b) => a.timestamp_ms - b.timestamp_ms)
+        .slice(0, query.max);
     },
 
     openMarketStream(ctx: StreamContext) {

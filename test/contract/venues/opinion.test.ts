@@ -107,6 +107,60 @@ describe('opinion: venue specifics', () => {
     assert.equal((await adapter.ping(ctx(), stranger)).authenticated, false);
   });
 
+  test('wallet activity (/trade/user) is oldest first across pages, named by tradeNo, from the asked instant on', async () => {
+    const fetchActivity = adapter.marketData.fetchWalletActivity;
+    assert.ok(fetchActivity);
+    const read = (address: string, sinceMs: number, max = 500) =>
+      fetchActivity.call(adapter.marketData, ctx(), address, { sinceMs, max });
+    const { address } = await sim.createAccount({ positions: 3 });
+    const seeded = await read(address, 0);
+    assert.equal(seeded.length, 3, 'the buys behind the seeded positions');
+    // 25 more trades: two pages of 20 when read newest first.
+    const made: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      const res = await fetch(`${sim.control}/__sim/trade`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ address }),
+      });
+      assert.equal(res.status, 201);
+      made.push(((await res.json()) as { tradeNo: string }).tradeNo);
+    }
+    const all = await read(address, 0);
+    assert.equal(all.length, 28);
+    assert.deepEqual(
+      all.map((i) => i.id),
+      [...seeded.map((i) => i.id), ...made],
+      "Opinion's trade numbers, oldest first (later of one second after the earlier)",
+    );
+    for (const item of all) {
+      assert.equal(item.id, item.raw.tradeNo);
+      assert.equal(item.timestamp_ms, (item.raw.createdAt as number) * 1000, 'createdAt counts seconds');
+    }
+    const second = seeded[1]?.timestamp_ms as number;
+    assert.deepEqual(
+      (await read(address, second)).map((i) => i.id),
+      all.filter((i) => i.timestamp_ms >= second).map((i) => i.id),
+      'from the asked instant on, inclusive, with the same ids',
+    );
+    const newest = all.at(-1)?.timestamp_ms as number;
+    assert.deepEqual(
+      (await read(address, newest)).map((i) => i.id),
+      made,
+      'only the last second',
+    );
+    assert.deepEqual(
+      (await read(address, 0, 2)).map((i) => i.id),
+      all.slice(0, 2).map((i) => i.id),
+    );
+    assert.deepEqual(
+      await read('0x000000000000000000000000000000000000dEaD', 0),
+      [],
+      'a wallet that never traded',
+    );
+    await rejectsWith(read('0x12', 0), 'validation_error');
+  });
+
   test('a categorical child is grouped under its parent once a catalogue page showed it; the parent is an event', async () => {
     const fresh = build();
     try {

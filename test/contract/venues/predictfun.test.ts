@@ -451,6 +451,65 @@ describe('predictfun: market data', () => {
     );
   });
 
+  test("wallet activity (/v1/orders/matches?signerAddress=) is a wallet's settled matches, oldest first, named by settlementId", async () => {
+    const fetchActivity = adapter.marketData.fetchWalletActivity;
+    assert.ok(fetchActivity);
+    const read = (address: string, sinceMs: number, max = 500) =>
+      fetchActivity.call(adapter.marketData, ctx(), address, { sinceMs, max });
+
+    // A paper wallet that trades on the exchange itself.
+    const { address } = (await control('accounts', {})) as { address: string };
+    assert.deepEqual(await read(address, 0), [], 'no match yet');
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      made.push(((await control('trade', { address })) as { settlementId: string }).settlementId);
+    }
+    const mine = await read(address, 0);
+    assert.deepEqual(
+      mine.map((i) => i.id),
+      made,
+    );
+    for (const item of mine) {
+      assert.equal(item.id, item.raw.settlementId);
+      assert.equal((item.raw.taker as { signer: string }).signer.toLowerCase(), address.toLowerCase());
+      assert.equal(item.timestamp_ms, Date.parse(item.raw.executedAt as string));
+    }
+    assert.deepEqual(
+      (await read(address, 0, 2)).map((i) => i.id),
+      made.slice(0, 2),
+    );
+
+    // A busy tape wallet: more than one page of 100 matches, and a read that stops at the first older match.
+    await control('advance', { steps: 60 });
+    const page = await adapter.marketData.fetchTrades?.(ctx(), markets[0] as Market, 'Yes', {
+      limit: 1,
+      startTs: null,
+      endTs: null,
+      cursor: null,
+    });
+    const trader = page?.trades[0]?.taker_address;
+    assert.ok(trader);
+    const clock = (await control('clock', { advance_seconds: 60 })) as { now_ms: number };
+    await control('advance', { steps: 2 });
+    const all = await read(trader, 0);
+    assert.ok(all.length > 100, `${all.length} matches: more than one page`);
+    assert.equal(new Set(all.map((i) => i.id)).size, all.length, 'ids are unique');
+    assert.deepEqual(
+      all.map((i) => i.timestamp_ms),
+      [...all.map((i) => i.timestamp_ms)].sort((a, b) => a - b),
+    );
+    await clearRequests();
+    const recent = await read(trader, clock.now_ms);
+    assert.ok(recent.length > 0, 'the last two steps have matches of this wallet');
+    assert.deepEqual(
+      recent.map((i) => i.id),
+      all.filter((i) => i.timestamp_ms >= clock.now_ms).map((i) => i.id),
+      'from the asked instant on, with the same ids',
+    );
+    assert.equal((await requests()).get('GET /v1/orders/matches'), 1, 'one page: it reached older matches');
+    await rejectsWith(read('not-an-address', 0), 'validation_error');
+  });
+
   test('the polled stream keeps a local copy of the NO book equal to REST across advances', async () => {
     const market = markets[1] as Market;
     const open = adapter.marketData.openMarketStream;

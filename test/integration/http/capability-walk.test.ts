@@ -261,6 +261,9 @@ const EXERCISERS = new Map<Capability, Walker>([
     'watch_address',
     async (exchange) => {
       // A fresh paper wallet is watched, then trades on the exchange's book: the trade must reach the subscriber.
+      // Where our API places orders, the trade goes through POST /orders; where it does not (data-only
+      // exchanges), the wallet trades on the simulated exchange itself (POST /__sim/trade), as it would in the
+      // exchange's own app.
       const sim = cat.sims.get(exchange);
       assert.ok(sim);
       const res = await fetch(`${sim.control}/__sim/accounts`, {
@@ -277,12 +280,36 @@ const EXERCISERS = new Map<Capability, Walker>([
         const snapshot = await client.next((m) => m.type === 'wallet_activity');
         assert.equal(snapshot.snapshot, true, JSON.stringify(snapshot));
         assert.equal(snapshot.feed_state, 'healthy', JSON.stringify(snapshot));
-        await placeOrder(exchange, Buffer.from(JSON.stringify(account.credentials)).toString('base64'), true);
+        const before = Date.now() - 60_000;
+        if (sim.adapter.descriptor.has.create_order !== 'unsupported') {
+          await placeOrder(
+            exchange,
+            Buffer.from(JSON.stringify(account.credentials)).toString('base64'),
+            true,
+          );
+        } else {
+          const traded = await fetch(`${sim.control}/__sim/trade`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ address: account.address }),
+          });
+          assert.equal(traded.status, 201, `${exchange}: POST /__sim/trade answered ${traded.status}`);
+        }
         const update = await client.next((m) => m.type === 'wallet_activity' && m.snapshot === false);
-        assert.ok(
-          (update.activity as unknown[]).length > 0,
-          `${exchange}: the wallet's trade was not delivered`,
-        );
+        const delivered = update.activity as Array<{ id: string; raw: unknown }>;
+        assert.ok(delivered.length > 0, `${exchange}: the wallet's trade was not delivered`);
+        // What arrived is the venue's own record of the trade, as the adapter reads it itself.
+        const direct = await sim.adapter.marketData.fetchWalletActivity?.(venueContext(), account.address, {
+          sinceMs: before,
+          max: 500,
+        });
+        for (const item of delivered) {
+          assert.deepEqual(
+            direct?.find((d) => d.id === item.id)?.raw,
+            item.raw,
+            `${exchange}: ${item.id} as the venue lists it`,
+          );
+        }
       } finally {
         client.close();
       }
