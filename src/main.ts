@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { connectChain, type OnChain } from './chain/chain.js';
+import { POLYGON_V2_CONTRACTS, type PolymarketContracts } from './chain/polymarket-contracts.js';
 import type { Config } from './config/schema.js';
 import type { BackgroundJob } from './domain/background-job.js';
 import { type BuiltApp, buildApp } from './http/build-app.js';
@@ -34,6 +36,8 @@ import { PriceService } from './services/market-data/price-service.js';
 import { TradesService } from './services/market-data/trades-service.js';
 import { UserActivityService } from './services/market-data/user-activity-service.js';
 import { MatchingService } from './services/matching/matching-service.js';
+import { ApprovalsService } from './services/onchain/approvals-service.js';
+import { CtfService } from './services/onchain/ctf-service.js';
 import { PingService } from './services/ping-service.js';
 import { AccountService } from './services/trading/account-service.js';
 import { OrderReconcilerJob } from './services/trading/order-reconciler-job.js';
@@ -76,6 +80,22 @@ export interface RuntimeOptions {
   admissionClock?: () => number;
   /** Runs after the server and jobs stopped, before the database closes (the sandbox stops its simulators). */
   onStop?: () => Promise<void>;
+  /**
+   * The chain approvals and CTF operations act on (the sandbox passes its local one); absent, `config.chain.rpcUrl`
+   * decides, and null means none (those routes answer 501).
+   */
+  chain?: OnChain | null;
+}
+
+/** The configured chain: Polygon's RPC and Polymarket's V2 contracts with any overrides; null without an RPC URL. */
+function configuredChain(config: Config): OnChain | null {
+  if (!config.chain.enabled || !config.chain.rpcUrl) return null;
+  return connectChain({
+    rpcUrl: config.chain.rpcUrl,
+    chainId: config.chain.chainId,
+    contracts: { ...POLYGON_V2_CONTRACTS, ...(config.chain.contracts as Partial<PolymarketContracts>) },
+    timeoutMs: config.venues.timeoutMs,
+  });
 }
 
 export interface Runtime {
@@ -370,6 +390,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       },
     });
 
+    const onchain = {
+      exchanges,
+      sessions,
+      chain: options.chain === undefined ? configuredChain(config) : options.chain,
+      timeoutMs: config.venues.timeoutMs,
+      receiptTimeoutMs: config.chain.receiptTimeoutMs,
+    };
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -405,6 +432,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       sessions,
       onboarding: new OnboardingService(exchanges, credentials, config.venues.timeoutMs),
       wallet: new WalletService(credentials),
+      approvals: new ApprovalsService(onchain),
+      ctf: new CtfService(onchain),
       websocket,
     });
 

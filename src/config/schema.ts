@@ -3,6 +3,8 @@ import { type Static, Type } from 'typebox';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+const EvmAddress = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
+
 export const ConfigSchema = Type.Object({
   mode: Type.Union([Type.Literal('serve'), Type.Literal('sandbox')]),
   host: Type.String({ minLength: 1 }),
@@ -126,6 +128,30 @@ export const ConfigSchema = Type.Object({
     /** Per-call deadline for venue requests. */
     timeoutMs: Type.Integer({ minimum: 100 }),
   }),
+  /**
+   * Polygon, where Polymarket's approvals and CTF split/merge/redeem happen (README "On chain"). `serve` uses
+   * `rpcUrl` (none: those routes answer 503); `sandbox` starts its own local chain unless `enabled` is false
+   * (`--no-chain`). Contract addresses are Polymarket's V2 set unless overridden.
+   */
+  chain: Type.Object({
+    enabled: Type.Boolean(),
+    rpcUrl: Type.Optional(Type.String({ minLength: 1 })),
+    chainId: Type.Integer({ minimum: 1 }),
+    /** Overrides of Polymarket's V2 contract addresses (names as in src/chain/polymarket-contracts.ts). */
+    contracts: Type.Partial(
+      Type.Object({
+        collateral: EvmAddress,
+        conditionalTokens: EvmAddress,
+        exchange: EvmAddress,
+        negRiskExchange: EvmAddress,
+        negRiskAdapter: EvmAddress,
+        collateralAdapter: EvmAddress,
+        negRiskCollateralAdapter: EvmAddress,
+      }),
+    ),
+    /** How long POST /approvals waits for each transaction's receipt. */
+    receiptTimeoutMs: Type.Integer({ minimum: 100 }),
+  }),
   /** The master key that seals stored credentials and managed wallet keys (README "Accounts and credentials"). */
   vault: Type.Object({
     /**
@@ -201,6 +227,7 @@ export const DEFAULT_CONFIG: Config = {
     },
     timeoutMs: 10_000,
   },
+  chain: { enabled: true, chainId: 137, contracts: {}, receiptTimeoutMs: 60_000 },
   vault: { previousMasterKeys: [] },
   shutdownDrainMs: 200,
   shutdownGraceMs: 10_000,

@@ -101,7 +101,7 @@ const BalanceQuery = Type.Object(
   { additionalProperties: false },
 );
 
-function tradingCaller(request: FastifyRequest, body?: unknown): TradingCaller {
+export function tradingCaller(request: FastifyRequest, body?: unknown): TradingCaller {
   const caller = callerOf(request);
   const header = request.headers['x-exchange-credentials'];
   return {
