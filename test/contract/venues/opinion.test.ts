@@ -143,10 +143,14 @@ describe('opinion: venue specifics', () => {
       all.filter((i) => i.timestamp_ms >= second).map((i) => i.id),
       'from the asked instant on, inclusive, with the same ids',
     );
+    // The 25 trades may straddle a second boundary on a busy machine, so the last second holds a suffix of them
+    // (at least the newest), not necessarily all.
     const newest = all.at(-1)?.timestamp_ms as number;
+    const lastSecond = all.filter((i) => i.timestamp_ms >= newest).map((i) => i.id);
+    assert.ok(lastSecond.length >= 1 && made.slice(-lastSecond.length).join() === lastSecond.join());
     assert.deepEqual(
       (await read(address, newest)).map((i) => i.id),
-      made,
+      lastSecond,
       'only the last second',
     );
     assert.deepEqual(
