@@ -247,6 +247,9 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
     }).catch(() => false);
     if (!valid) return fail(ctx, 400, RELAYER_ERRORS.invalidSignature);
     if (!pm.chain) return fail(ctx, 400, RELAYER_ERRORS.noChain);
+    // The wallet would forward `value`; the executor here pays gas with minted POL and cannot honour a transfer of
+    // the wallet's own POL, so it refuses rather than drop the value silently.
+    if (calls.some((c) => BigInt(c.value) !== 0n)) return fail(ctx, 400, RELAYER_ERRORS.valueNotSimulated);
     nonces.set(owner, BigInt(b.nonce) + 1n);
     const result = await pm.chain.executeAs(depositWallet, calls);
     const now = new Date(pm.clock.now()).toISOString();

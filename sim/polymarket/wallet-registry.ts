@@ -2,9 +2,11 @@
 // deposit-wallet cutover trade only through their deposit wallet (signature type 3), older ("legacy") accounts may
 // also sign as an EOA (0), through their Polymarket proxy (1) or their Gnosis Safe (2). Contract wallets are
 // recorded with their owner, which is what an ERC-1271 check and the "signer must be the API key's address" rule
-// compare against. Addresses are CREATE2 results from the real factories, so they look and behave like the real
-// ones; the deposit wallet's bytecode hash is a stand-in (its implementation address is not public in our sources).
-import { encodeAbiParameters, encodePacked, getContractAddress, type Hex, keccak256, toHex } from 'viem';
+// compare against. Addresses are CREATE2 results from the real factories, so they are the real ones: a deposit wallet
+// is the DepositWalletFactory's Solady ERC-1967 clone of the Polygon DepositWallet implementation (the UUPS
+// layout, which `@polymarket/builder-relayer-client`'s deriveDepositWalletAddress picks when the factory reports no
+// beacon — as on the sandbox chain, where the factory has no code).
+import { concat, encodeAbiParameters, encodePacked, getContractAddress, type Hex, keccak256 } from 'viem';
 
 export type ContractWalletKind = 'proxy' | 'safe' | 'deposit';
 
@@ -16,8 +18,27 @@ export const WALLET_FACTORIES = {
 
 const SAFE_INIT_CODE_HASH = '0x2bce2127ff07fb632d16c8347c4ebf501f4841168bed00d9e6ef715ddb6fcecf';
 const PROXY_INIT_CODE_HASH = '0xd21df8dc65880a8606f09fe0ce3df9b8869287ab0b058be05aa9e8af6330a00b';
-/** Stand-in for Solady's ERC-1967 clone init-code hash, which needs the (unpublished here) implementation. */
-const DEPOSIT_INIT_CODE_HASH = keccak256(toHex('omnibook simulator: DepositWallet ERC-1967 beacon proxy'));
+/** DepositWallet implementation on Polygon (`@polymarket/builder-relayer-client@0.0.10` `dist/config`). */
+const DEPOSIT_WALLET_IMPLEMENTATION = '0x58CA52ebe0DadfdF531Cde7062e76746de4Db1eB';
+
+/**
+ * Solady (v0.1.26) `LibClone.initCodeHashERC1967(implementation, args)`: the init code is
+ * `61 <0x3d + len(args), 2 bytes> 3d 81 60 23 3d 39 73 <implementation> 60 09 <runtime: 64 bytes> <args>`.
+ */
+function erc1967CloneInitCodeHash(implementation: Hex, args: Hex): Hex {
+  const argsLength = (args.length - 2) / 2;
+  const prefix = `0x61${(0x3d + argsLength).toString(16).padStart(4, '0')}3d8160233d3973` as Hex;
+  return keccak256(
+    concat([
+      prefix,
+      implementation,
+      '0x6009',
+      '0x5155f3363d3d373d3d363d7f360894a13ba1a3210667c828492db98dca3e2076',
+      '0xcc3735a920a3ca505d382bbc545af43d6000803e6038573d6000fd5b3d6000f3',
+      args,
+    ]),
+  );
+}
 
 /** The contract wallet a factory deploys for `owner` (CREATE2, salts as the relayer clients compute them). */
 export function contractWalletAddress(kind: ContractWalletKind, owner: string): string {
@@ -41,13 +62,14 @@ export function contractWalletAddress(kind: ContractWalletKind, owner: string): 
       bytecodeHash: PROXY_INIT_CODE_HASH,
     }).toLowerCase();
   }
+  // The clone's immutable args are abi.encode(factory, walletId), walletId = bytes32(owner); the salt is their hash.
   const walletId = `0x${eoa.slice(2).toLowerCase().padStart(64, '0')}` as Hex;
-  const salt = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'bytes32' }], [from, walletId]));
+  const args = encodeAbiParameters([{ type: 'address' }, { type: 'bytes32' }], [from, walletId]);
   return getContractAddress({
     opcode: 'CREATE2',
     from,
-    salt,
-    bytecodeHash: DEPOSIT_INIT_CODE_HASH,
+    salt: keccak256(args),
+    bytecodeHash: erc1967CloneInitCodeHash(DEPOSIT_WALLET_IMPLEMENTATION, args),
   }).toLowerCase();
 }
 
