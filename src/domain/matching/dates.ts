@@ -1,7 +1,7 @@
 // Dates and times in market text, whatever the venue's style: `Jul 15, 2027`, `July 15`, `15 July 2027`,
-// `2027-07-15`, `7/15/2027`, `December 2025`, `end of January`, `in 2028`, `11:59 PM UTC`, and Kalshi's ticker
-// codes (`27JUL15`, `26DEC`). A date without a year takes the year that puts it closest to the market's end date.
-// Each mention is cut out of the text so its digits are never read as a threshold.
+// `2027-07-15`, `7/15/2027`, `December 2025`, `2025 December`, `end of January`, `in 2028`, `11:59 PM UTC`, and
+// Kalshi's ticker codes (`27JUL15`, `26DEC`). A date without a year takes the year that puts it closest to the
+// market's end date. Each mention is cut out of the text so its digits are never read as a threshold.
 
 export type DatePrecision = 'day' | 'month' | 'year';
 /** The word before the date: `by`/`before` make a deadline (cumulative), `on`/`at` a point, `in` a window. */
@@ -82,6 +82,11 @@ const PATTERNS: ReadonlyArray<{
   {
     re: new RegExp(`${PREP_RE}\\b(${MONTH_RE})\\.?,?\\s+(\\d{4})\\b`, 'g'),
     read: (m) => month(Number(m[3]), monthOf(m[2])),
+  },
+  {
+    // Year first (`after 2024 September meeting`, `the 2026 December FOMC`): a month, as `September 2024` is.
+    re: new RegExp(`${PREP_RE}(?<![$\\d.,])\\b(20\\d{2})\\s+(${MONTH_RE})\\b\\.?(?!\\s*\\d)`, 'g'),
+    read: (m) => month(Number(m[2]), monthOf(m[3])),
   },
   {
     re: new RegExp(`${PREP_RE}\\b(${MONTH_RE})\\b(?!\\s*\\d)`, 'g'),

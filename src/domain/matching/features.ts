@@ -212,10 +212,18 @@ function pickDate(
   return null;
 }
 
+/**
+ * The question without the venue's leading bracketed labels (Polymarket's `[Single Market] Will …`): a label
+ * says how the venue lists the market, not what it asks, and would hide the `Will <name> win` shape.
+ */
+export function withoutTags(question: string): string {
+  return question.replace(/^\s*(?:\[[^\]]{1,40}\]\s*)+/, '').trim();
+}
+
 export function extractFeatures(m: MatchInput): MatchFeatures {
   const endDay = isoDay(m.end_date);
   const reference = endDay === null ? null : new Date(`${endDay}T12:00:00Z`);
-  const question = m.question.trim();
+  const question = withoutTags(m.question);
   const groupTitle = (m.group_title ?? '').trim();
   const context =
     groupTitle.length > 0 && groupTitle !== question && !question.includes(groupTitle) ? groupTitle : null;

@@ -79,7 +79,28 @@ const TOUCH_BEFORE =
 const UP_AFTER = /^\s*(?:\+|or (?:above|more|higher|greater)|and above|plus\b)/;
 const DOWN_AFTER = /^\s*(?:or (?:below|less|lower|fewer)|and below)/;
 
-/** The Fed (or any rate-setter) moving by N bps, or holding: a signed exact change. */
+/** Rate-setters move in steps of this many bps (the Fed since the 1990s): a strict `>25bps` means 50 or more. */
+export const RATE_STEP_BPS = 25;
+
+const RATE_VERB =
+  'cut|cuts|lower|lowers|lowered|decrease|decreases|reduce|reduces|hike|hikes|raise|raises|increase|increases';
+const RATE_UNIT = 'bps|basis points?|%';
+/** Words that make an amount a bound: strict (`>`, `more than`, `over`) or inclusive (`>=`, `at least`). */
+const RATE_BOUND = '(>=|>|at least|no less than|more than|greater than|over)\\s*';
+const RATE_AFTER = '(\\s+or more|\\s*\\+)?';
+const VERB_FIRST = new RegExp(
+  `\\b(${RATE_VERB})\\b(?:\\s+(?:interest\\s+)?rates?)?(?:\\s+(?:by|of))?\\s+(?:${RATE_BOUND})?(\\d+(?:\\.\\d+)?)\\s*(\\+)?\\s*(${RATE_UNIT})${RATE_AFTER}`,
+);
+const AMOUNT_FIRST = new RegExp(
+  `(?:${RATE_BOUND})?\\b(\\d+(?:\\.\\d+)?)\\s*(\\+)?\\s*(bps|basis points?)${RATE_AFTER}\\s+(?:rate\\s+)?(cut|decrease|hike|increase|raise)`,
+);
+
+/**
+ * The Fed (or any rate-setter) moving by N bps, or holding: a signed change. `25 bps` is exactly 25; `25+ bps`,
+ * `25 bps or more` and `at least 25 bps` are 25 or more; a strict `>25bps` / `more than 25 bps` is the next step
+ * up (50 or more), since decisions come in RATE_STEP_BPS steps: so Kalshi's `Cut >25bps` and Polymarket's
+ * `50+ bps` read as the same outcome.
+ */
 function rateDecision(text: string): Threshold | null {
   if (
     /\b(?:hold|holds|held|unchanged|no change|pause|pauses|maintain|keep)\b/.test(text) &&
@@ -88,33 +109,33 @@ function rateDecision(text: string): Threshold | null {
     if (/\brates?\b|\bfed\b|\bfomc\b|interest/.test(text))
       return { comparator: 'eq', value: 0, high: null, unit: 'bps' };
   }
-  const m =
-    /\b(cut|cuts|lower|lowers|lowered|decrease|decreases|reduce|reduces|hike|hikes|raise|raises|increase|increases)\b(?:\s+(?:interest\s+)?rates?)?(?:\s+(?:by|of))?\s+(\d+(?:\.\d+)?)\s*(\+)?\s*(bps|basis points?|%)(\s+or more|\+)?/.exec(
-      text,
-    ) ??
-    /\b(\d+(?:\.\d+)?)\s*(\+)?\s*(bps|basis points?)(\s+or more|\+)?\s+(?:rate\s+)?(cut|decrease|hike|increase|raise)/.exec(
-      text,
-    );
-  if (!m) return null;
   let verb: string;
+  let bound: string | undefined;
   let amount: number;
   let plus: boolean;
   let unit: string;
-  if (/^\d/.test(m[1] ?? '')) {
-    amount = Number(m[1]);
-    plus = Boolean(m[2] || m[4]);
-    unit = m[3] ?? 'bps';
-    verb = m[5] ?? '';
-  } else {
-    verb = m[1] ?? '';
-    amount = Number(m[2]);
-    plus = Boolean(m[3] || m[5]);
-    unit = m[4] ?? 'bps';
-  }
+  const v = VERB_FIRST.exec(text);
+  const a = v ? null : AMOUNT_FIRST.exec(text);
+  if (v) {
+    verb = v[1] ?? '';
+    bound = v[2];
+    amount = Number(v[3]);
+    plus = Boolean(v[4] || v[6]);
+    unit = v[5] ?? 'bps';
+  } else if (a) {
+    bound = a[1];
+    amount = Number(a[2]);
+    plus = Boolean(a[3] || a[5]);
+    unit = a[4] ?? 'bps';
+    verb = a[6] ?? '';
+  } else return null;
   if (unit === '%') amount *= 100;
+  const strict = bound !== undefined && bound !== '>=' && bound !== 'at least' && bound !== 'no less than';
+  if (strict) amount += RATE_STEP_BPS;
+  const atLeast = plus || bound !== undefined;
   const down = /cut|lower|decrease|reduce/.test(verb);
   return {
-    comparator: plus ? (down ? 'lt' : 'gt') : 'eq',
+    comparator: atLeast ? (down ? 'lt' : 'gt') : 'eq',
     value: down ? -amount : amount,
     high: null,
     unit: 'bps',

@@ -101,6 +101,70 @@ test('Fed decisions at one meeting exclude each other; deadlines form a ladder',
   assert.equal(ladder?.direction, 'implies', 'reached by June means reached by December');
 });
 
+test('a strict bound on a rate move is the next step: `>25bps` is `50+ bps`, and excludes `25 bps`', () => {
+  const meeting = { end_date: '2027-09-16T18:00:00Z' };
+  const strict = f({
+    exchange: 'kalshi',
+    question: 'Will the Federal Reserve Cut rates by >25bps at their September 2027 meeting?',
+    ...meeting,
+  });
+  const plus = f({
+    exchange: 'polymarket',
+    question: 'Fed decreases interest rates by 50+ bps after 2027 September meeting?',
+    ...meeting,
+  });
+  const words = f({
+    exchange: 'limitless',
+    question:
+      'Will the Fed cut interest rates by more than 25 basis points at the September 2027 FOMC meeting?',
+    ...meeting,
+  });
+  const exact = f({
+    exchange: 'opinion',
+    question: 'Fed cuts rates by 25 bps at its September 2027 meeting?',
+    ...meeting,
+  });
+  for (const [a, b] of [
+    [strict, plus],
+    [strict, words],
+    [plus, words],
+  ] as const) {
+    const v = comparePair(a, b, even);
+    assert.equal(v?.relation, 'same_market', `${a.svcId} ~ ${b.svcId}`);
+  }
+  for (const other of [strict, plus, words]) {
+    const v = comparePair(other, exact, even);
+    assert.equal(v?.relation, 'co_dependent', other.svcId);
+    assert.equal(v?.dependencyType, 'mutually_exclusive', other.svcId);
+  }
+  const october = f({
+    exchange: 'polymarket',
+    question: 'Fed decreases interest rates by 50+ bps after 2027 October meeting?',
+    end_date: '2027-10-28T18:00:00Z',
+  });
+  assert.equal(comparePair(strict, october, even), null, 'another meeting');
+});
+
+test('nominees of one race behind a venue label exclude each other; another race does not', () => {
+  const q = (name: string, race = 'U.S. 2024 Republican presidential nomination') =>
+    f({ exchange: 'polymarket', question: `[Single Market] Will ${name} win the ${race}?` });
+  const trump = q('Donald J. Trump');
+  const haley = q('Nikki Haley');
+  const v = comparePair(trump, haley, even);
+  assert.equal(v?.relation, 'co_dependent');
+  assert.equal(v?.dependencyType, 'mutually_exclusive');
+  assert.equal(v?.direction, 'exclusive');
+  assert.equal(
+    comparePair(haley, q('Nikki Haley', 'U.S. 2028 Republican presidential nomination'), even),
+    null,
+  );
+  assert.equal(
+    comparePair(trump, q('Gavin Newsom', 'U.S. 2024 Democratic presidential nomination'), even)?.relation,
+    undefined,
+    'another party is another race',
+  );
+});
+
 const QUESTIONS = [
   'Will the price of Bitcoin be above $85,000 on July 15?',
   'Bitcoin above $90,000 on Jul 15, 2027?',

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { extractDates, extractTimes, kalshiTickerDate } from '../../../../src/domain/matching/dates.js';
-import { extractFeatures, type MatchInput } from '../../../../src/domain/matching/features.js';
+import { extractFeatures, type MatchInput, withoutTags } from '../../../../src/domain/matching/features.js';
 import { extractThreshold } from '../../../../src/domain/matching/thresholds.js';
 import { assertProperty } from '../../../support/property.js';
 
@@ -29,6 +29,20 @@ test('dates: every venue style, with years inferred from the end date', () => {
   assert.equal(day('may reach $100k'), undefined, 'may the verb is not May the month');
   assert.equal(kalshiTickerDate('KXBTCD-27JUL15-T84999.99')?.iso, '2027-07-15');
   assert.equal(kalshiTickerDate('KXFEDDECISION-26DEC-C25')?.iso, '2026-12');
+  assert.deepEqual(day('after 2024 September meeting'), {
+    iso: '2024-09',
+    precision: 'month',
+    preposition: 'after',
+    endOf: false,
+  });
+  assert.equal(day('at the 2026 Dec. FOMC meeting')?.iso, '2026-12', 'year first, abbreviated month');
+  assert.equal(day('in 2027 march')?.precision, 'month');
+  assert.deepEqual(
+    extractDates('2027 may 3', ref).dates.map((d) => d.precision),
+    ['year', 'day'],
+    'a year before a full date is no month',
+  );
+  assert.equal(day('above $2,027 march')?.precision, undefined, 'an amount before a month is no year');
   assert.deepEqual(extractTimes('at 11:59 pm utc').times, [{ minutes: 1439, zone: 'utc' }]);
   assert.deepEqual(extractTimes('12pm et').times, [{ minutes: 720, zone: 'et' }]);
 });
@@ -58,6 +72,32 @@ test('thresholds: amounts, units and comparators as venues write them', () => {
   assert.deepEqual(t('hold rates unchanged', true), { comparator: 'eq', value: 0, high: null, unit: 'bps' });
   assert.equal(t('50+ bps decrease', true)?.comparator, 'lt');
   assert.equal(t('will it rain in seattle'), null);
+  // Bounds on a decision: inclusive (`+`, `or more`, `at least`, `>=`) keep the amount; strict (`>`, `more
+  // than`, `over`) move to the next 25 bps step, so Kalshi's `Cut >25bps` is Polymarket's `50+ bps`.
+  const cut50 = { comparator: 'lt', value: -50, high: null, unit: 'bps' };
+  const hike50 = { comparator: 'gt', value: 50, high: null, unit: 'bps' };
+  for (const text of [
+    'cut rates by >25bps',
+    'cut rates by > 25 bps',
+    'cut rates by more than 25 basis points',
+    'decrease interest rates by over 25 bps',
+    'decreases interest rates by 50+ bps',
+    'cut by 50 bps or more',
+    'cut rates by at least 50bps',
+    'lower rates by >=50 bps',
+    'more than 25 bps cut',
+    '50+ bps decrease',
+  ])
+    assert.deepEqual(t(text, true), cut50, text);
+  for (const text of ['hike rates by >25bps', 'raise rates by more than 25 bps', 'increase by 50+ bps'])
+    assert.deepEqual(t(text, true), hike50, text);
+  assert.deepEqual(t('hike rates by >=25 bps', true), {
+    comparator: 'gt',
+    value: 25,
+    high: null,
+    unit: 'bps',
+  });
+  assert.deepEqual(t('hike rates by 0bps', true), { comparator: 'eq', value: 0, high: null, unit: 'bps' });
 });
 
 test('property: any whole-dollar amount reads back the same in plain, grouped and k/m spellings', () => {
@@ -159,6 +199,22 @@ test('options inside multi-option events: candidate names, whatever the layout',
     }).option,
     ['suns'],
   );
+});
+
+test('a leading venue label in brackets is not part of the question: the named option still reads', () => {
+  const nominees = [
+    '[Single Market] Will Donald J. Trump win the U.S. 2024 Republican presidential nomination?',
+    '[Single Market] Will Nikki Haley win the U.S. 2024 Republican presidential nomination?',
+    '[Featured] [Single Market] Will Gavin Newsom win the 2028 Democratic presidential nomination?',
+    '[Sports] Will the Celtics win the 2026 NBA Finals?',
+  ].map((question) => f({ exchange: 'polymarket', question }));
+  assert.deepEqual(
+    nominees.map((x) => x.option),
+    [['donald', 'trump'], ['haley', 'nikki'], ['gavin', 'newsom'], ['celtic']],
+  );
+  for (const x of nominees)
+    assert.ok(!x.tokens.includes('single') && !x.tokens.includes('featured'), x.svcId);
+  assert.equal(withoutTags('Who wins [the] final?'), 'Who wins [the] final?', 'only a leading label');
 });
 
 test('a month in the title is refined by the day in the rules (Kalshi Fed markets)', () => {
