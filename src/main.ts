@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { connectChain, type OnChain } from './chain/chain.js';
+import { POLYGON_V2_CONTRACTS, type PolymarketContracts } from './chain/polymarket-contracts.js';
 import type { Config } from './config/schema.js';
 import type { BackgroundJob } from './domain/background-job.js';
 import { type BuiltApp, buildApp } from './http/build-app.js';
@@ -37,6 +39,9 @@ import { OrderbookService } from './services/market-data/orderbook-service.js';
 import { PriceService } from './services/market-data/price-service.js';
 import { TradesService } from './services/market-data/trades-service.js';
 import { UserActivityService } from './services/market-data/user-activity-service.js';
+import { MatchingService } from './services/matching/matching-service.js';
+import { ApprovalsService } from './services/onchain/approvals-service.js';
+import { CtfService } from './services/onchain/ctf-service.js';
 import { PingService } from './services/ping-service.js';
 import { AccountService } from './services/trading/account-service.js';
 import { OrderReconcilerJob } from './services/trading/order-reconciler-job.js';
@@ -52,6 +57,7 @@ import { openStore, type Store } from './store/database.js';
 import { EventsRepo } from './store/events-repo.js';
 import { LinksRepo } from './store/links-repo.js';
 import { MarketsRepo } from './store/markets-repo.js';
+import { MatchStateRepo } from './store/match-state-repo.js';
 import { OrderJournalRepo } from './store/order-journal-repo.js';
 import { SyncStateRepo } from './store/sync-state-repo.js';
 import { UsageRepo } from './store/usage-repo.js';
@@ -80,6 +86,22 @@ export interface RuntimeOptions {
   admissionClock?: () => number;
   /** Runs after the server and jobs stopped, before the database closes (the sandbox stops its simulators). */
   onStop?: () => Promise<void>;
+  /**
+   * The chain approvals and CTF operations act on (the sandbox passes its local one); absent, `config.chain.rpcUrl`
+   * decides, and null means none (those routes answer 501).
+   */
+  chain?: OnChain | null;
+}
+
+/** The configured chain: Polygon's RPC and Polymarket's V2 contracts with any overrides; null without an RPC URL. */
+function configuredChain(config: Config): OnChain | null {
+  if (!config.chain.enabled || !config.chain.rpcUrl) return null;
+  return connectChain({
+    rpcUrl: config.chain.rpcUrl,
+    chainId: config.chain.chainId,
+    contracts: { ...POLYGON_V2_CONTRACTS, ...(config.chain.contracts as Partial<PolymarketContracts>) },
+    timeoutMs: config.venues.timeoutMs,
+  });
 }
 
 export interface Runtime {
@@ -90,6 +112,8 @@ export interface Runtime {
   readonly app: BuiltApp['app'];
   /** Walks the venues' catalogues into the store; `runAll()` runs (or joins) a pass on demand. */
   readonly catalogSync: CatalogSync;
+  /** Links markets across exchanges; the catalogue sync runs it at the end of every pass. */
+  readonly matching: MatchingService;
   /** The background sync started by listen(); null when config.catalogue.sync is off. */
   readonly catalogSyncJob: CatalogSyncJob | null;
   /** Books followed on the venues' streams (the recorder holds them; GET /orderbook answers from them). */
@@ -158,6 +182,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
   });
   const closers: Array<() => Promise<unknown>> = [() => store.close()];
+  store.walCheckpointer?.on('failed', (err) =>
+    logger.error({ err }, 'WAL checkpointer failed: checkpoints run on the event loop again'),
+  );
   try {
     const applied = await store.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
@@ -206,7 +233,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
     const usageJob = new UsageFlushJob(admission, config.usage.flushIntervalMs);
     const syncState = new SyncStateRepo(store.db);
+    const links = new LinksRepo(store.db);
+    const matching = new MatchingService({
+      markets: marketsRepo,
+      links,
+      state: new MatchStateRepo(store.db),
+      logger: logger.child({ component: 'matching' }),
+    });
     const catalogSync = new CatalogSync({
+      observer: matching,
       venues: () => registry.list(),
       markets: marketsRepo,
       events: eventsRepo,
@@ -222,10 +257,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           leaseTtlMs: config.catalogue.leaseTtlMs,
         })
       : null;
-    const markets = new MarketsService(marketsRepo, eventsRepo, new LinksRepo(store.db), exchanges, {
+    const markets = new MarketsService(marketsRepo, eventsRepo, links, exchanges, {
       totalsTtlMs: CATALOGUE_TOTALS_TTL_MS,
       missTtlMs: CATALOGUE_TOTALS_TTL_MS,
       venueTimeoutMs: config.venues.timeoutMs,
+      observer: matching,
     });
     const targets = new MarketTargets(markets, exchanges);
     const liveBooks = new LiveBooks(logger.child({ component: 'live-books' }));
@@ -388,6 +424,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       },
     });
 
+    const onchain = {
+      exchanges,
+      sessions,
+      chain: options.chain === undefined ? configuredChain(config) : options.chain,
+      timeoutMs: config.venues.timeoutMs,
+      receiptTimeoutMs: config.chain.receiptTimeoutMs,
+    };
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -426,6 +469,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       builder,
       impersonation,
       feeEscrow,
+      approvals: new ApprovalsService(onchain),
+      ctf: new CtfService(onchain),
       websocket,
     });
 
@@ -437,6 +482,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       keys,
       app,
       catalogSync,
+      matching,
       catalogSyncJob,
       liveBooks,
       bookRecorder,

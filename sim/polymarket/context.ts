@@ -3,6 +3,7 @@
 import type { SimClock } from '../shared/control.js';
 import type { Accounts } from './accounts.js';
 import type { Catalogue } from './catalogue.js';
+import type { SimChain } from './chain.js';
 import type { Exchange } from './exchange.js';
 import type { WalletRegistry } from './wallet-registry.js';
 
@@ -17,4 +18,6 @@ export interface PmContext {
   authWindowSeconds: number;
   /** Collateral (base units) a wallet receives the first time it authenticates with L1. */
   newWalletBalance: number;
+  /** The sandbox chain, when the simulator runs with one (conditions, collateral, the relayer's executions). */
+  chain: SimChain | null;
 }

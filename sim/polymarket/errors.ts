@@ -76,6 +76,11 @@ export const RELAYER_ERRORS = {
   invalidRequest: 'invalid request',
   unsupportedType: 'unsupported transaction type',
   alreadyDeployed: 'deposit wallet already deployed',
+  invalidSignature: 'invalid signature',
+  invalidNonce: 'invalid nonce',
+  expired: 'deadline passed',
+  notDeployed: 'deposit wallet not deployed',
+  noChain: 'no chain to execute on',
 } as const;
 
 export const GAMMA_ERRORS = {

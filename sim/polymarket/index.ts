@@ -5,12 +5,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { SimClock, type SimControl } from '../shared/control.js';
+import { SimClock, type SimControl, SimControlInputError } from '../shared/control.js';
 import { SimFaults } from '../shared/faults.js';
 import { SimRequestLog } from '../shared/request-log.js';
 import { createWorld } from '../shared/world.js';
 import { Accounts } from './accounts.js';
 import { Catalogue } from './catalogue.js';
+import { SimChain, type SimChainOptions } from './chain.js';
 import { privateClobRoutes } from './clob-private.js';
 import { publicClobRoutes } from './clob-public.js';
 import type { PmContext } from './context.js';
@@ -41,6 +42,12 @@ export interface PolymarketSimOptions {
    * 2026-05-01T00:00:00Z — the exact day of Polymarket's May 2026 cutover is not in our sources).
    */
   depositWalletCutover?: string;
+  /**
+   * The sandbox chain: with it, paper accounts also get their collateral as real tokens on chain (and a legacy
+   * account's EOA some gas), the relayer runs deposit-wallet batches there, and /__sim/chain/* prepares and resolves
+   * conditions on the real ConditionalTokens contract.
+   */
+  chain?: SimChainOptions;
 }
 
 /**
@@ -70,6 +77,8 @@ export interface PolymarketSimAccountOptions {
   collateral?: string;
   approved?: boolean;
   kind?: PolymarketSimAccountKind;
+  /** With a chain: whether a legacy account's EOA gets gas (default true). */
+  gas?: boolean;
 }
 
 export interface PolymarketSim {
@@ -117,17 +126,20 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
     clock,
     authWindowSeconds: opts.authWindowSeconds ?? 300,
     newWalletBalance,
+    chain: opts.chain ? await SimChain.connect(opts.chain) : null,
   };
 
   const createAccount = async (
-    o: { collateral?: unknown; approved?: unknown; kind?: unknown } = {},
+    o: { collateral?: unknown; approved?: unknown; kind?: unknown; gas?: unknown } = {},
   ): Promise<PolymarketSimAccount> => {
     const privateKey = generatePrivateKey();
     const { address } = privateKeyToAccount(privateKey);
     const kind: PolymarketSimAccountKind = o.kind === 'deposit' ? 'deposit' : 'legacy';
     const collateral =
       typeof o.collateral === 'string' && /^\d+$/.test(o.collateral) ? o.collateral : DEFAULT_COLLATERAL;
+    const onChain: string[] = [];
     const fund = (at: string) => {
+      onChain.push(at);
       const wallet = accounts.wallet(at);
       wallet.collateral += Number(collateral);
       wallet.approved = o.approved !== false;
@@ -145,6 +157,10 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
       made.deposit = wallets.deploy(address, 'deposit').address;
       fund(made.deposit);
       accounts.wallet(address).onboarded = true;
+    }
+    if (pm.chain) {
+      for (const at of onChain) await pm.chain.fundCollateral(at, BigInt(collateral));
+      if (kind === 'legacy' && o.gas !== false) await pm.chain.fundGas(address, 10n ** 19n);
     }
     // CLOB API keys are bound to the signing EOA, also for deposit-wallet trading (docs/venues/polymarket-sim.md).
     const key = accounts.createKey(address, '0');
@@ -184,6 +200,7 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
       fund: (address, amount) => {
         accounts.wallet(address).collateral += Number(amount);
       },
+      extra: (method, path, body) => chainControl(pm.chain, method, path, body),
     },
     requests: new SimRequestLog(),
   };
@@ -231,4 +248,57 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
       ]);
     },
   };
+}
+
+/**
+ * /__sim/chain/* (with a chain): POST conditions → a new binary condition with the simulator as oracle;
+ * POST resolve {condition_id, winner: Yes|No} reports its payouts; POST fund {address, collateral?, gas?} mints
+ * collateral (base units) and sets the native balance (wei).
+ */
+async function chainControl(
+  chain: SimChain | null,
+  method: string,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: unknown } | null> {
+  if (!path.startsWith('/__sim/chain/')) return null;
+  if (!chain) return { status: 404, body: { error: 'this simulator runs without a chain' } };
+  const route = `${method} ${path}`;
+  if (route === 'POST /__sim/chain/conditions') {
+    const c = await chain.createCondition();
+    return {
+      status: 201,
+      body: {
+        condition_id: c.conditionId,
+        question_id: c.questionId,
+        position_ids: c.positionIds,
+        oracle: chain.oracle,
+      },
+    };
+  }
+  if (route === 'POST /__sim/chain/resolve') {
+    const { condition_id: conditionId, winner } = body;
+    if (typeof conditionId !== 'string' || (winner !== 'Yes' && winner !== 'No')) {
+      throw new SimControlInputError('condition_id (string) and winner (Yes or No) are required');
+    }
+    const tx = chain.resolve(conditionId, winner);
+    if (!tx) throw new SimControlInputError('not a condition this simulator prepared');
+    return { status: 200, body: { tx_hash: await tx } };
+  }
+  if (route === 'POST /__sim/chain/fund') {
+    const { address, collateral, gas } = body;
+    const uint = (v: unknown) => v === undefined || (typeof v === 'string' && /^\d{1,30}$/.test(v));
+    if (
+      typeof address !== 'string' ||
+      !/^0x[0-9a-fA-F]{40}$/.test(address) ||
+      !uint(collateral) ||
+      !uint(gas)
+    ) {
+      throw new SimControlInputError('address, and collateral / gas as base-unit integer strings');
+    }
+    if (typeof collateral === 'string') await chain.fundCollateral(address, BigInt(collateral));
+    if (typeof gas === 'string') await chain.fundGas(address, BigInt(gas));
+    return { status: 200, body: { ok: true } };
+  }
+  return null;
 }

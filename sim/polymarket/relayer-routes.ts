@@ -3,8 +3,14 @@
 // authenticated with the operator's builder HMAC headers (POLY_BUILDER_*, same HMAC as CLOB L2) — deploys the
 // owner's deposit wallet; `GET /transaction?id=` follows it; `GET /relay-payload?address&type=WALLET` and
 // `GET /deployed?address&type=WALLET` are the public look-ups. Transactions are mined at once here.
+// `{type: "WALLET", from: <owner>, to: <factory>, nonce, signature, depositWalletParams: {depositWallet, deadline,
+// calls: [{target, value, data}]}}` runs a deposit wallet's calls (what `@polymarket/builder-relayer-client`'s
+// `executeDepositWalletBatch` sends): the owner's EIP-712 `Batch` signature in the `DepositWallet` v1 domain is
+// checked against the wallet's owner, the nonce (`GET /nonce?address=<owner>&type=WALLET`) and the deadline, then the
+// calls run on the sandbox chain from the wallet's address.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { type Hex, verifyTypedData } from 'viem';
 import { ownValue } from '../shared/own-key.js';
 import { l2Signature } from './auth.js';
 import type { PmContext } from './context.js';
@@ -31,6 +37,42 @@ interface RelayerTx {
 }
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const HEX_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
+const UINT = /^\d{1,78}$/;
+
+const BATCH_TYPES = {
+  Call: [
+    { name: 'target', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'data', type: 'bytes' },
+  ],
+  Batch: [
+    { name: 'wallet', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+    { name: 'calls', type: 'Call[]' },
+  ],
+} as const;
+
+interface WalletCall {
+  target: Hex;
+  value: string;
+  data: Hex;
+}
+
+function walletCalls(raw: unknown): WalletCall[] | null {
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > 50) return null;
+  const out: WalletCall[] = [];
+  for (const c of raw) {
+    if (typeof c !== 'object' || c === null) return null;
+    const { target, value, data } = c as Record<string, unknown>;
+    if (typeof target !== 'string' || !ADDRESS.test(target)) return null;
+    if (typeof value !== 'string' || !UINT.test(value)) return null;
+    if (typeof data !== 'string' || !HEX_DATA.test(data)) return null;
+    out.push({ target: target as Hex, value, data: data as Hex });
+  }
+  return out;
+}
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = ownValue(headers, name.toLowerCase());
@@ -45,6 +87,8 @@ function same(a: string, b: string): boolean {
 
 export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
   const txs = new Map<string, RelayerTx>();
+  /** Each owner's next deposit-wallet batch nonce. */
+  const nonces = new Map<string, bigint>();
 
   const authorised = (ctx: Ctx): boolean => {
     const h = ctx.req.headers;
@@ -90,6 +134,17 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
     },
     {
       method: 'GET',
+      path: '/nonce',
+      handler: (ctx) => {
+        const address = ctx.query.get('address');
+        if (!address || !ADDRESS.test(address) || ctx.query.get('type') !== 'WALLET') {
+          return fail(ctx, 400, RELAYER_ERRORS.invalidRequest);
+        }
+        send(ctx, 200, { nonce: (nonces.get(address.toLowerCase()) ?? 0n).toString() });
+      },
+    },
+    {
+      method: 'GET',
       path: '/transaction',
       handler: (ctx) => {
         const tx = txs.get(ctx.query.get('id') ?? '');
@@ -99,7 +154,7 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
     {
       method: 'POST',
       path: '/submit',
-      handler: (ctx) => {
+      handler: async (ctx) => {
         if (!authorised(ctx)) return fail(ctx, 401, RELAYER_ERRORS.unauthorized);
         let body: unknown;
         try {
@@ -108,6 +163,7 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
           return fail(ctx, 400, RELAYER_ERRORS.invalidRequest);
         }
         const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+        if (b.type === 'WALLET') return walletBatch(ctx, b);
         if (b.type !== 'WALLET-CREATE') return fail(ctx, 400, RELAYER_ERRORS.unsupportedType);
         if (
           typeof b.from !== 'string' ||
@@ -121,6 +177,9 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
         if (!deployed.created) return fail(ctx, 400, RELAYER_ERRORS.alreadyDeployed);
         // The sandbox's paper money for a new account lands where it can trade: its new deposit wallet.
         pm.accounts.wallet(deployed.address).collateral += pm.newWalletBalance;
+        if (pm.chain && pm.newWalletBalance > 0) {
+          await pm.chain.fundCollateral(deployed.address, BigInt(pm.newWalletBalance));
+        }
         const now = new Date(pm.clock.now()).toISOString();
         const tx: RelayerTx = {
           transactionID: randomUUID(),
@@ -142,6 +201,73 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
       },
     },
   ];
+
+  async function walletBatch(ctx: Ctx, b: Record<string, unknown>): Promise<void> {
+    const params = (
+      typeof b.depositWalletParams === 'object' && b.depositWalletParams !== null ? b.depositWalletParams : {}
+    ) as Record<string, unknown>;
+    const calls = walletCalls(params.calls);
+    const { depositWallet, deadline } = params;
+    if (
+      typeof b.from !== 'string' ||
+      !ADDRESS.test(b.from) ||
+      typeof b.to !== 'string' ||
+      b.to.toLowerCase() !== WALLET_FACTORIES.deposit.toLowerCase() ||
+      typeof b.nonce !== 'string' ||
+      !UINT.test(b.nonce) ||
+      typeof b.signature !== 'string' ||
+      !HEX_DATA.test(b.signature) ||
+      typeof depositWallet !== 'string' ||
+      !ADDRESS.test(depositWallet) ||
+      typeof deadline !== 'string' ||
+      !UINT.test(deadline) ||
+      !calls
+    ) {
+      return fail(ctx, 400, RELAYER_ERRORS.invalidRequest);
+    }
+    const owner = b.from.toLowerCase();
+    const wallet = pm.wallets.ownerOf(depositWallet);
+    if (wallet?.kind !== 'deposit' || wallet.owner !== owner)
+      return fail(ctx, 400, RELAYER_ERRORS.notDeployed);
+    if (BigInt(b.nonce) !== (nonces.get(owner) ?? 0n)) return fail(ctx, 400, RELAYER_ERRORS.invalidNonce);
+    if (BigInt(deadline) < BigInt(Math.floor(pm.clock.now() / 1000)))
+      return fail(ctx, 400, RELAYER_ERRORS.expired);
+    const valid = await verifyTypedData({
+      address: owner as Hex,
+      domain: { name: 'DepositWallet', version: '1', chainId: 137, verifyingContract: depositWallet as Hex },
+      types: BATCH_TYPES,
+      primaryType: 'Batch',
+      message: {
+        wallet: depositWallet as Hex,
+        nonce: BigInt(b.nonce),
+        deadline: BigInt(deadline),
+        calls: calls.map((c) => ({ target: c.target, value: BigInt(c.value), data: c.data })),
+      },
+      signature: b.signature as Hex,
+    }).catch(() => false);
+    if (!valid) return fail(ctx, 400, RELAYER_ERRORS.invalidSignature);
+    if (!pm.chain) return fail(ctx, 400, RELAYER_ERRORS.noChain);
+    nonces.set(owner, BigInt(b.nonce) + 1n);
+    const result = await pm.chain.executeAs(depositWallet, calls);
+    const now = new Date(pm.clock.now()).toISOString();
+    const tx: RelayerTx = {
+      transactionID: randomUUID(),
+      transactionHash: result.hash ?? `0x${'0'.repeat(64)}`,
+      from: owner,
+      to: WALLET_FACTORIES.deposit,
+      proxyAddress: depositWallet.toLowerCase(),
+      type: 'WALLET',
+      state: result.success ? 'STATE_CONFIRMED' : 'STATE_FAILED',
+      createdAt: now,
+      updatedAt: now,
+    };
+    txs.set(tx.transactionID, tx);
+    send(ctx, 200, {
+      transactionID: tx.transactionID,
+      transactionHash: tx.transactionHash,
+      state: 'STATE_NEW',
+    });
+  }
 
   function predicted(owner: string): string {
     return pm.wallets.predict(owner, 'deposit');

@@ -49,9 +49,21 @@ export interface SimControlHooks {
   streamSubscriptions?(): Record<string, number>;
   createAccount?(body: Record<string, unknown>): Promise<SimAccount> | SimAccount;
   fund?(address: string, amount: string): void;
+  /**
+   * A simulator's own control paths (e.g. Polymarket's /__sim/chain/*): answers { status, body }, or null when the
+   * path is not one of them. Throwing a ControlInputError-like `SimControlInputError` answers 400.
+   */
+  extra?(
+    method: string,
+    path: string,
+    body: Record<string, unknown>,
+  ): Promise<{ status: number; body: unknown } | null>;
   /** One trade by the paper account at `address`, as the venue renders it; throws RangeError for an unknown one. */
   trade?(address: string): Record<string, unknown>;
 }
+
+/** Thrown by a simulator's own control paths for a bad request (answered 400 with its message). */
+export class SimControlInputError extends Error {}
 
 export interface SimControl {
   faults: SimFaults;
@@ -158,14 +170,21 @@ export async function handleControl(
         requests.reset();
         sendJson(res, 200, { counts: requests.snapshot() });
         return true;
-      default:
+      default: {
+        const answer = await hooks.extra?.(method, path, body);
+        if (answer) {
+          sendJson(res, answer.status, answer.body);
+          return true;
+        }
         break;
+      }
     }
     sendJson(res, 404, { error: `no simulator control ${method} ${path}` });
   } catch (error) {
     if (
       error instanceof SyntaxError ||
       error instanceof ControlInputError ||
+      error instanceof SimControlInputError ||
       error instanceof FaultSettingsError
     ) {
       sendJson(res, 400, { error: error.message });

@@ -9,6 +9,8 @@ export const SERVER_FLAGS = {
   'data-dir': { type: 'string' },
   config: { type: 'string' },
   'log-level': { type: 'string' },
+  /** sandbox: run without the local chain (approvals and CTF routes answer 503). */
+  'no-chain': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -33,6 +35,7 @@ export function serverOverrides(values: Record<string, string | boolean | undefi
   }
   if (typeof values.host === 'string') out.host = values.host;
   if (typeof values['data-dir'] === 'string') out.dataDir = values['data-dir'];
+  if (values['no-chain'] === true) out.chain = { enabled: false };
   if (typeof values['log-level'] === 'string') out.logLevel = values['log-level'] as Config['logLevel'];
   return out;
 }

@@ -5,6 +5,7 @@ import { VERSION } from '../main.js';
 import { MasterKeyError } from '../vault/master-key.js';
 import { UsageError } from './args.js';
 import { keysCommand } from './keys-command.js';
+import { linksCommand } from './links-command.js';
 import { migrateCommand } from './migrate-command.js';
 import { serveCommand } from './serve-command.js';
 import { syncCommand } from './sync-command.js';
@@ -20,6 +21,7 @@ commands:
   sync       walk every market and event into the database now, with progress (omnibook sync --help)
   keys       create, list or revoke API keys (omnibook keys --help)
   migrate    apply database migrations
+  links      link markets across exchanges from a JSON-lines file, offline (omnibook links --help)
   vault      re-encrypt stored credentials under a new master key (omnibook vault --help)
 
 common options: --port N (PORT, default 8080), --host H (default 127.0.0.1), --data-dir DIR (default ./data),
@@ -40,6 +42,8 @@ export async function run(argv: string[]): Promise<number> {
       return keysCommand(rest);
     case 'migrate':
       return migrateCommand(rest);
+    case 'links':
+      return linksCommand(rest);
     case 'vault':
       return vaultCommand(rest);
     case '--version':

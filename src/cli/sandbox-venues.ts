@@ -3,6 +3,8 @@
 // for a new user or a script to trade in the sandbox.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connectChain, type OnChain } from '../chain/chain.js';
+import { type SandboxChain, startSandboxChain } from '../chain/sandbox/sandbox-chain.js';
 import type { Config } from '../config/schema.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { VenueAdapter } from '../venues/port.js';
@@ -41,6 +43,8 @@ export interface SimWorldOptions {
   seed?: number;
   /** Number of propositions in the shared world (the sandbox default is small). */
   size?: number;
+  /** The sandbox chain, for the venues that act on one (polymarket). */
+  chain?: SandboxChain;
 }
 
 export const SIM_VENUE_LAUNCHERS: Partial<Record<ExchangeId, SimVenueLauncher>> = {
@@ -53,18 +57,23 @@ export const SIM_VENUE_LAUNCHERS: Partial<Record<ExchangeId, SimVenueLauncher>> 
 
 export interface SandboxVenues {
   venues: VenueAdapter[];
+  /** The local chain (null with --no-chain), connected as the runtime's chain. */
+  chain: OnChain | null;
   accountsFile: string;
   close(): Promise<void>;
 }
 
 export async function startSandboxVenues(config: Config): Promise<SandboxVenues> {
   const running: Array<[ExchangeId, RunningSimVenue]> = [];
+  let chain: SandboxChain | undefined;
   const close = async () => {
     await Promise.allSettled(running.map(([, r]) => r.close()));
+    await chain?.close();
   };
   try {
+    if (config.chain.enabled) chain = await startSandboxChain();
     for (const [id, launch] of Object.entries(SIM_VENUE_LAUNCHERS) as Array<[ExchangeId, SimVenueLauncher]>) {
-      running.push([id, await launch(config)]);
+      running.push([id, await launch(config, chain ? { chain } : {})]);
     }
   } catch (error) {
     await close();
@@ -76,5 +85,20 @@ export async function startSandboxVenues(config: Config): Promise<SandboxVenues>
   const accountsFile = join(config.dataDir, 'sandbox-accounts.json');
   // Paper credentials for local simulators: kept readable by the owner only.
   writeFileSync(accountsFile, `${JSON.stringify(accounts, null, 2)}\n`, { mode: 0o600 });
-  return { venues: running.map(([, r]) => r.adapter), accountsFile, close };
+  return {
+    venues: running.map(([, r]) => r.adapter),
+    chain: chain ? connectSandboxChain(chain, config) : null,
+    accountsFile,
+    close,
+  };
+}
+
+/** The runtime's view of the sandbox chain: the same client code as live, on the local RPC. */
+export function connectSandboxChain(chain: SandboxChain, config: Config): OnChain {
+  return connectChain({
+    rpcUrl: chain.rpcUrl,
+    chainId: chain.chainId,
+    contracts: chain.contracts,
+    timeoutMs: config.venues.timeoutMs,
+  });
 }

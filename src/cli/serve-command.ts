@@ -11,7 +11,7 @@ export async function serveCommand(mode: Config['mode'], argv: string[]): Promis
   const { values } = parse(argv, SERVER_FLAGS);
   if (values.help) {
     process.stdout.write(
-      `usage: omnibook ${mode} [--port N] [--host H] [--data-dir DIR] [--config FILE] [--log-level L]\n`,
+      `usage: omnibook ${mode} [--port N] [--host H] [--data-dir DIR] [--config FILE] [--log-level L]${mode === 'sandbox' ? ' [--no-chain]' : ''}\n`,
     );
     return 0;
   }
@@ -28,7 +28,7 @@ export async function serveCommand(mode: Config['mode'], argv: string[]): Promis
   try {
     runtime = await createRuntime(config, {
       venues: sandbox ? sandbox.venues : liveVenues(config),
-      ...(sandbox ? { onStop: () => sandbox.close() } : {}),
+      ...(sandbox ? { onStop: () => sandbox.close(), chain: sandbox.chain } : {}),
     });
   } catch (error) {
     await sandbox?.close();

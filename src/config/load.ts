@@ -53,6 +53,7 @@ type EnvName =
   | 'OMNIBOOK_RECORDER_INTERVAL_MS'
   | 'OMNIBOOK_RECORDER_RETENTION_DAYS'
   | 'OPINION_API_KEY'
+  | 'POLYGON_RPC_URL'
   | 'KALSHI_STREAM_API_KEY_ID'
   | 'KALSHI_STREAM_PRIVATE_KEY'
   | 'PREDICTFUN_API_KEY'
@@ -113,6 +114,8 @@ function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   const predictfunApiKey = str('PREDICTFUN_API_KEY');
   if (predictfunApiKey !== undefined)
     out.venues = { ...out.venues, predictfun: { apiKey: predictfunApiKey } };
+  const polygonRpc = str('POLYGON_RPC_URL');
+  if (polygonRpc !== undefined) out.chain = { rpcUrl: polygonRpc };
   const masterKey = str('OMNIBOOK_MASTER_KEY');
   const previousKeys = str('OMNIBOOK_MASTER_KEY_PREVIOUS');
   if (masterKey !== undefined || previousKeys !== undefined) {

@@ -3,7 +3,7 @@ import { type Static, Type } from 'typebox';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
+const EvmAddress = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
 const BuilderTier = Type.Object({
   /** The fee a builder's end-users pay on an order's notional, in basis points. */
   feeBps: Type.Integer({ minimum: 0, maximum: 10_000 }),
@@ -134,6 +134,30 @@ export const ConfigSchema = Type.Object({
     /** Per-call deadline for venue requests. */
     timeoutMs: Type.Integer({ minimum: 100 }),
   }),
+  /**
+   * Polygon, where Polymarket's approvals and CTF split/merge/redeem happen (README "On chain"). `serve` uses
+   * `rpcUrl` (none: those routes answer 503); `sandbox` starts its own local chain unless `enabled` is false
+   * (`--no-chain`). Contract addresses are Polymarket's V2 set unless overridden.
+   */
+  chain: Type.Object({
+    enabled: Type.Boolean(),
+    rpcUrl: Type.Optional(Type.String({ minLength: 1 })),
+    chainId: Type.Integer({ minimum: 1 }),
+    /** Overrides of Polymarket's V2 contract addresses (names as in src/chain/polymarket-contracts.ts). */
+    contracts: Type.Partial(
+      Type.Object({
+        collateral: EvmAddress,
+        conditionalTokens: EvmAddress,
+        exchange: EvmAddress,
+        negRiskExchange: EvmAddress,
+        negRiskAdapter: EvmAddress,
+        collateralAdapter: EvmAddress,
+        negRiskCollateralAdapter: EvmAddress,
+      }),
+    ),
+    /** How long POST /approvals waits for each transaction's receipt. */
+    receiptTimeoutMs: Type.Integer({ minimum: 100 }),
+  }),
   /** The master key that seals stored credentials and managed wallet keys (README "Accounts and credentials"). */
   vault: Type.Object({
     /**
@@ -162,9 +186,9 @@ export const ConfigSchema = Type.Object({
       platinum: BuilderTier,
     }),
     /** Where the fee's remainder (after the affiliate's share) goes. */
-    treasuryAddress: Type.Optional(Address),
+    treasuryAddress: Type.Optional(EvmAddress),
     /** The affiliate address fees are shared with, unless an order names another. */
-    affiliateAddress: Type.Optional(Address),
+    affiliateAddress: Type.Optional(EvmAddress),
     /** The smallest fee accepted, in USDC base units (6 decimals), and as basis points of the order's notional. */
     minFeeUsdc: Type.String({ pattern: '^[0-9]{1,30}$' }),
     minFeeBps: Type.Integer({ minimum: 0, maximum: 10_000 }),
@@ -172,7 +196,7 @@ export const ConfigSchema = Type.Object({
      * The deployed FeeEscrow contract and its chain. Absent, fee escrow is not available on this server and GET
      * /builder/escrow/config says so (fee_escrow_enabled false).
      */
-    escrow: Type.Optional(Type.Object({ address: Address, chainId: Type.Integer({ minimum: 1 }) })),
+    escrow: Type.Optional(Type.Object({ address: EvmAddress, chainId: Type.Integer({ minimum: 1 }) })),
   }),
   /** After SIGTERM, how long new requests get 503 before the listener closes. */
   shutdownDrainMs: Type.Integer({ minimum: 0 }),
@@ -239,6 +263,7 @@ export const DEFAULT_CONFIG: Config = {
     },
     timeoutMs: 10_000,
   },
+  chain: { enabled: true, chainId: 137, contracts: {}, receiptTimeoutMs: 60_000 },
   vault: { previousMasterKeys: [] },
   builder: {
     qpsPool: 500,

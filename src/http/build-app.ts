@@ -1,5 +1,6 @@
 // Builds the Fastify application from ready dependencies; it never listens (the composition root does), so
 // tests and benchmarks build the very same app.
+
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { OnboardingService } from '../services/accounts/onboarding-service.js';
@@ -20,6 +21,8 @@ import type { OrderbookService } from '../services/market-data/orderbook-service
 import type { PriceService } from '../services/market-data/price-service.js';
 import type { TradesService } from '../services/market-data/trades-service.js';
 import type { UserActivityService } from '../services/market-data/user-activity-service.js';
+import type { ApprovalsService } from '../services/onchain/approvals-service.js';
+import type { CtfService } from '../services/onchain/ctf-service.js';
 import type { PingService } from '../services/ping-service.js';
 import type { AccountService } from '../services/trading/account-service.js';
 import type { OrdersService } from '../services/trading/orders-service.js';
@@ -41,6 +44,7 @@ import { exchangesRoutes } from './routes/exchanges-routes.js';
 import { executionPriceRoutes } from './routes/execution-price-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
 import { marketsRoutes } from './routes/markets-routes.js';
+import { onchainRoutes } from './routes/onchain-routes.js';
 import { orderbookRoutes } from './routes/orderbook-routes.js';
 import { pingRoutes } from './routes/ping-routes.js';
 import { priceRoutes } from './routes/price-routes.js';
@@ -87,6 +91,10 @@ export interface AppDeps {
   impersonation: Impersonation;
   /** The deployed fee escrow; null while none is (orders carrying fee_auth are refused). */
   feeEscrow: FeeEscrow | null;
+  /** GET/POST /approvals (polymarket, on chain). */
+  approvals: ApprovalsService;
+  /** POST /polymarket/ctf/redeem, /merge, /split. */
+  ctf: CtfService;
   /** The WebSocket gateway (GET /ws and /api/v1/ws), registered on the root app; absent: not served. */
   websocket?: { register(app: FastifyInstance): void };
   /** The gateway's usage meter (GET /ws/usage); absent with no gateway. */
@@ -150,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       tradingRoutes(api, deps.orders, deps.account, deps.feeEscrow);
       accountsRoutes(api, deps.onboarding, deps.wallet);
       builderRoutes(api, deps.builder);
+      onchainRoutes(api, deps.approvals, deps.ctf);
     },
     { prefix: API_PREFIX },
   );

@@ -2,7 +2,7 @@
 // after every page. It owns the walk and its bookkeeping; scheduling and leadership belong to CatalogSyncJob, and
 // pacing to each adapter's own transport.
 import type { ExchangeId } from '../domain/exchanges.js';
-import type { Page } from '../domain/market.js';
+import type { Market, Page } from '../domain/market.js';
 import { isAppError } from '../errors/app-error.js';
 import type { EventsRepo } from '../store/events-repo.js';
 import type { MarketsRepo } from '../store/markets-repo.js';
@@ -69,6 +69,16 @@ export interface CatalogSyncDeps {
   /** Extra tries of a failed page on top of the transport's own retries, with exponential backoff. */
   pageRetries?: number;
   retryBaseMs?: number;
+  /**
+   * Told every market page written and asked to finish at the end of each pass: the matcher, which links new and
+   * changed markets within the pass that brought them.
+   */
+  observer?: CatalogObserver;
+}
+
+export interface CatalogObserver {
+  observe(markets: readonly Market[]): void;
+  flush(): Promise<unknown>;
 }
 
 type PageFetcher<T> = (ctx: VenueContext, cursor: string | null) => Promise<Page<T>>;
@@ -117,6 +127,11 @@ export class CatalogSync {
     if (written >= ANALYZE_AFTER_WRITES) {
       await this.deps.markets.analyze().catch((err: unknown) => {
         this.deps.logger.warn({ err }, 'catalogue statistics refresh failed');
+      });
+    }
+    if (this.deps.observer && !options.signal?.aborted) {
+      await this.deps.observer.flush().catch((err: unknown) => {
+        this.deps.logger.warn({ err }, 'linking the pass failed; the next pass retries');
       });
     }
     return results;
@@ -186,7 +201,11 @@ export class CatalogSync {
           exchange,
           'markets',
           fetchMarkets,
-          (items, at) => this.deps.markets.upsertMany(items, at),
+          async (items, at) => {
+            const written = await this.deps.markets.upsertMany(items, at);
+            this.deps.observer?.observe(items);
+            return written;
+          },
           { cursor: marketsState?.cursor ?? null, seen: marketsState?.pass_seen ?? 0 },
           signal,
           (n, written) => {

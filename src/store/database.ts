@@ -10,6 +10,7 @@ import { RejectNulPlugin } from './reject-nul-plugin.js';
 import type { Database } from './schema.js';
 import { SqliteReader } from './sqlite-reader.js';
 import { SqliteWriter } from './sqlite-writer.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -22,6 +23,8 @@ export interface Store {
   readonly sqliteReader: SqliteReader | null;
   /** SQLite only: the writer connection's cached statements, run synchronously, for the hottest writes. */
   readonly sqliteWriter: SqliteWriter | null;
+  /** SQLite only: checkpoints the WAL off the event loop (wal-checkpointer.ts). */
+  readonly walCheckpointer: WalCheckpointer | null;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -52,7 +55,11 @@ function openSqlite(dataDir: string): Store {
     plugins: [new RejectNulPlugin()],
   });
   const reader = new SqliteReader(new SqliteDatabase(file, { readonly: true }));
-  return finish(db, 'sqlite', file, reader, new SqliteWriter(handle));
+  return finish(db, 'sqlite', file, {
+    reader,
+    writer: new SqliteWriter(handle),
+    checkpointer: new WalCheckpointer(handle, file),
+  });
 }
 
 function openPostgres(url: string, options: OpenStoreOptions): Store {
@@ -70,23 +77,23 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
     dialect: new PostgresDialect({ pool }),
     plugins: [new RejectNulPlugin()],
   });
-  return finish(db, 'postgres', describePgUrl(url, options.pgSchema), null, null);
+  return finish(db, 'postgres', describePgUrl(url, options.pgSchema), null);
 }
 
 function finish(
   db: Kysely<Database>,
   dialect: Dialect,
   location: string,
-  reader: SqliteReader | null,
-  writer: SqliteWriter | null,
+  sqlite: { reader: SqliteReader; writer: SqliteWriter; checkpointer: WalCheckpointer } | null,
 ): Store {
   let closed = false;
   return {
     db,
     dialect,
     location,
-    sqliteReader: reader,
-    sqliteWriter: writer,
+    sqliteReader: sqlite?.reader ?? null,
+    sqliteWriter: sqlite?.writer ?? null,
+    walCheckpointer: sqlite?.checkpointer ?? null,
     async migrate() {
       // On PostgreSQL, pin Kysely's bookkeeping tables to our own schema: otherwise it finds another schema's
       // migration tables on the search path and skips creating ours.
@@ -109,7 +116,8 @@ function finish(
     async close() {
       if (closed) return;
       closed = true;
-      reader?.close();
+      await sqlite?.checkpointer.stop();
+      sqlite?.reader.close();
       await db.destroy();
     },
   };

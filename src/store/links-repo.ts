@@ -16,12 +16,56 @@ export interface LinkInput {
   source: string;
   dependency_type?: string | null;
   dependency_direction?: string | null;
+  /** The statements that produced the link, stored as a JSON array. */
+  evidence?: readonly string[];
 }
+
+/** Rows deleted or written per statement (well under SQLite's bound-parameter limit). */
+const CHUNK = 300;
 
 export class LinksRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
   async publish(links: readonly LinkInput[], updatedAt: string): Promise<void> {
+    if (links.length === 0) return;
+    for (let i = 0; i < links.length; i += CHUNK)
+      await this.upsert(this.db, links.slice(i, i + CHUNK), updatedAt);
+  }
+
+  /**
+   * Replaces every link that has an end in `scope` by `links` (which must hold all links with an end there), in one
+   * transaction: a reader sees the old links or the new ones, never a half-relinked market.
+   */
+  async replaceAround(
+    scope: readonly string[],
+    links: readonly LinkInput[],
+    updatedAt: string,
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < scope.length; i += CHUNK) {
+        const part = scope.slice(i, i + CHUNK);
+        await trx.deleteFrom('market_links').where('svc_id', 'in', part).execute();
+        await trx.deleteFrom('market_links').where('linked_svc_id', 'in', part).execute();
+      }
+      for (let i = 0; i < links.length; i += CHUNK)
+        await this.upsert(trx, links.slice(i, i + CHUNK), updatedAt);
+    });
+  }
+
+  /** The stored evidence of one link, or null when there is no such link. */
+  async evidence(svcId: string, linkedSvcId: string, kind: LinkKind): Promise<string[] | null> {
+    const row = await this.db
+      .selectFrom('market_links')
+      .select('evidence')
+      .where('svc_id', '=', svcId)
+      .where('linked_svc_id', '=', linkedSvcId)
+      .where('kind', '=', kind)
+      .executeTakeFirst();
+    if (!row) return null;
+    return row.evidence === null ? [] : (JSON.parse(row.evidence) as string[]);
+  }
+
+  private async upsert(db: Kysely<Database>, links: readonly LinkInput[], updatedAt: string): Promise<void> {
     if (links.length === 0) return;
     const rows = links.map((l) => ({
       svc_id: l.svc_id,
@@ -33,9 +77,10 @@ export class LinksRepo {
       published: 1,
       dependency_type: l.dependency_type ?? null,
       dependency_direction: l.dependency_direction ?? null,
+      evidence: l.evidence ? JSON.stringify(l.evidence) : null,
       updated_at: updatedAt,
     }));
-    await this.db
+    await db
       .insertInto('market_links')
       .values(rows)
       .onConflict((oc) =>
@@ -46,6 +91,7 @@ export class LinksRepo {
           published: eb.ref('excluded.published'),
           dependency_type: eb.ref('excluded.dependency_type'),
           dependency_direction: eb.ref('excluded.dependency_direction'),
+          evidence: eb.ref('excluded.evidence'),
           updated_at: eb.ref('excluded.updated_at'),
         })),
       )

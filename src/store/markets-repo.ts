@@ -142,6 +142,18 @@ export class MarketsRepo {
     return rows.map((r) => r.svc_id);
   }
 
+  /** Every stored document in insertion order, a page at a time (the matcher's start-up read). */
+  async docsAfter(afterSeq: number, limit: number): Promise<Array<{ seq: number; doc: Buffer }>> {
+    const rows = await this.db
+      .selectFrom('markets')
+      .select(['seq', this.docColumn()])
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) }));
+  }
+
   /** Documents by svc_id (which is also the `{exchange}:{exchange_market_id}` external key). */
 
   async findBySvcIds(svcIds: readonly string[]): Promise<Map<string, Buffer>> {

@@ -1,7 +1,9 @@
-// SQL of the order journal (migration 0005-orders). States: `pending` (written, not yet sent), `sent` (on its way:
-// set immediately before the request leaves), `unknown` (sent, no definite answer), `accepted` (the exchange has it; `order_doc` is its last known state), `rejected` (the
-// exchange said no; `error_code`/`error_message`). Only the reconciler and the request that sent the order move a
-// row out of `pending`/`unknown`, and only on the exchange's evidence.
+// SQL of the order journal (migration 0005-orders). States: `sent` (written immediately before the request leaves,
+// with the exchange's order id when the client computes it), `unknown` (sent, no definite answer), `accepted` (the
+// exchange has it; `order_doc` is its last known state), `rejected` (the exchange said no; `error_code`/
+// `error_message`). `pending` (written, not yet sent) is what servers before the two-write journal wrote first; the
+// reconciler still settles such rows. Only the reconciler and the request that sent the order move a row out of
+// `sent`/`unknown`, and only on the exchange's evidence.
 import type { Kysely } from 'kysely';
 import type { Database, OrderJournalTable } from './schema.js';
 import type { SqliteWriter } from './sqlite-writer.js';
@@ -30,7 +32,14 @@ export interface JournalRow {
 
 export type NewJournalEntry = Pick<
   JournalRow,
-  'customerId' | 'exchange' | 'clientOrderId' | 'venueOrderId' | 'idempotencyKey' | 'requestHash' | 'request'
+  | 'customerId'
+  | 'exchange'
+  | 'clientOrderId'
+  | 'venueOrderId'
+  | 'idempotencyKey'
+  | 'requestHash'
+  | 'request'
+  | 'state'
 > & { nowMs: number };
 
 export interface JournalUpdate {
@@ -67,7 +76,9 @@ function toRow(r: Row): JournalRow {
 const SQLITE_INSERT =
   'insert into "order_journal" ("customer_id", "exchange", "client_order_id", "venue_order_id", ' +
   '"idempotency_key", "request_hash", "request", "state", "created_ms", "updated_ms") ' +
-  `values (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) on conflict ("customer_id", "idempotency_key") do nothing returning *`;
+  `values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("customer_id", "idempotency_key") do nothing returning *`;
+const SQLITE_BY_IDEMPOTENCY_KEY =
+  'select * from "order_journal" where "customer_id" = ? and "idempotency_key" = ?';
 
 const OPTIONAL_COLUMNS = [
   ['venueOrderId', 'venue_order_id'],
@@ -106,8 +117,8 @@ export class OrderJournalRepo {
   ) {}
 
   /**
-   * Writes a `pending` row, or returns the row already holding this customer's idempotency key (then nothing is
-   * written: the caller answers with that row instead of sending again).
+   * Writes a row, or returns the row already holding this customer's idempotency key (then nothing is written: the
+   * caller answers with that row instead of sending again).
    */
   async insert(entry: NewJournalEntry): Promise<{ row: JournalRow; created: boolean }> {
     const inserted = this.writer?.available
@@ -119,6 +130,7 @@ export class OrderJournalRepo {
           entry.idempotencyKey,
           entry.requestHash,
           entry.request,
+          entry.state,
           entry.nowMs,
           entry.nowMs,
         ])
@@ -132,7 +144,7 @@ export class OrderJournalRepo {
             idempotency_key: entry.idempotencyKey,
             request_hash: entry.requestHash,
             request: entry.request,
-            state: 'pending',
+            state: entry.state,
             created_ms: entry.nowMs,
             updated_ms: entry.nowMs,
           })
@@ -149,6 +161,10 @@ export class OrderJournalRepo {
   }
 
   async byIdempotencyKey(customerId: string, key: string): Promise<JournalRow | undefined> {
+    if (this.writer?.available) {
+      const r = this.writer.get<Row>(SQLITE_BY_IDEMPOTENCY_KEY, [customerId, key]);
+      return r ? toRow(r) : undefined;
+    }
     const r = await this.db
       .selectFrom('order_journal')
       .selectAll()

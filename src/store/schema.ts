@@ -74,6 +74,15 @@ export interface MarketLinksTable {
   published: number;
   dependency_type: string | null;
   dependency_direction: string | null;
+  /** JSON array of the statements that produced the link (migration 0006); null on rows written before it. */
+  evidence: string | null;
+  updated_at: string;
+}
+
+/** The fingerprint of the inputs each market was last linked from. */
+export interface MarketMatchStateTable {
+  svc_id: string;
+  fingerprint: string;
   updated_at: string;
 }
 
@@ -191,6 +200,7 @@ export interface Database {
   markets: MarketsTable;
   events: EventsTable;
   market_links: MarketLinksTable;
+  market_match_state: MarketMatchStateTable;
   sync_state: SyncStateTable;
   leases: LeasesTable;
   recorded_books: RecordedBooksTable;

@@ -1,9 +1,9 @@
-// Hot writes on SQLite (the order journal's writes on every order): fixed SQL prepared once on the writer
-// connection and run synchronously, instead of Kysely building, compiling and preparing each query again and passing
-// it through its connection mutex and a chain of promises (together most of a write's cost). Parameters get the
-// same NUL check as every Kysely query (reject-nul-plugin.ts). While Kysely holds a transaction open on this
-// connection, a statement run here would join that transaction and share its fate: then `available` is false and
-// callers take Kysely's path, which waits for the transaction to end.
+// Hot statements on SQLite (the order journal's writes on every order, and its Idempotency-Key lookup): fixed SQL
+// prepared once on the writer connection and run synchronously, instead of Kysely building, compiling and preparing
+// each query again and passing it through its connection mutex and a chain of promises (together most of a write's
+// cost). Parameters get the same NUL check as every Kysely query (reject-nul-plugin.ts). While Kysely holds a
+// transaction open on this connection, a statement run here would join that transaction and share its fate: then
+// `available` is false and callers take Kysely's path, which waits for the transaction to end.
 import type SqliteDatabase from 'better-sqlite3';
 import { checkValue } from './reject-nul-plugin.js';
 

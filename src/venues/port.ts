@@ -214,6 +214,42 @@ export interface TradingFacet {
     ctx: VenueContext,
     session: VenueSession,
   ): Promise<{ address: string; created: boolean }>;
+  /** Polymarket: the session's owner key and funding wallet (approvals and CTF operations act for it). */
+  onchainSigner?(ctx: VenueContext, session: VenueSession): Promise<OnchainSigner>;
+  /**
+   * Polymarket: contract calls made by the session's deposit wallet, gaslessly through the venue's relayer, signed
+   * by the owner; resolves once the relayer reports the transaction mined or failed.
+   */
+  relayWalletCalls?(
+    ctx: VenueContext,
+    session: VenueSession,
+    calls: readonly RelayedCall[],
+  ): Promise<RelayedTransaction>;
+}
+
+/** One contract call a wallet makes (value 0), encoded by the caller. */
+export interface RelayedCall {
+  to: `0x${string}`;
+  data: `0x${string}`;
+}
+
+/** A gasless transaction as the venue's relayer reports it: its id, the chain hash once known, and its state. */
+export interface RelayedTransaction {
+  transactionId: string;
+  transactionHash: string | null;
+  /** The relayer's state, e.g. STATE_MINED, STATE_CONFIRMED, STATE_FAILED. */
+  state: string;
+}
+
+/** Who acts on chain for a session: the signing key's account and the wallet that holds the funds. */
+export interface OnchainSigner {
+  /** The session's private key (0x-prefixed), for transactions the owner sends itself. */
+  privateKey: `0x${string}`;
+  owner: `0x${string}`;
+  /** The funding wallet: the owner itself (EOA), or its proxy, Safe or deposit wallet. */
+  wallet: `0x${string}`;
+  /** How the wallet is controlled: 0 EOA, 1 proxy, 2 Safe, 3 deposit wallet (Polymarket's numbering). */
+  signatureType: number;
 }
 
 export interface VenueAdapter {

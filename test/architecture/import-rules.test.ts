@@ -235,8 +235,9 @@ const RULES: Record<string, Rule> = {
     values: set('services', 'venues/registry', 'venues/port', 'store', 'domain', 'errors'),
   },
   realtime: {
-    text: 'src/realtime may import services, venues registry, tenancy, errors, domain',
+    text: 'src/realtime may import services, venues registry, tenancy, errors, domain, and venues/port.ts and vault types',
     values: set('services', 'venues/registry', 'tenancy', 'errors', 'domain'),
+    types: set('venues/port', 'vault'),
   },
   http: {
     text: 'src/http may import services, errors, domain, config types, and tenancy with `import type` only',

@@ -14,7 +14,21 @@ export async function launchPolymarketSandbox(
   config: Config,
   world: SimWorldOptions = {},
 ): Promise<RunningSimVenue> {
-  const sim = await startPolymarketSim({ ...world, newWalletBalance: NEW_WALLET_PAPER_BALANCE });
+  const { chain, ...shape } = world;
+  const sim = await startPolymarketSim({
+    ...shape,
+    newWalletBalance: NEW_WALLET_PAPER_BALANCE,
+    ...(chain
+      ? {
+          chain: {
+            rpcUrl: chain.rpcUrl,
+            chainId: chain.chainId,
+            contracts: chain.contracts,
+            minterKey: chain.minterKey,
+          },
+        }
+      : {}),
+  });
   return assembleSimVenue(sim, {
     adapter: () =>
       createPolymarketAdapter({

@@ -131,7 +131,7 @@ const BalanceQuery = Type.Object(
   { additionalProperties: false },
 );
 
-function tradingCaller(request: FastifyRequest, body?: unknown): TradingCaller {
+export function tradingCaller(request: FastifyRequest, body?: unknown): TradingCaller {
   const caller = callerOf(request);
   const header = request.headers['x-exchange-credentials'];
   const impersonated = request.impersonated;
@@ -170,8 +170,9 @@ export function tradingRoutes(
           'The order is journalled before it is sent. When the exchange does not answer (timeout, reset, 5xx) the ' +
           'order is `pending`: it is looked up on the exchange (GET /orders/:id, or this POST repeated with the ' +
           'same Idempotency-Key), never sent twice. A repeated Idempotency-Key with the same body returns the first ' +
-          'result; with a different body, 409. Insufficient balance 402, credentials refused 403, order type the ' +
-          'exchange does not take 501.',
+          'result; with a different body, 409. A request refused before anything was sent (a 4xx of our checks) ' +
+          'does not use up its key. Insufficient balance 402, credentials refused 403, order type the exchange ' +
+          'does not take 501.',
         tags: ['trading'],
         querystring: ExchangeQuery,
         headers: Type.Object({

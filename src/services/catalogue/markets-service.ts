@@ -26,6 +26,8 @@ import {
 import { TtlCache } from './ttl-cache.js';
 
 export interface MarketsServiceOptions {
+  /** Told of markets fetched on demand and stored (the matcher). */
+  observer?: { observe(markets: readonly Market[]): void };
   /** How long a list total may be served before it is recounted in the background. */
   totalsTtlMs: number;
   /** Deadline of one on-demand venue lookup. */
@@ -248,6 +250,8 @@ export class MarketsService {
           const market = await this.fetchFromVenue(id, caller);
           if (market) {
             await this.markets.upsertMany([market], new Date().toISOString());
+            // Linked at the end of the next sync pass, like a market the sync itself brought.
+            this.options.observer?.observe([market]);
             found.set(id, Buffer.from(JSON.stringify(market)));
           } else {
             this.misses.set(id, true);

@@ -1,14 +1,17 @@
-// POST/GET/DELETE /orders through the order journal. An order is written (`pending`) before anything is sent,
-// marked `sent` by the adapter's send hook immediately before it leaves, and settled by the exchange's answer:
-// `accepted` with the order, `rejected` with the refusal, or `unknown` when the answer was lost (order-outcome.ts).
-// An unknown order is reconciled with the exchange (by the order hash or our client order id), on a GET of it, on
-// a retried POST with the same Idempotency-Key, and by the reconciler job; it is never sent again.
+// POST/GET/DELETE /orders through the order journal. Nothing is written while an order is being prepared (market
+// rules, signing): the adapter's send hook writes the row (`sent`, with the exchange's order id where the client
+// computes it) immediately before the request leaves, so an order is journalled before it is sent and a failure
+// before that leaves no row, as nothing reached the exchange. The exchange's answer settles the row: `accepted` with
+// the order, `rejected` with the refusal, or `unknown` when the answer was lost (order-outcome.ts). An unknown order
+// is reconciled with the exchange (by the order hash or our client order id), on a GET of it, on a retried POST
+// with the same Idempotency-Key, and by the reconciler job; it is never sent again. Two writes per order: the
+// journal's SQLite commits were the largest share of what POST /orders adds (bench/orders.ts).
 import { createHash, randomUUID } from 'node:crypto';
 import type { ExchangeId } from '../../domain/exchanges.js';
 import type { Order, OrderRequest, Side } from '../../domain/trading.js';
 import { AppError, validationError } from '../../errors/app-error.js';
 import { ERROR_CODES, type ErrorCode } from '../../errors/codes.js';
-import type { JournalRow, OrderJournalRepo } from '../../store/order-journal-repo.js';
+import type { JournalRow, NewJournalEntry, OrderJournalRepo } from '../../store/order-journal-repo.js';
 import { UNSETTLED } from '../../store/order-journal-repo.js';
 import type { SessionResolver } from '../../vault/session-resolver.js';
 import type { VenueAdapter, VenueContext, VenueSession } from '../../venues/port.js';
@@ -51,7 +54,10 @@ export interface OrdersServiceOptions {
    * absence proves nothing (the request may still be on its way) and the order stays pending.
    */
   absentAfterMs: number;
-  /** A journalled order never marked sent this long after it was written was never sent (its process died). */
+  /**
+   * A `pending` row (what servers before the two-write journal wrote ahead of sending) never marked sent this long
+   * after it was written was never sent: its process died.
+   */
   sendDeadlineMs: number;
   clock?: () => number;
 }
@@ -104,7 +110,11 @@ export class OrdersService {
     };
     const { client_order_id: _, ...fingerprinted } = request;
     const requestHash = createHash('sha256').update(JSON.stringify(fingerprinted)).digest('hex');
-    const { row, created } = await this.options.journal.insert({
+    if (idempotencyKey !== undefined) {
+      const first = await this.options.journal.byIdempotencyKey(caller.tenant, idempotencyKey);
+      if (first) return this.replay(caller, venue, session, first, requestHash);
+    }
+    return this.send(caller, venue, session, request, {
       customerId: caller.tenant,
       exchange: venue.descriptor.id,
       clientOrderId: request.client_order_id,
@@ -112,10 +122,8 @@ export class OrdersService {
       idempotencyKey: idempotencyKey ?? null,
       requestHash,
       request: JSON.stringify(request),
-      nowMs: this.clock(),
+      state: 'sent',
     });
-    if (!created) return this.replay(caller, venue, session, row, requestHash);
-    return this.send(caller, venue, session, row, request);
   }
 
   /** GET /orders/:id: our journal's order (reconciled first when unsettled), else the exchange's. */
@@ -244,7 +252,7 @@ export class OrdersService {
 
   /**
    * Asks the exchange about one unsettled row and records its word: the order (accepted), or, past
-   * `absentAfterMs`, its absence (rejected). A row never marked sent past `sendDeadlineMs` was never sent.
+   * `absentAfterMs`, its absence (rejected). A `pending` row never marked sent past `sendDeadlineMs` was never sent.
    */
   async reconcile(
     row: JournalRow,
@@ -317,15 +325,19 @@ export class OrdersService {
     }
   }
 
+  /**
+   * Places the order, journalling `entry` from the adapter's send hook. A concurrent POST that wrote the row of
+   * this Idempotency-Key first wins: this one sends nothing and answers as a replay of that row.
+   */
   private async send(
     caller: TradingCaller,
     venue: VenueAdapter,
     session: VenueSession,
-    row: JournalRow,
     request: JournalledRequest,
+    entry: Omit<NewJournalEntry, 'nowMs'>,
   ): Promise<Order> {
     const { journal } = this.options;
-    let sent = false;
+    const written: { row: JournalRow | null; taken: JournalRow | null } = { row: null, taken: null };
     const { exchange: _, ...orderRequest } = request;
     try {
       const order = await this.required(this.trading(venue).createOrder, 'createOrder')(
@@ -334,24 +346,39 @@ export class OrdersService {
         orderRequest,
         {
           beforeSend: async ({ orderId }) => {
-            const marked = await journal.update(
-              row.id,
-              { state: 'sent', venueOrderId: orderId, nowMs: this.clock() },
-              ['pending'],
-            );
-            if (!marked) throw new AppError('conflict', 'this order was settled before it could be sent');
-            sent = true;
+            const { row, created } = await journal.insert({
+              ...entry,
+              venueOrderId: orderId,
+              nowMs: this.clock(),
+            });
+            if (!created) {
+              written.taken = row;
+              throw new AppError('conflict', 'this Idempotency-Key was used by a concurrent order');
+            }
+            written.row = row;
           },
         },
       );
+      const row = written.row as JournalRow | null;
+      if (row === null)
+        throw new Error(`the ${venue.descriptor.id} adapter placed an order without its send hook`);
       await journal.update(
         row.id,
-        { state: 'accepted', venueOrderId: order.id, orderDoc: JSON.stringify(order), nowMs: this.clock() },
-        ['pending', 'sent', 'unknown', 'accepted'],
+        {
+          state: 'accepted',
+          orderDoc: JSON.stringify(order),
+          nowMs: this.clock(),
+          ...(order.id !== row.venueOrderId ? { venueOrderId: order.id } : {}),
+        },
+        ['sent', 'unknown', 'accepted'],
       );
       return { ...order, client_order_id: row.clientOrderId };
     } catch (error) {
-      const failure = classifySendFailure(error, sent);
+      if (written.taken) return this.replay(caller, venue, session, written.taken, entry.requestHash);
+      const row = written.row as JournalRow | null;
+      const failure = classifySendFailure(error, row !== null);
+      // No row was written, so nothing reached the exchange: the error is the whole answer.
+      if (row === null) throw failure.error;
       if (failure.kind === 'rejected') {
         await journal.update(
           row.id,
@@ -361,7 +388,7 @@ export class OrdersService {
             errorMessage: failure.error.message,
             nowMs: this.clock(),
           },
-          ['pending', 'sent'],
+          ['sent'],
         );
         throw failure.error;
       }

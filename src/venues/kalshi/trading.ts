@@ -47,7 +47,9 @@ const MAX_PAGES = 100;
 /** How far back a lost order submission is looked for by its client_order_id. */
 const RECONCILE_WINDOW_S = 600;
 
-export function kalshiTrading(client: KalshiClient): Required<Omit<TradingFacet, 'ensureDepositWallet'>> {
+export function kalshiTrading(
+  client: KalshiClient,
+): Required<Omit<TradingFacet, 'ensureDepositWallet' | 'onchainSigner' | 'relayWalletCalls'>> {
   async function listOrders(
     ctx: VenueContext,
     key: KalshiKey,

@@ -2,6 +2,7 @@
 // positions from the Data API and the collateral balance. The order id is the EIP-712 order hash, computed before
 // sending, so an order whose answer was lost is looked up by that id rather than sent again.
 import { Type } from 'typebox';
+import type { Hex } from 'viem';
 import { ownValue } from '../../domain/own-key.js';
 import type { Fill, Order, OrderRequest, OrderStatus } from '../../domain/trading.js';
 import { AppError } from '../../errors/app-error.js';
@@ -27,6 +28,7 @@ import {
   type PolymarketOrderResponse,
   PolymarketUserTrade,
 } from './payloads.js';
+import { relayDepositWalletCalls } from './relayer-batch.js';
 import { type PolymarketOrderType, signOrder } from './signing.js';
 import { openPolymarketUserStream } from './stream.js';
 
@@ -293,6 +295,20 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
 
     ensureDepositWallet: (ctx, session) =>
       ensureDepositWallet(client, ctx, signerFromSession(session).address),
+
+    onchainSigner: async (ctx, session) => {
+      const signer = signerFromSession(session);
+      const wallet = await client.tradingWallet(ctx, session, signer);
+      const raw = session.credentials.private_key ?? '';
+      return {
+        privateKey: (raw.startsWith('0x') ? raw : `0x${raw}`) as Hex,
+        owner: signer.address,
+        wallet: wallet.maker as Hex,
+        signatureType: wallet.signatureType,
+      };
+    },
+
+    relayWalletCalls: (ctx, session, calls) => relayDepositWalletCalls(client, ctx, session, calls),
   };
 
   /**

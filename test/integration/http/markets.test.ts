@@ -311,7 +311,16 @@ describe('scope=event', () => {
 
 describe('links', () => {
   test('include_matches / include_related: present and empty until links are published, then filled', async () => {
-    const [a, b] = [...cat.markets.values()].filter((m) => m.exchange !== 'kalshi') as [Market, Market];
+    // The background sync's first pass links what the matcher finds; two markets it left unlinked show the rest.
+    await cat.server.runtime.catalogSyncJob?.whenPasses(1);
+    const linked = new Set(
+      (await cat.server.runtime.store.db.selectFrom('market_links').select('svc_id').execute()).map(
+        (r) => r.svc_id,
+      ),
+    );
+    const [a, b] = [...cat.markets.values()].filter(
+      (m) => m.exchange !== 'kalshi' && !linked.has(m.svc_id),
+    ) as [Market, Market];
     const path = `/api/v1/markets?svc_ids=${encodeURIComponent(`${a.svc_id},${b.svc_id}`)}&include_matches=true&include_related=true`;
     const before = await get(path);
     for (const m of before.markets) {

@@ -236,7 +236,7 @@ for (const exchange of TRADED) {
       assert.notDeepEqual(refreshed.body, first.body);
     });
 
-    test('idempotent retry: the same key and body answer the first order; another body is 409', async () => {
+    test('idempotent retry: the same key and body answer the first order; another body is 409; a refusal before sending holds no key', async () => {
       const tick = spread.tick_size;
       const key = `idem-${exchange}-${Date.now()}`;
       const body = { market_id: market.exchange_market_id, outcome, side: 'buy', price: tick, size: 7 };
@@ -265,6 +265,37 @@ for (const exchange of TRADED) {
         await place(exchange, big, broke, { 'idempotency-key': `${key}-402` }),
         402,
         'insufficient_funds',
+      );
+      // One refused before it was sent (the adapter's own check of the credentials) left no journal row, so its
+      // key is free for the corrected request.
+      const unusable =
+        exchange === 'kalshi'
+          ? { ...maker, private_key: 'not a PEM key' }
+          : { ...maker, signature_type: '9' };
+      const early = { ...body, size: 13 };
+      assertError(
+        await place(exchange, early, unusable, { 'idempotency-key': `${key}-early` }),
+        400,
+        'validation_error',
+      );
+      const corrected = await place(exchange, early, maker, { 'idempotency-key': `${key}-early` });
+      assert.equal(corrected.status, 200, corrected.text);
+      // Two POSTs racing with one key: whichever journals first sends, the other answers with that order.
+      const raced = { ...body, size: 17 };
+      const both = await Promise.all(
+        [0, 1].map(() => place(exchange, raced, maker, { 'idempotency-key': `${key}-race` })),
+      );
+      for (const res of both) assert.equal(res.status, 200, res.text);
+      const [a, b] = both.map((res) => (res.body as ApiOrder).client_order_id);
+      assert.equal(a, b, 'one journalled order answers both');
+      const listed = await get(
+        `/api/v1/orders?exchange=${exchange}&market_id=${encodeURIComponent(market.exchange_market_id)}`,
+        maker,
+      );
+      assert.equal(
+        (listed.body as ApiOrder[]).filter((o) => o.size === 17 && o.status === 'open').length,
+        1,
+        'one order at the venue',
       );
     });
 

@@ -15,6 +15,7 @@ const entry = (over: Partial<Parameters<OrderJournalRepo['insert']>[0]> = {}) =>
   idempotencyKey: null,
   requestHash: 'h1',
   request: '{"market_id":"KX"}',
+  state: 'sent' as const,
   nowMs: 1_000,
   ...over,
 });
@@ -63,7 +64,9 @@ function suite(store: () => Store, via: 'kysely' | 'writer'): void {
       const repo = journal();
       const first = await repo.insert(entry({ idempotencyKey: `k1-${via}` }));
       assert.equal(first.created, true);
-      assert.equal(first.row.state, 'pending');
+      assert.equal(first.row.state, 'sent');
+      assert.equal((await repo.byIdempotencyKey('cust-a', `k1-${via}`))?.id, first.row.id);
+      assert.equal(await repo.byIdempotencyKey('cust-a', `k9-${via}`), undefined);
       const again = await repo.insert(entry({ idempotencyKey: `k1-${via}`, requestHash: 'h2' }));
       assert.equal(again.created, false);
       assert.equal(again.row.id, first.row.id);
@@ -87,13 +90,13 @@ function suite(store: () => Store, via: 'kysely' | 'writer'): void {
       const { row } = await repo.insert(
         entry({ customerId: `cust-c-${via}`, clientOrderId: `coid-c-${via}`, nowMs: 500 }),
       );
-      assert.equal(await repo.update(row.id, { state: 'sent', nowMs: 600 }, ['pending']), true);
-      assert.equal(await repo.update(row.id, { state: 'sent', nowMs: 700 }, ['pending']), false);
+      assert.equal(await repo.update(row.id, { state: 'unknown', nowMs: 600 }, ['sent']), true);
+      assert.equal(await repo.update(row.id, { state: 'unknown', nowMs: 700 }, ['sent']), false);
       const scan = await repo.unsettled(650, 10);
       assert.ok(scan.some((r) => r.id === row.id));
       assert.equal(
         await repo.update(row.id, { state: 'accepted', venueOrderId: 'v-1', orderDoc: '{}', nowMs: 800 }, [
-          'sent',
+          'unknown',
         ]),
         true,
       );

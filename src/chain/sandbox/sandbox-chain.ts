@@ -1,0 +1,97 @@
+// The sandbox chain: a local anvil answering as Polygon (137) with Polymarket's contracts at their Polygon
+// addresses — the real Gnosis ConditionalTokens bytecode (npm `@gnosis.pm/conditional-tokens-contracts`), our
+// 6-decimal collateral standing in for pUSD, and our CollateralAdapter stand-in at the CollateralAdapter,
+// NegRiskCollateralAdapter and NegRiskAdapter addresses. The exchanges need no code: they are approval targets.
+// Each contract is deployed normally and its runtime code then copied to the Polygon address (anvil_setCode), so
+// every address Omnibook uses live is the one it uses here. Loaded only by `omnibook sandbox` and tests.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import {
+  type Abi,
+  type Address,
+  createTestClient,
+  type Hex,
+  http,
+  parseEther,
+  publicActions,
+  walletActions,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { POLYGON_CHAIN_ID, POLYGON_V2_CONTRACTS, type PolymarketContracts } from '../polymarket-contracts.js';
+import { startAnvil } from './anvil.js';
+
+export interface SandboxChain {
+  rpcUrl: string;
+  chainId: number;
+  contracts: PolymarketContracts;
+  /** The key that deployed the collateral and alone may mint it (the simulator's paper-money faucet). */
+  minterKey: Hex;
+  close(): Promise<void>;
+}
+
+interface Artifact {
+  abi: Abi;
+  bytecode: Hex;
+}
+
+function ownContracts(): { Collateral: Artifact; CollateralAdapter: Artifact } {
+  const url = new URL('./sandbox-contracts.json', import.meta.url);
+  return (
+    JSON.parse(readFileSync(url, 'utf8')) as {
+      contracts: { Collateral: Artifact; CollateralAdapter: Artifact };
+    }
+  ).contracts;
+}
+
+function conditionalTokensArtifact(): Artifact {
+  const require = createRequire(import.meta.url);
+  const json =
+    require('@gnosis.pm/conditional-tokens-contracts/build/contracts/ConditionalTokens.json') as Artifact;
+  return { abi: json.abi, bytecode: json.bytecode };
+}
+
+export async function startSandboxChain(): Promise<SandboxChain> {
+  const anvil = await startAnvil({ chainId: POLYGON_CHAIN_ID });
+  try {
+    const minterKey = generatePrivateKey();
+    const account = privateKeyToAccount(minterKey);
+    const client = createTestClient({
+      mode: 'anvil',
+      account,
+      chain: {
+        id: POLYGON_CHAIN_ID,
+        name: 'sandbox',
+        nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 },
+        rpcUrls: { default: { http: [anvil.rpcUrl] } },
+      },
+      pollingInterval: 50,
+      transport: http(anvil.rpcUrl),
+    })
+      .extend(publicActions)
+      .extend(walletActions);
+    await client.setBalance({ address: account.address, value: parseEther('1000000') });
+    const contracts = POLYGON_V2_CONTRACTS;
+    const own = ownContracts();
+    const place = async (artifact: Artifact, at: Address, args: readonly unknown[] = []) => {
+      const hash = await client.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args });
+      const receipt = await client.waitForTransactionReceipt({ hash });
+      if (!receipt.contractAddress) throw new Error('sandbox chain: deployment made no contract');
+      const code = await client.getCode({ address: receipt.contractAddress });
+      if (!code) throw new Error('sandbox chain: deployed contract has no code');
+      await client.setCode({ address: at, bytecode: code });
+    };
+    await place(conditionalTokensArtifact(), contracts.conditionalTokens);
+    await place(own.Collateral, contracts.collateral);
+    for (const at of [
+      contracts.collateralAdapter,
+      contracts.negRiskCollateralAdapter,
+      contracts.negRiskAdapter,
+    ]) {
+      await place(own.CollateralAdapter, at, [contracts.conditionalTokens, contracts.collateral]);
+    }
+    return { rpcUrl: anvil.rpcUrl, chainId: POLYGON_CHAIN_ID, contracts, minterKey, close: anvil.close };
+  } catch (error) {
+    await anvil.close();
+    throw error;
+  }
+}

@@ -1,0 +1,82 @@
+// `omnibook links --markets FILE.jsonl [--out FILE.jsonl]`: runs the matching engine the server runs over markets
+// given as JSON lines (our Market fields; `svc_id`, `exchange` and `question` required) and writes one line per
+// link, so anyone can audit the engine on their own data. A line that is not a market is an error naming it;
+// nothing is written then.
+import { createReadStream, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Compile } from 'typebox/compile';
+import { MatchInput } from '../domain/matching/features.js';
+import { MatchEngine } from '../services/matching/match-engine.js';
+import { parse, UsageError } from './args.js';
+
+const HELP = `usage: omnibook links --markets FILE.jsonl [--out FILE.jsonl]
+
+Reads markets, one JSON object per line (svc_id, exchange, question required; exchange_market_id, svc_group_id,
+group_title, description, rules, outcomes, end_date used when present), links them with the same engine the
+server runs, and writes one JSON line per link to --out (default: standard output):
+  { a, b, relation: same_market | co_dependent, confidence, confidence_tier, source,
+    dependency_type?, dependency_direction?, evidence }
+dependency_direction reads from a to b: implies (a YES makes b YES), implied_by, exclusive (at most one YES).
+`;
+
+const check = Compile(MatchInput);
+
+export async function linksCommand(argv: string[]): Promise<number> {
+  const { values } = parse(argv, {
+    markets: { type: 'string' },
+    out: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (!values.markets) throw new UsageError('--markets FILE.jsonl is required (omnibook links --help)');
+  const inputs: MatchInput[] = [];
+  const lines = createInterface({
+    input: createReadStream(values.markets, 'utf8'),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let n = 0;
+  for await (const line of lines) {
+    n++;
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new UsageError(`${values.markets}:${n}: not JSON`);
+    }
+    if (!check.Check(value)) {
+      const first = [...check.Errors(value)][0];
+      throw new UsageError(
+        `${values.markets}:${n}: ${first ? `${first.instancePath || '/'} ${first.message}` : 'not a market'}`,
+      );
+    }
+    inputs.push(value);
+  }
+  const engine = new MatchEngine();
+  engine.upsert(inputs);
+  const out: string[] = [];
+  for (const l of engine.linkAll()) {
+    out.push(
+      JSON.stringify({
+        a: l.a,
+        b: l.b,
+        relation: l.relation,
+        confidence: l.confidence,
+        confidence_tier: l.tier,
+        source: l.source,
+        ...(l.relation === 'co_dependent'
+          ? { dependency_type: l.dependencyType, dependency_direction: l.direction }
+          : {}),
+        evidence: l.evidence,
+      }),
+    );
+  }
+  const text = out.length > 0 ? `${out.join('\n')}\n` : '';
+  if (values.out) writeFileSync(values.out, text);
+  else process.stdout.write(text);
+  process.stderr.write(`${inputs.length} markets, ${out.length} links\n`);
+  return 0;
+}

@@ -1,0 +1,408 @@
+// Compares two markets' features and says what links them, with the evidence: the same proposition
+// (same_market), or a logical dependency (co_dependent): options of one event that exclude each other, nested
+// thresholds on one subject and day, a ladder of deadlines, Fed decisions at one meeting. Hard contradictions
+// are checked first and end the comparison; only then is a confidence computed (confidence.ts).
+import { type ConfidenceTier, combine, DOUBT, PENALTY, PUBLISH_THRESHOLD, tierOf } from './confidence.js';
+import { dayGap } from './dates.js';
+import { isEntity } from './entities.js';
+import { eventTokens, type MarketDate, type MatchFeatures } from './features.js';
+import { type Comparator, describeThreshold, sameValue, type Threshold } from './thresholds.js';
+
+export type Relation = 'same_market' | 'co_dependent';
+export type DependencyType = 'mutually_exclusive' | 'nested_threshold' | 'date_ladder';
+/** From the first market's side: `implies` = its YES makes the other's YES certain; `exclusive` = at most one YES. */
+export type DependencyDirection = 'implies' | 'implied_by' | 'exclusive';
+export type LinkSource = 'hierarchical' | 'deterministic_graph' | 'text_similarity';
+
+export interface PairVerdict {
+  relation: Relation;
+  confidence: number;
+  tier: ConfidenceTier;
+  source: LinkSource;
+  dependencyType: DependencyType | null;
+  /** Direction from a to b (b to a is its mirror). */
+  direction: DependencyDirection | null;
+  evidence: string[];
+}
+
+export type TokenWeight = (token: string) => number;
+
+/**
+ * The weight of a token in the wording similarity: a named entity (btc, fed, spx) counts double. Fixed, not learnt
+ * from the catalogue (no IDF): a link's score then depends only on its two markets, so linking a batch at a time
+ * gives exactly the links (and confidences) of linking everything at once, and any link can be re-derived alone.
+ */
+export function tokenWeight(token: string): number {
+  return isEntity(token) ? 2 : 1;
+}
+
+/** IDF-weighted cosine of two sorted token lists. */
+export function similarity(a: readonly string[], b: readonly string[], weight: TokenWeight): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (const t of a) na += weight(t) ** 2;
+  for (const t of b) nb += weight(t) ** 2;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as string;
+    const y = b[j] as string;
+    if (x === y) {
+      dot += weight(x) ** 2;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+type DateFit = 'day' | 'month' | 'end' | 'end_near' | 'year' | 'none' | 'one_sided' | 'conflict';
+
+function sameDayIso(a: string, b: string): boolean {
+  if (a.startsWith('????') || b.startsWith('????')) return a.slice(4) === b.slice(4);
+  return a === b;
+}
+
+function fitDates(
+  a: MarketDate | null,
+  b: MarketDate | null,
+  aEnd: string | null,
+  bEnd: string | null,
+): DateFit {
+  if (a === null && b === null) return 'none';
+  if (a === null || b === null) return 'one_sided';
+  if (a.source === 'end' || b.source === 'end') {
+    const other = a.source === 'end' ? b : a;
+    const end = a.source === 'end' ? a.iso : b.iso;
+    if (other.precision === 'day' && !other.iso.startsWith('????')) {
+      const gap = dayGap(other.iso, end);
+      return gap === 0 ? 'end' : gap <= 1 ? 'end_near' : 'conflict';
+    }
+    if (other.precision === 'month') return end.startsWith(other.iso) ? 'end' : 'conflict';
+    if (other.precision === 'year') return end.startsWith(other.iso) ? 'year' : 'conflict';
+    return 'end';
+  }
+  if (a.precision === 'day' && b.precision === 'day') return sameDayIso(a.iso, b.iso) ? 'day' : 'conflict';
+  if (a.precision === 'year' || b.precision === 'year') {
+    if (a.precision !== b.precision) return 'conflict';
+    return a.iso === b.iso ? 'year' : 'conflict';
+  }
+  const [fine, coarse] = a.precision === 'day' ? [a, b] : [b, a];
+  if (fine.iso.slice(0, 7) !== coarse.iso) return 'conflict';
+  // Two month-level dates: the end dates must not tell different meetings or deadlines apart.
+  if (fine.precision === 'month' && aEnd && bEnd && dayGap(aEnd, bEnd) > 3) return 'conflict';
+  return 'month';
+}
+
+function dateDoubt(fit: DateFit): number[] {
+  switch (fit) {
+    case 'day':
+      return [DOUBT.sameDay];
+    case 'month':
+      return [DOUBT.sameMonth];
+    case 'end':
+      return [DOUBT.endDateOnly];
+    case 'end_near':
+      return [DOUBT.endDateOnly];
+    case 'year':
+      return [DOUBT.sameYear];
+    default:
+      return [];
+  }
+}
+
+function datePenalty(fit: DateFit): number[] {
+  if (fit === 'one_sided') return [PENALTY.dateMissingOneSide];
+  if (fit === 'end_near') return [PENALTY.endDateNear];
+  if (fit === 'none') return [PENALTY.noDates];
+  return [];
+}
+
+function family(c: Comparator): string {
+  return c;
+}
+
+function unitsAgree(a: Threshold, b: Threshold): boolean {
+  return a.unit === b.unit || a.unit === 'count' || b.unit === 'count';
+}
+
+function sameThreshold(a: Threshold, b: Threshold): boolean {
+  return (
+    family(a.comparator) === family(b.comparator) &&
+    unitsAgree(a, b) &&
+    sameValue(a.value, b.value) &&
+    (a.high === null) === (b.high === null) &&
+    (a.high === null || b.high === null || sameValue(a.high, b.high))
+  );
+}
+
+type OptionFit = 'same' | 'different' | 'partial' | 'none' | 'one_sided';
+
+function fitOptions(a: readonly string[], b: readonly string[]): OptionFit {
+  if (a.length === 0 && b.length === 0) return 'none';
+  if (a.length === 0 || b.length === 0) return 'one_sided';
+  const set = new Set(a);
+  const shared = b.filter((t) => set.has(t)).length;
+  if (shared === 0) return 'different';
+  return shared === Math.min(a.length, b.length) ? 'same' : 'partial';
+}
+
+function entitiesConflict(a: MatchFeatures, b: MatchFeatures): boolean {
+  if (a.entities.length === 0 || b.entities.length === 0) return false;
+  const set = new Set(a.entities);
+  return !b.entities.some((e) => set.has(e));
+}
+
+function sharedEntity(a: MatchFeatures, b: MatchFeatures): string | null {
+  const set = new Set(a.entities);
+  return b.entities.find((e) => set.has(e)) ?? null;
+}
+
+function timesConflict(a: MatchFeatures, b: MatchFeatures): boolean {
+  if (!a.time || !b.time) return false;
+  if (a.time.zone !== null && b.time.zone !== null && a.time.zone !== b.time.zone) return false;
+  return Math.abs(a.time.minutes - b.time.minutes) > 1;
+}
+
+function dateText(d: MarketDate | null): string {
+  return d === null ? 'none' : `${d.iso} (${d.source})`;
+}
+
+/**
+ * Each side names something the other does not mention (Chicago / Seattle, Lakers / Knicks), and those names carry
+ * a real share of each side's wording: two different subjects in the same template, whatever the rest shares.
+ */
+function namesConflict(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): boolean {
+  const share = (x: MatchFeatures, y: MatchFeatures) => {
+    const other = new Set(y.tokens);
+    let missing = 0;
+    for (const t of x.names) if (!other.has(t)) missing += weight(t) ** 2;
+    if (missing === 0) return 0;
+    let total = 0;
+    for (const t of x.event) total += weight(t) ** 2;
+    return total === 0 ? 0 : missing / total;
+  };
+  return share(a, b) >= NAME_CONFLICT_SHARE && share(b, a) >= NAME_CONFLICT_SHARE;
+}
+
+const NAME_CONFLICT_SHARE = 0.15;
+
+/** Minimum event-wording similarity for any link, and for each co_dependent rule. */
+const MIN_SAME_SIMILARITY = 0.4;
+const MIN_DEPENDENT_SIMILARITY = 0.6;
+
+/**
+ * What links a and b, or null. `weight` is the token weighting (IDF over the markets being linked). Same-exchange
+ * pairs are never same_market (a venue does not list one question twice); they may be co_dependent.
+ */
+export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): PairVerdict | null {
+  if (a.svcId === b.svcId) return null;
+  if (entitiesConflict(a, b) || timesConflict(a, b) || namesConflict(a, b, weight)) return null;
+  const dates = fitDates(a.date, b.date, a.endDay, b.endDay);
+  if (dates === 'conflict') {
+    return dateLadder(a, b, weight);
+  }
+  const ea = eventTokens(a);
+  const eb = eventTokens(b);
+  const sim = similarity(ea, eb, weight);
+  if (sim < MIN_SAME_SIMILARITY) return null;
+  const entity = sharedEntity(a, b);
+  const evidence: string[] = [];
+  if (entity) evidence.push(`entity ${entity}`);
+  evidence.push(`date ${dateText(a.date)} ~ ${dateText(b.date)}: ${dates}`);
+  const options = fitOptions(a.option, b.option);
+  const baseDoubts = [...(entity ? [DOUBT.sharedEntity] : []), ...dateDoubt(dates)];
+
+  const ta = a.threshold;
+  const tb = b.threshold;
+  if ((ta === null) !== (tb === null)) return null;
+  if (ta !== null && tb !== null && !sameThreshold(ta, tb)) {
+    return thresholdDependency(a, b, ta, tb, sim, baseDoubts, dates, options, evidence);
+  }
+  if (ta !== null && tb !== null)
+    evidence.push(`threshold ${describeThreshold(ta)} = ${describeThreshold(tb)}`);
+  evidence.push(`wording ${sim.toFixed(3)}`);
+
+  if (options === 'different') {
+    if (!a.exclusive || !b.exclusive || sim < MIN_DEPENDENT_SIMILARITY) return null;
+    if (dates === 'one_sided' || dates === 'end_near') return null;
+    evidence.push(`options ${a.option.join(' ')} / ${b.option.join(' ')} of one event`);
+    const confidence = combine(
+      sim,
+      [...baseDoubts, ...(ta ? [DOUBT.sameThreshold] : [])],
+      datePenalty(dates),
+    );
+    return verdict('co_dependent', confidence, 'hierarchical', 'mutually_exclusive', 'exclusive', evidence);
+  }
+  if (options === 'partial' || a.exchange === b.exchange) return null;
+  if (sim < MIN_SAME_SIMILARITY) return null;
+  const doubts = [...baseDoubts, ...(ta ? [DOUBT.sameThreshold] : [])];
+  const penalties = datePenalty(dates);
+  if (options === 'same') {
+    doubts.push(DOUBT.sameOption);
+    evidence.push(`option ${a.option.join(' ')}`);
+  } else if (options === 'one_sided') {
+    penalties.push(PENALTY.optionOneSided);
+    evidence.push(`option on one side only: ${[...a.option, ...b.option].join(' ')}`);
+  }
+  const confidence = combine(sim, doubts, penalties);
+  const source: LinkSource =
+    options === 'same' && a.group !== null && b.group !== null
+      ? 'hierarchical'
+      : (entity !== null || ta !== null) && (dates === 'day' || dates === 'month')
+        ? 'deterministic_graph'
+        : 'text_similarity';
+  return verdict('same_market', confidence, source, null, null, evidence);
+}
+
+function verdict(
+  relation: Relation,
+  confidence: number,
+  source: LinkSource,
+  dependencyType: DependencyType | null,
+  direction: DependencyDirection | null,
+  evidence: string[],
+): PairVerdict | null {
+  if (confidence < PUBLISH_THRESHOLD) return null;
+  return { relation, confidence, tier: tierOf(confidence), source, dependencyType, direction, evidence };
+}
+
+function thresholdDependency(
+  a: MatchFeatures,
+  b: MatchFeatures,
+  ta: Threshold,
+  tb: Threshold,
+  sim: number,
+  baseDoubts: number[],
+  dates: DateFit,
+  options: OptionFit,
+  evidence: string[],
+): PairVerdict | null {
+  if (sim < MIN_DEPENDENT_SIMILARITY || !unitsAgree(ta, tb)) return null;
+  if (dates === 'one_sided' || dates === 'none' || dates === 'end_near') return null;
+  if (options !== 'none' && options !== 'same') return null;
+  evidence.push(
+    `threshold ${describeThreshold(ta)} vs ${describeThreshold(tb)}`,
+    `wording ${sim.toFixed(3)}`,
+  );
+  const penalties = datePenalty(dates);
+  // Fed-style decisions at one meeting: outcomes whose ranges of change do not overlap exclude each other.
+  if (a.rate && b.rate && ta.unit === 'bps' && tb.unit === 'bps' && rateDisjoint(ta, tb)) {
+    const confidence = combine(sim, [...baseDoubts, DOUBT.orderedThresholds], penalties);
+    return verdict(
+      'co_dependent',
+      confidence,
+      'deterministic_graph',
+      'mutually_exclusive',
+      'exclusive',
+      evidence,
+    );
+  }
+  if (ta.comparator === 'range' && tb.comparator === 'range' && ta.high !== null && tb.high !== null) {
+    const confidence = combine(sim, [...baseDoubts, DOUBT.orderedThresholds], penalties);
+    if (ta.high <= tb.value || tb.high <= ta.value) {
+      return verdict(
+        'co_dependent',
+        confidence,
+        'deterministic_graph',
+        'mutually_exclusive',
+        'exclusive',
+        evidence,
+      );
+    }
+    if (ta.value >= tb.value && ta.high <= tb.high) {
+      return verdict(
+        'co_dependent',
+        confidence,
+        'deterministic_graph',
+        'nested_threshold',
+        'implies',
+        evidence,
+      );
+    }
+    if (tb.value >= ta.value && tb.high <= ta.high) {
+      return verdict(
+        'co_dependent',
+        confidence,
+        'deterministic_graph',
+        'nested_threshold',
+        'implied_by',
+        evidence,
+      );
+    }
+    return null;
+  }
+  if (ta.comparator !== tb.comparator) return null;
+  const up = ta.comparator === 'gt' || ta.comparator === 'touch_up';
+  const down = ta.comparator === 'lt' || ta.comparator === 'touch_down';
+  if (!up && !down) return null;
+  // Above a higher line implies above a lower one; below a lower line implies below a higher one.
+  const aStricter = up ? ta.value > tb.value : ta.value < tb.value;
+  const confidence = combine(sim, [...baseDoubts, DOUBT.orderedThresholds], penalties);
+  return verdict(
+    'co_dependent',
+    confidence,
+    'deterministic_graph',
+    'nested_threshold',
+    aStricter ? 'implies' : 'implied_by',
+    evidence,
+  );
+}
+
+/** The change a rate decision allows, as [low, high] in bps. */
+function rateRange(t: Threshold): [number, number] {
+  if (t.comparator === 'lt') return [Number.NEGATIVE_INFINITY, t.value];
+  if (t.comparator === 'gt') return [t.value, Number.POSITIVE_INFINITY];
+  return [t.value, t.value];
+}
+
+function rateDisjoint(a: Threshold, b: Threshold): boolean {
+  const [al, ah] = rateRange(a);
+  const [bl, bh] = rateRange(b);
+  return ah < bl || bh < al;
+}
+
+/** Something that can happen any time before a deadline: by an earlier date implies by a later one. */
+function dateLadder(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): PairVerdict | null {
+  if (!a.cumulative || !b.cumulative || a.date === null || b.date === null) return null;
+  if (a.date.precision === 'year' || b.date.precision === 'year') return null;
+  const ta = a.threshold;
+  const tb = b.threshold;
+  if ((ta === null) !== (tb === null)) return null;
+  if (ta !== null && tb !== null && !sameThreshold(ta, tb)) return null;
+  const options = fitOptions(a.option, b.option);
+  if (options !== 'none' && options !== 'same') return null;
+  const sim = similarity(eventTokens(a), eventTokens(b), weight);
+  if (sim < MIN_DEPENDENT_SIMILARITY) return null;
+  const entity = sharedEntity(a, b);
+  const aEarlier = a.date.iso < b.date.iso;
+  const evidence = [
+    ...(entity ? [`entity ${entity}`] : []),
+    `deadline ${a.date.iso} vs ${b.date.iso}`,
+    ...(ta ? [`threshold ${describeThreshold(ta)}`] : []),
+    `wording ${sim.toFixed(3)}`,
+  ];
+  const confidence = combine(
+    sim,
+    [...(entity ? [DOUBT.sharedEntity] : []), DOUBT.orderedThresholds, ...(ta ? [DOUBT.sameThreshold] : [])],
+    [],
+  );
+  return verdict(
+    'co_dependent',
+    confidence,
+    'deterministic_graph',
+    'date_ladder',
+    aEarlier ? 'implies' : 'implied_by',
+    evidence,
+  );
+}
+
+/** The direction seen from the other market. */
+export function mirror(direction: DependencyDirection | null): DependencyDirection | null {
+  if (direction === 'implies') return 'implied_by';
+  if (direction === 'implied_by') return 'implies';
+  return direction;
+}

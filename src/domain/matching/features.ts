@@ -1,0 +1,296 @@
+// What the matcher knows about one market, extracted once: content tokens (entities canonical), the option it
+// asks about inside a multi-option event, its measurable condition, its date and time. Pure and deterministic:
+// the same market text gives the same features on every node and in `omnibook links`.
+import { createHash } from 'node:crypto';
+import { type Static, Type } from 'typebox';
+import { ExchangeId } from '../exchanges.js';
+import {
+  type DateMention,
+  type DatePrecision,
+  type DatePreposition,
+  extractDates,
+  extractTimes,
+  isoDay,
+  kalshiTickerDate,
+  type TimeMention,
+} from './dates.js';
+import { canonicalPhrases, canonicalToken, isEntity, kalshiSeriesEntity } from './entities.js';
+import { contentTokens, fold } from './text.js';
+import { extractThreshold, type Threshold } from './thresholds.js';
+
+/** The market fields matching reads (a subset of Market; `omnibook links` reads them from JSON lines). */
+export const MatchInput = Type.Object({
+  svc_id: Type.String({ minLength: 1 }),
+  exchange: ExchangeId,
+  question: Type.String(),
+  exchange_market_id: Type.Optional(Type.String()),
+  svc_group_id: Type.Optional(Type.String()),
+  group_title: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  rules: Type.Optional(Type.String()),
+  outcomes: Type.Optional(Type.Array(Type.Object({ name: Type.String() }))),
+  end_date: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  status: Type.Optional(Type.String()),
+});
+export type MatchInput = Static<typeof MatchInput>;
+
+/** Where a market's date came from: its question (or event title), its rules text, a ticker, or only its end date. */
+export type DateSource = 'text' | 'rules' | 'ticker' | 'end';
+
+export interface MarketDate {
+  iso: string;
+  precision: DatePrecision;
+  source: DateSource;
+  preposition: DatePreposition;
+}
+
+export interface MatchFeatures {
+  svcId: string;
+  exchange: ExchangeId;
+  group: string | null;
+  /** Sorted, unique content tokens of the question and its event title. */
+  tokens: string[];
+  /** Tokens naming the option asked about inside a multi-option event (a candidate, a team); sorted. */
+  option: string[];
+  /** `tokens` without `option`: the event's wording. */
+  event: string[];
+  /** Tokens written as names (capitalised) in the question or event title, option excluded: places, offices, teams. */
+  names: string[];
+  /** Canonical entity tokens among `tokens`. */
+  entities: string[];
+  threshold: Threshold | null;
+  date: MarketDate | null;
+  /** The end date's day, whatever the text says. */
+  endDay: string | null;
+  time: TimeMention | null;
+  /** A rate decision (Fed): amounts are exact and mutually exclusive at one meeting. */
+  rate: boolean;
+  /** Deadline phrasing (`by`/`before` a date) of something that can happen any time before it. */
+  cumulative: boolean;
+  /** Exclusive-outcome wording (who wins, winner, nominee): options of one event exclude each other. */
+  exclusive: boolean;
+  /** Hash of the inputs matching reads: equal fingerprints need no relinking. */
+  fingerprint: string;
+}
+
+const EXCLUSIVE_CUES =
+  /\b(?:win|wins|winner|won|elected|election|nominee|nomination|champion|championship|mvp|who will|which|next)\b/;
+const POINT_EVENT_TOKENS: ReadonlySet<string> = new Set([
+  'meeting',
+  'election',
+  'game',
+  'match',
+  'mayor',
+  'president',
+  'primary',
+  'final',
+  'race',
+]);
+const INTERROGATIVES: ReadonlySet<string> = new Set(['who', 'what', 'which', 'will', 'when', 'how', 'the']);
+
+export function fingerprintOf(m: MatchInput): string {
+  return createHash('sha1')
+    .update(
+      JSON.stringify([
+        m.exchange,
+        m.question,
+        m.group_title ?? '',
+        m.svc_group_id ?? '',
+        m.description ?? '',
+        m.rules ?? '',
+        m.end_date ?? '',
+        m.exchange_market_id ?? '',
+      ]),
+    )
+    .digest('base64url')
+    .slice(0, 16);
+}
+
+/** Canonical content tokens of raw text (entities folded onto one token). */
+export function tokensOf(text: string): string[] {
+  return contentTokens(canonicalPhrases(fold(text))).map(canonicalToken);
+}
+
+interface Parsed {
+  dates: DateMention[];
+  times: TimeMention[];
+  rest: string;
+}
+
+function parse(text: string, reference: Date | null): Parsed {
+  const canon = canonicalPhrases(fold(text));
+  const d = extractDates(canon, reference);
+  const t = extractTimes(d.rest);
+  return { dates: d.dates, times: t.times, rest: t.rest };
+}
+
+/** Tokens of words written with a capital in the original text (names), canonicalised. */
+function properTokens(text: string): Set<string> {
+  const out = new Set<string>();
+  const raw = text.split(/[^\p{L}\p{N}$&.'-]+/u);
+  for (const w of raw) {
+    if (!/^\p{Lu}/u.test(w)) continue;
+    for (const t of tokensOf(w)) out.add(t);
+  }
+  return out;
+}
+
+const WINNER_RE =
+  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected)\b/u;
+
+/** The option a question asks about: what its words add to the event title, or the named winner. */
+function optionTokens(
+  question: string,
+  context: string | null,
+  eventTokens: ReadonlySet<string>,
+  questionTokens: ReadonlySet<string>,
+): string[] {
+  const out = new Set<string>();
+  if (context !== null) {
+    const dash = question.lastIndexOf(' - ');
+    if (dash > 0 && question.slice(0, dash).trim() === context.trim()) {
+      for (const t of tokensOf(question.slice(dash + 3))) out.add(t);
+    } else {
+      for (const t of properTokens(question)) {
+        if (questionTokens.has(t) && !eventTokens.has(t) && !INTERROGATIVES.has(t)) out.add(t);
+      }
+    }
+  }
+  if (out.size === 0) {
+    const m = WINNER_RE.exec(question.replace(/^\s*will\s+/i, 'will '));
+    const named = m?.[1];
+    if (named)
+      for (const t of tokensOf(named)) if (questionTokens.has(t) && !INTERROGATIVES.has(t)) out.add(t);
+  }
+  return [...out].sort();
+}
+
+/** An option named after ` - `: its tokens, or the folded text itself when it is all numbers (`10–15s`, `15s+`). */
+function dashOption(text: string): string[] {
+  const tokens = tokensOf(text);
+  if (tokens.length > 0) return tokens.sort();
+  const raw = fold(text).replace(/\s+/g, '');
+  return raw.length > 0 ? [raw] : [];
+}
+
+function pickDate(
+  question: Parsed,
+  context: Parsed | null,
+  rules: Parsed | null,
+  ticker: DateMention | null,
+  endDay: string | null,
+): MarketDate | null {
+  const fromText = question.dates[0] ?? context?.dates[0];
+  const ruleDay = rules?.dates.find((d) => d.precision === 'day' && !d.iso.startsWith('????'));
+  if (fromText) {
+    // A month in the title (`at their July 2027 meeting`) is refined by a day in that month from the rules.
+    if (fromText.precision === 'month' && ruleDay && ruleDay.iso.startsWith(fromText.iso)) {
+      return { iso: ruleDay.iso, precision: 'day', source: 'rules', preposition: ruleDay.preposition };
+    }
+    if (fromText.endOf && fromText.precision === 'month' && !fromText.iso.startsWith('????')) {
+      const [y, mo] = fromText.iso.split('-').map(Number);
+      const last = new Date(Date.UTC(y ?? 2000, mo ?? 1, 0)).toISOString().slice(0, 10);
+      return { iso: last, precision: 'day', source: 'text', preposition: 'by' };
+    }
+    return {
+      iso: fromText.iso,
+      precision: fromText.precision,
+      source: 'text',
+      preposition: fromText.preposition,
+    };
+  }
+  const fromRules = rules?.dates.find((d) => !d.iso.startsWith('????'));
+  if (fromRules)
+    return {
+      iso: fromRules.iso,
+      precision: fromRules.precision,
+      source: 'rules',
+      preposition: fromRules.preposition,
+    };
+  if (ticker) return { iso: ticker.iso, precision: ticker.precision, source: 'ticker', preposition: null };
+  if (endDay) return { iso: endDay, precision: 'day', source: 'end', preposition: null };
+  return null;
+}
+
+export function extractFeatures(m: MatchInput): MatchFeatures {
+  const endDay = isoDay(m.end_date);
+  const reference = endDay === null ? null : new Date(`${endDay}T12:00:00Z`);
+  const question = m.question.trim();
+  const groupTitle = (m.group_title ?? '').trim();
+  const context =
+    groupTitle.length > 0 && groupTitle !== question && !question.includes(groupTitle) ? groupTitle : null;
+  const dashContext = groupTitle.length > 0 && question.startsWith(`${groupTitle} - `) ? groupTitle : context;
+  const q = parse(question, reference);
+  const c = dashContext === null ? null : parse(dashContext, reference);
+  // The rules are read only when the title leaves the date or the condition open (most titles say both).
+  const rulesText = (m.rules || m.description || '').slice(0, 600);
+  let parsedRules: Parsed | null | undefined;
+  const rules = (): Parsed | null => {
+    if (parsedRules === undefined) parsedRules = rulesText.length > 0 ? parse(rulesText, reference) : null;
+    return parsedRules;
+  };
+  const ticker =
+    m.exchange === 'kalshi' && m.exchange_market_id ? kalshiTickerDate(m.exchange_market_id) : null;
+
+  const questionTokens = new Set(contentTokens(q.rest).map(canonicalToken));
+  const tokenSet = new Set<string>(questionTokens);
+  const eventTokens = new Set<string>();
+  if (c) for (const t of contentTokens(c.rest).map(canonicalToken)) eventTokens.add(t);
+  for (const t of eventTokens) tokenSet.add(t);
+  const seriesEntity =
+    m.exchange === 'kalshi' && m.exchange_market_id ? kalshiSeriesEntity(m.exchange_market_id) : null;
+  if (seriesEntity) tokenSet.add(seriesEntity);
+
+  // Opinion's categorical children (`parent - option`): one option of one outcome, exclusive by construction.
+  const dashLayout = dashContext !== null && question.startsWith(`${dashContext} - `);
+  const option = dashLayout
+    ? dashOption(question.slice(dashContext.length + 3))
+    : optionTokens(question, context, eventTokens, questionTokens);
+  for (const t of option) tokenSet.add(t);
+  const tokens = [...tokenSet].sort();
+  const optionSet = new Set(option);
+  const event = tokens.filter((t) => !optionSet.has(t));
+  const entities = tokens.filter(isEntity);
+  const proper = properTokens(`${question} ${dashContext ?? ''}`);
+  const names = event.filter((t) => proper.has(t) && !INTERROGATIVES.has(t));
+  const rate = entities.includes('fed') || /\binterest rates?\b/.test(q.rest);
+
+  const threshold =
+    extractThreshold(q.rest, rate) ??
+    (c ? extractThreshold(c.rest, rate) : null) ??
+    (rules() ? extractThreshold((rules() as Parsed).rest, rate) : null);
+  const titleDate = q.dates[0] ?? c?.dates[0];
+  const needRules =
+    titleDate === undefined || titleDate.precision !== 'day' || titleDate.iso.startsWith('????');
+  const date = pickDate(q, c, needRules ? rules() : null, ticker, endDay);
+  const time = q.times[0] ?? c?.times[0] ?? null;
+  const allText = `${fold(question)} ${fold(groupTitle)}`;
+  const pointEvent = tokens.some((t) => POINT_EVENT_TOKENS.has(t));
+  const cumulative =
+    !rate && !pointEvent && date !== null && (date.preposition === 'by' || date.preposition === 'before');
+  const exclusive = rate || dashLayout || EXCLUSIVE_CUES.test(allText);
+
+  return {
+    svcId: m.svc_id,
+    exchange: m.exchange,
+    group: m.svc_group_id ?? null,
+    tokens,
+    option,
+    event: event.length > 0 ? event : tokens,
+    names,
+    entities,
+    threshold,
+    date,
+    endDay,
+    time,
+    rate,
+    cumulative,
+    exclusive,
+    fingerprint: fingerprintOf(m),
+  };
+}
+
+/** Tokens of the event: everything but the option. */
+export function eventTokens(f: MatchFeatures): string[] {
+  return f.event;
+}

@@ -1,0 +1,88 @@
+// Blocking: which pairs of markets are worth comparing. A market is indexed under keys made of one of its event
+// tokens, its date at its own precision and its threshold, and probes keys that can only hold markets it may equal;
+// two markets are candidates when a probe of one meets an index key of the other. Days probe days; a month-level
+// date ("at their July 2027 meeting") probes every day of that month; a date known only from the end date probes
+// the day before and after. Nothing is compared across unrelated subjects, days or thresholds, so the work grows
+// with the size of blocks, not with the square of the catalogue.
+//
+// Ladders (nested thresholds on one subject and day, Fed amounts at one meeting, deadlines of one question) are
+// grouped without the threshold (or without the date) and linked to their nearest rungs only, per exchange.
+import { shiftDay } from '../../domain/matching/dates.js';
+import type { MatchFeatures } from '../../domain/matching/features.js';
+import { valueKey } from '../../domain/matching/thresholds.js';
+
+export interface BlockKeys {
+  index: string[];
+  probe: string[];
+}
+
+function thresholdPart(f: MatchFeatures): string {
+  const t = f.threshold;
+  if (t === null) return '-';
+  return `${t.comparator}:${valueKey(t.value)}${t.high === null ? '' : `:${valueKey(t.high)}`}`;
+}
+
+function dateParts(f: MatchFeatures): { index: string[]; probe: string[] } {
+  const d = f.date;
+  if (d === null) return { index: ['n'], probe: ['n'] };
+  switch (d.precision) {
+    case 'day': {
+      const month = d.iso.slice(0, 7);
+      if (d.source === 'end') {
+        return {
+          index: [`d:${d.iso}`, `m:${month}`],
+          probe: [`d:${shiftDay(d.iso, -1)}`, `d:${d.iso}`, `d:${shiftDay(d.iso, 1)}`],
+        };
+      }
+      return { index: [`d:${d.iso}`, `m:${month}`], probe: [`d:${d.iso}`] };
+    }
+    case 'month':
+      return { index: [`mc:${d.iso}`], probe: [`m:${d.iso}`, `mc:${d.iso}`] };
+    default:
+      return { index: [`yc:${d.iso}`], probe: [`yc:${d.iso}`] };
+  }
+}
+
+/** Tokens a market is blocked on: its event tokens (named entities first), or its option when it has no others. */
+export function blockTokens(f: MatchFeatures): string[] {
+  return f.event.length > 0 ? f.event : f.option;
+}
+
+export function blockKeys(f: MatchFeatures): BlockKeys {
+  const thr = thresholdPart(f);
+  const dates = dateParts(f);
+  const index: string[] = [];
+  const probe: string[] = [];
+  for (const token of blockTokens(f)) {
+    for (const d of dates.index) index.push(`${token}|${d}|${thr}`);
+    for (const d of dates.probe) probe.push(`${token}|${d}|${thr}`);
+  }
+  return { index, probe };
+}
+
+/** Ladder groups: same subject token, date and comparator; the rungs are the thresholds. */
+export function ladderKeys(f: MatchFeatures): string[] {
+  const t = f.threshold;
+  if (t === null || f.date === null) return [];
+  const keys: string[] = [];
+  if (t.comparator !== 'eq' || f.rate) {
+    // Every decision at one meeting is in one group (`rate`): cut 25, hold and 25+ hike exclude each other.
+    const family = f.rate && t.unit === 'bps' ? 'rate' : t.comparator;
+    for (const token of blockTokens(f)) keys.push(`L|${token}|${f.date.iso}|${family}|${t.unit}`);
+  }
+  return keys;
+}
+
+/** Deadline ladders: same subject token and threshold, cumulative phrasing; the rungs are the dates. */
+export function deadlineKeys(f: MatchFeatures): string[] {
+  if (!f.cumulative || f.date === null || f.date.precision === 'year') return [];
+  const thr = thresholdPart(f);
+  return blockTokens(f).map((token) => `D|${token}|${thr}`);
+}
+
+/** The numeric rung of a market in a ladder group: its threshold, or its date (days since the epoch). */
+export function rungOf(f: MatchFeatures, key: string): number {
+  if (key.startsWith('D|'))
+    return Math.floor(Date.parse((f.date?.iso ?? '').padEnd(10, '-01').slice(0, 10)) / 86_400_000);
+  return f.threshold?.value ?? 0;
+}

@@ -1,0 +1,385 @@
+// The matching engine: holds the features of every market it has been given, its blocks and ladder groups, and
+// answers which links exist — for all markets (linkAll) or for the neighbourhood of markets that changed
+// (linkAround), so a sync pass relinks what it touched without recomputing the world.
+//
+// Rules, in order:
+//  1. Candidates come from blocking (blocking.ts) and ladders; no other pair is ever compared.
+//  2. comparePair (domain/matching/compare.ts) decides each candidate pair, with its evidence.
+//  3. same_market is one-to-one per exchange pair: a link is kept only when each market is the other's best
+//     candidate on the other's exchange (ties broken by svc_id), so a hard negative never wins beside the true match.
+//  4. Ladder links go to the nearest rung per exchange (implication is transitive; every rung is not linked to every
+//     other), symmetric: a pair is linked when either side is the other's nearest.
+import type { ExchangeId } from '../../domain/exchanges.js';
+import { comparePair, mirror, type PairVerdict, tokenWeight } from '../../domain/matching/compare.js';
+import { extractFeatures, type MatchFeatures, type MatchInput } from '../../domain/matching/features.js';
+import { blockKeys, deadlineKeys, ladderKeys, rungOf } from './blocking.js';
+
+export interface EngineLink extends PairVerdict {
+  /** svc_id of one side; `direction` reads from a to b. */
+  a: string;
+  b: string;
+}
+
+export interface MatchEngineOptions {
+  /** A block (or ladder group) larger than this is skipped: it is too generic to say anything. */
+  maxBlock?: number;
+}
+
+interface Posting {
+  ids: number[];
+}
+
+/** Keyed collection of id lists; removal is by value (blocks are small). */
+class Postings {
+  private readonly map = new Map<string, Posting>();
+
+  add(key: string, id: number): void {
+    const p = this.map.get(key);
+    if (p) p.ids.push(id);
+    else this.map.set(key, { ids: [id] });
+  }
+
+  remove(key: string, id: number): void {
+    const p = this.map.get(key);
+    if (!p) return;
+    const at = p.ids.indexOf(id);
+    if (at >= 0) {
+      p.ids[at] = p.ids[p.ids.length - 1] as number;
+      p.ids.pop();
+    }
+    if (p.ids.length === 0) this.map.delete(key);
+  }
+
+  get(key: string): readonly number[] {
+    return this.map.get(key)?.ids ?? [];
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+export class MatchEngine {
+  private readonly maxBlock: number;
+  private readonly features: Array<MatchFeatures | undefined> = [];
+  private readonly ids = new Map<string, number>();
+  private readonly free: number[] = [];
+  private readonly index = new Postings();
+  private readonly probes = new Postings();
+  private readonly ladders = new Postings();
+  private live = 0;
+  private skippedBlocks = 0;
+
+  constructor(options: MatchEngineOptions = {}) {
+    this.maxBlock = options.maxBlock ?? 2_000;
+  }
+
+  get size(): number {
+    return this.live;
+  }
+
+  /** Blocks skipped as too large since the engine was made (a diagnostic). */
+  get skipped(): number {
+    return this.skippedBlocks;
+  }
+
+  has(svcId: string): boolean {
+    return this.ids.has(svcId);
+  }
+
+  fingerprint(svcId: string): string | null {
+    const id = this.ids.get(svcId);
+    return id === undefined ? null : (this.features[id]?.fingerprint ?? null);
+  }
+
+  /**
+   * Adds or replaces markets; answers the svc_ids that are new or whose matching inputs changed (the others are
+   * left as they were, so a sync that only moved prices costs a hash per market).
+   */
+  upsert(markets: Iterable<MatchInput>): string[] {
+    const changed: string[] = [];
+    for (const m of markets) {
+      const f = extractFeatures(m);
+      const existing = this.ids.get(m.svc_id);
+      if (existing !== undefined) {
+        if (this.features[existing]?.fingerprint === f.fingerprint) continue;
+        this.detach(existing);
+        this.attach(existing, f);
+      } else {
+        const id = this.free.pop() ?? this.features.length;
+        this.ids.set(m.svc_id, id);
+        this.attach(id, f);
+        this.live++;
+      }
+      changed.push(m.svc_id);
+    }
+    return changed;
+  }
+
+  /** Adds features already extracted (a stored snapshot); same contract as upsert. */
+  upsertFeatures(list: Iterable<MatchFeatures>): void {
+    for (const f of list) {
+      const existing = this.ids.get(f.svcId);
+      if (existing !== undefined) this.detach(existing);
+      const id = existing ?? this.free.pop() ?? this.features.length;
+      if (existing === undefined) {
+        this.ids.set(f.svcId, id);
+        this.live++;
+      }
+      this.attach(id, f);
+    }
+  }
+
+  remove(svcIds: Iterable<string>): void {
+    for (const svcId of svcIds) {
+      const id = this.ids.get(svcId);
+      if (id === undefined) continue;
+      this.detach(id);
+      this.ids.delete(svcId);
+      this.features[id] = undefined;
+      this.free.push(id);
+      this.live--;
+    }
+  }
+
+  featuresOf(svcId: string): MatchFeatures | undefined {
+    const id = this.ids.get(svcId);
+    return id === undefined ? undefined : this.features[id];
+  }
+
+  /** Every link among all markets. */
+  linkAll(): EngineLink[] {
+    const all: number[] = [];
+    for (let id = 0; id < this.features.length; id++) if (this.features[id]) all.push(id);
+    return this.linksFor(all, true);
+  }
+
+  /**
+   * Links of the neighbourhood of `changed`: the changed markets, their candidates and their ladder groups. The
+   * answer holds every link with an endpoint in `scope`; links with no endpoint there are unaffected.
+   */
+  linkAround(changed: Iterable<string>): { scope: string[]; links: EngineLink[] } {
+    const scope = new Set<number>();
+    for (const svcId of changed) {
+      const id = this.ids.get(svcId);
+      if (id === undefined) continue;
+      scope.add(id);
+      for (const c of this.candidates(id)) scope.add(c);
+      const f = this.features[id] as MatchFeatures;
+      for (const key of [...ladderKeys(f), ...deadlineKeys(f)]) {
+        const members = this.ladders.get(key);
+        if (members.length <= this.maxBlock) for (const m of members) scope.add(m);
+      }
+    }
+    const ids = [...scope];
+    return {
+      scope: ids.map((id) => (this.features[id] as MatchFeatures).svcId),
+      links: this.linksFor(ids, false),
+    };
+  }
+
+  private attach(id: number, f: MatchFeatures): void {
+    this.features[id] = f;
+    const keys = blockKeys(f);
+    for (const k of keys.index) this.index.add(k, id);
+    for (const k of keys.probe) this.probes.add(k, id);
+    for (const k of ladderKeys(f)) this.ladders.add(k, id);
+    for (const k of deadlineKeys(f)) this.ladders.add(k, id);
+  }
+
+  private detach(id: number): void {
+    const f = this.features[id];
+    if (!f) return;
+    const keys = blockKeys(f);
+    for (const k of keys.index) this.index.remove(k, id);
+    for (const k of keys.probe) this.probes.remove(k, id);
+    for (const k of ladderKeys(f)) this.ladders.remove(k, id);
+    for (const k of deadlineKeys(f)) this.ladders.remove(k, id);
+  }
+
+  private readonly weight = tokenWeight;
+
+  /** Block candidates of a market, both ways (its probes against others' index keys and the reverse). */
+  private candidates(id: number): Set<number> {
+    const f = this.features[id] as MatchFeatures;
+    const out = new Set<number>();
+    const keys = blockKeys(f);
+    const visit = (list: readonly number[]) => {
+      if (list.length > this.maxBlock) {
+        this.skippedBlocks++;
+        return;
+      }
+      for (const other of list) if (other !== id) out.add(other);
+    };
+    for (const k of keys.probe) visit(this.index.get(k));
+    for (const k of keys.index) visit(this.probes.get(k));
+    return out;
+  }
+
+  private groupCache = new Map<string, Map<number, number[]>>();
+
+  /** Ladder neighbours: nearest lower and higher rung per exchange, and whoever has this market as theirs. */
+  private ladderNeighbours(id: number): Set<number> {
+    const f = this.features[id] as MatchFeatures;
+    const out = new Set<number>();
+    for (const key of [...ladderKeys(f), ...deadlineKeys(f)]) {
+      for (const nb of this.groupAdjacency(key).get(id) ?? []) out.add(nb);
+    }
+    return out;
+  }
+
+  /** Every rung's neighbours in one ladder group, both ways; computed once per run. */
+  private groupAdjacency(key: string): Map<number, number[]> {
+    const cached = this.groupCache.get(key);
+    if (cached) return cached;
+    const members = this.ladders.get(key);
+    const adjacency = new Map<number, number[]>();
+    this.groupCache.set(key, adjacency);
+    if (members.length < 2 || members.length > this.maxBlock) {
+      if (members.length > this.maxBlock) this.skippedBlocks++;
+      return adjacency;
+    }
+    const link = (x: number, y: number) => {
+      const list = adjacency.get(x);
+      if (list) list.push(y);
+      else adjacency.set(x, [y]);
+    };
+    const rungs = members.map((m) => ({
+      id: m,
+      rung: rungOf(this.features[m] as MatchFeatures, key),
+      ex: (this.features[m] as MatchFeatures).exchange,
+    }));
+    if (key.includes('|rate|')) {
+      // Decisions at one meeting: every other decision may exclude this one (comparePair decides).
+      for (const x of rungs) for (const y of rungs) if (x.id !== y.id && x.rung !== y.rung) link(x.id, y.id);
+      return adjacency;
+    }
+    const byExchange = new Map<ExchangeId, Array<{ id: number; rung: number }>>();
+    for (const r of rungs) {
+      const list = byExchange.get(r.ex);
+      if (list) list.push(r);
+      else byExchange.set(r.ex, [r]);
+    }
+    for (const list of byExchange.values()) list.sort((p, q) => p.rung - q.rung);
+    for (const x of rungs) {
+      for (const list of byExchange.values()) {
+        for (const y of nearest(list, x.rung)) {
+          if (y !== x.id) {
+            link(x.id, y);
+            link(y, x.id);
+          }
+        }
+      }
+    }
+    return adjacency;
+  }
+
+  private verdicts = new Map<number, Map<number, PairVerdict | null>>();
+
+  private verdict(x: number, y: number): PairVerdict | null {
+    const [lo, hi] = x < y ? [x, y] : [y, x];
+    let row = this.verdicts.get(lo);
+    if (!row) {
+      row = new Map();
+      this.verdicts.set(lo, row);
+    }
+    if (row.has(hi)) return row.get(hi) ?? null;
+    const v = comparePair(
+      this.features[lo] as MatchFeatures,
+      this.features[hi] as MatchFeatures,
+      this.weight,
+    );
+    row.set(hi, v);
+    return v;
+  }
+
+  /** The best same_market candidate of x on each other exchange. */
+  private best(x: number, cache: Map<number, Map<ExchangeId, number>>): Map<ExchangeId, number> {
+    const known = cache.get(x);
+    if (known) return known;
+    const out = new Map<ExchangeId, { id: number; confidence: number; svc: string }>();
+    for (const y of this.candidates(x)) {
+      const v = this.verdict(x, y);
+      if (v?.relation !== 'same_market') continue;
+      const fy = this.features[y] as MatchFeatures;
+      const current = out.get(fy.exchange);
+      if (
+        !current ||
+        v.confidence > current.confidence ||
+        (v.confidence === current.confidence && fy.svcId < current.svc)
+      ) {
+        out.set(fy.exchange, { id: y, confidence: v.confidence, svc: fy.svcId });
+      }
+    }
+    const result = new Map([...out].map(([ex, b]) => [ex, b.id]));
+    cache.set(x, result);
+    return result;
+  }
+
+  private linksFor(ids: readonly number[], everything: boolean): EngineLink[] {
+    this.verdicts = new Map();
+    this.groupCache = new Map();
+    const bestCache = new Map<number, Map<ExchangeId, number>>();
+    const links = new Map<string, EngineLink>();
+    const emit = (x: number, y: number, v: PairVerdict) => {
+      const [lo, hi] = x < y ? [x, y] : [y, x];
+      const key = `${lo}:${hi}`;
+      if (links.has(key)) return;
+      const fa = this.features[lo] as MatchFeatures;
+      const fb = this.features[hi] as MatchFeatures;
+      links.set(key, { ...v, a: fa.svcId, b: fb.svcId });
+    };
+    for (const x of ids) {
+      const fx = this.features[x] as MatchFeatures;
+      const bestX = this.best(x, bestCache);
+      for (const y of this.candidates(x)) {
+        if (everything && y < x) continue;
+        const v = this.verdict(x, y);
+        if (!v) continue;
+        if (v.relation === 'same_market') {
+          const fy = this.features[y] as MatchFeatures;
+          if (bestX.get(fy.exchange) !== y) continue;
+          if (this.best(y, bestCache).get(fx.exchange) !== x) continue;
+        }
+        emit(x, y, v);
+      }
+      for (const y of this.ladderNeighbours(x)) {
+        const v = this.verdict(x, y);
+        if (v && v.relation === 'co_dependent') emit(x, y, v);
+      }
+      // Bound the memo: verdicts of markets already done are no longer needed in a full run.
+      if (everything) this.verdicts.delete(x);
+    }
+    this.verdicts = new Map();
+    this.groupCache = new Map();
+    return [...links.values()].map((l) => orient(l, this.ids));
+  }
+}
+
+/** Keeps `direction` reading from a to b after the pair was stored lowest id first. */
+function orient(link: EngineLink, ids: Map<string, number>): EngineLink {
+  const a = ids.get(link.a) ?? 0;
+  const b = ids.get(link.b) ?? 0;
+  return a <= b ? link : { ...link, a: link.b, b: link.a, direction: mirror(link.direction) };
+}
+
+/** Ids at the nearest rung strictly below and strictly above `value` in a list sorted by rung. */
+function nearest(list: ReadonlyArray<{ id: number; rung: number }>, value: number): number[] {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((list[mid] as { rung: number }).rung < value) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: number[] = [];
+  const below = list[lo - 1]?.rung;
+  if (below !== undefined)
+    for (let i = lo - 1; i >= 0 && list[i]?.rung === below; i--) out.push((list[i] as { id: number }).id);
+  let j = lo;
+  while (j < list.length && list[j]?.rung === value) j++;
+  const above = list[j]?.rung;
+  if (above !== undefined)
+    for (let i = j; i < list.length && list[i]?.rung === above; i++) out.push((list[i] as { id: number }).id);
+  return out;
+}

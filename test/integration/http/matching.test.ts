@@ -1,0 +1,192 @@
+// Cross-exchange links end to end: a real sync pass over the five simulators (through their adapters) links the
+// markets it brought within that pass; GET /markets then shows each link from both sides with tier, source, the
+// linked market's status and, for related markets, the dependency; a later pass that changed nothing relinks
+// nothing, and a market listed afterwards is linked by relinking only its neighbourhood.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type RunningSimVenue, SIM_VENUE_LAUNCHERS } from '../../../src/cli/sandbox-venues.js';
+import { loadConfig } from '../../../src/config/load.js';
+import type { ExchangeId } from '../../../src/domain/exchanges.js';
+import type { Market, RelationLink } from '../../../src/domain/market.js';
+import { LinksRepo } from '../../../src/store/links-repo.js';
+import { MarketsRepo } from '../../../src/store/markets-repo.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+
+type Linked = Market & { matched_markets?: RelationLink[]; related_markets?: RelationLink[] };
+
+let server: TestServer;
+const sims = new Map<ExchangeId, RunningSimVenue>();
+const manifests = new Map<ExchangeId, Record<string, string[]>>();
+
+before(async () => {
+  const config = loadConfig({ env: {}, overrides: { mode: 'sandbox' } });
+  for (const [id, launch] of Object.entries(SIM_VENUE_LAUNCHERS)) {
+    if (!launch) continue;
+    const sim = await launch(config, { size: 40, seed: 7 });
+    sims.set(id as ExchangeId, sim);
+    manifests.set(
+      id as ExchangeId,
+      (await (await fetch(`${sim.control}/__sim/manifest`)).json()) as Record<string, string[]>,
+    );
+  }
+  // The test runs the passes itself (what the background job runs), so nothing else links behind its back.
+  server = await startTestServer({
+    venues: [...sims.values()].map((s) => s.adapter),
+    config: { catalogue: { sync: false } },
+  });
+  await server.runtime.catalogSync.runAll();
+});
+after(async () => {
+  await server?.stop();
+  await Promise.allSettled([...sims.values()].map((s) => s.close()));
+});
+
+async function markets(
+  ids: string[],
+  flags = 'include_matches=true&include_related=true',
+): Promise<Map<string, Linked>> {
+  const res = await server.request(`/api/v1/markets?svc_ids=${encodeURIComponent(ids.join(','))}&${flags}`);
+  assert.equal(res.status, 200, res.text);
+  const body = res.body as { markets: Linked[] };
+  return new Map(body.markets.map((m) => [m.svc_id, m]));
+}
+
+/** Ground-truth svc_ids of one proposition key, among markets the sync stored (venues list closed ones or not). */
+async function listedAs(key: string): Promise<string[]> {
+  const ids = [...manifests].flatMap(([ex, m]) => (m[key] ?? []).map((n) => `${ex}:${n}`));
+  const rows = await server.runtime.store.db
+    .selectFrom('markets')
+    .select('svc_id')
+    .where('svc_id', 'in', ids)
+    .execute();
+  return rows.map((r) => r.svc_id).sort();
+}
+
+async function sharedKeys(option: boolean): Promise<Array<[string, string[]]>> {
+  const keys = new Set([...manifests.values()].flatMap((m) => Object.keys(m)));
+  const out: Array<[string, string[]]> = [];
+  for (const key of [...keys].sort()) {
+    if (key.includes('/') !== option) continue;
+    const ids = await listedAs(key);
+    if (ids.length >= 2) out.push([key, ids]);
+    if (out.length >= 6) break;
+  }
+  return out;
+}
+
+test('a sync pass links the same proposition across exchanges, shown from both sides', async () => {
+  const shared = await sharedKeys(false);
+  assert.ok(shared.length > 0, 'the world shares propositions across venues');
+  const links = new LinksRepo(server.runtime.store.db);
+  for (const [key, ids] of shared) {
+    const got = await markets(ids);
+    for (const a of ids) {
+      for (const b of ids) {
+        if (a === b) continue;
+        const m = got.get(a) as Linked;
+        const link = m.matched_markets?.find((l) => l.svc_id === b);
+        assert.ok(link, `${key}: ${a} → ${b} missing; has ${JSON.stringify(m.matched_markets)}`);
+        assert.equal(link.exchange, (got.get(b) as Linked).exchange);
+        assert.equal(link.status, (got.get(b) as Linked).status, 'the linked market keeps its own status');
+        assert.equal(link.confidence_tier, 'HIGH');
+        assert.ok(['deterministic_graph', 'hierarchical'].includes(link.source));
+        assert.equal(link.dependency_type, undefined);
+        const evidence = await links.evidence(a, b, 'same_market');
+        assert.ok(evidence && evidence.length > 0, 'every published link stores its evidence');
+      }
+    }
+  }
+});
+
+test('options of one election are related (mutually exclusive) within and across exchanges', async () => {
+  const options = await sharedKeys(true);
+  assert.ok(options.length >= 2);
+  const [keyA, idsA] = options[0] as [string, string[]];
+  const sibling = options.find(([k]) => k.split('/')[0] === keyA.split('/')[0] && k !== keyA);
+  assert.ok(sibling, 'an election with two options listed on two venues');
+  const idsB: string[] = sibling[1];
+  const got = await markets([...idsA, ...idsB]);
+  for (const a of idsA) {
+    for (const b of idsB) {
+      const link: RelationLink | undefined = got.get(a)?.related_markets?.find((l) => l.svc_id === b);
+      assert.ok(link, `${a} → ${b}`);
+      assert.equal(link.dependency_type, 'mutually_exclusive');
+      assert.equal(link.dependency_direction, 'exclusive');
+      assert.equal(link.source, 'hierarchical');
+      const back = got.get(b)?.related_markets?.find((l) => l.svc_id === a);
+      assert.equal(back?.dependency_type, 'mutually_exclusive');
+    }
+  }
+});
+
+test('links to closed and resolved markets are published with their status', async () => {
+  const rows = await server.runtime.store.db
+    .selectFrom('market_links as l')
+    .innerJoin('markets as m', 'm.svc_id', 'l.linked_svc_id')
+    .select(['l.svc_id', 'l.linked_svc_id', 'm.status'])
+    .where('m.status', 'in', ['closed', 'resolved'])
+    .limit(5)
+    .execute();
+  assert.ok(rows.length > 0, 'the world has closed markets with counterparts');
+  for (const r of rows) {
+    const got = await markets([r.svc_id]);
+    const all = [
+      ...(got.get(r.svc_id)?.matched_markets ?? []),
+      ...(got.get(r.svc_id)?.related_markets ?? []),
+    ];
+    assert.equal(all.find((l) => l.svc_id === r.linked_svc_id)?.status, r.status);
+  }
+});
+
+test('a pass that changed nothing relinks nothing; a new listing relinks only its neighbourhood', async () => {
+  const db = server.runtime.store.db;
+  const before = await db
+    .selectFrom('market_links')
+    .select(['svc_id', 'linked_svc_id', 'updated_at'])
+    .execute();
+  await server.runtime.catalogSync.runAll();
+  assert.deepEqual(await server.runtime.matching.flush(), { changed: 0, relinked: 0, rows: 0 });
+  const after = await db
+    .selectFrom('market_links')
+    .select(['svc_id', 'linked_svc_id', 'updated_at'])
+    .execute();
+  assert.deepEqual(after, before, 'no link was rewritten');
+
+  // A venue that did not list a proposition lists it now (in another venue's words): the sync page is written and
+  // observed, and the pass's flush links it.
+  const [, ids] = (await sharedKeys(false)).find(([, list]) => list.length < sims.size) as [string, string[]];
+  const original = (await markets([ids[0] as string], 'include_matches=false')).get(
+    ids[0] as string,
+  ) as Market;
+  const venue = [...sims.keys()].find((ex) => !ids.some((id) => id.startsWith(`${ex}:`))) as ExchangeId;
+  const fresh: Market = {
+    ...original,
+    exchange: venue,
+    svc_id: `${venue}:NEW-LISTING`,
+    exchange_market_id: 'NEW-LISTING',
+    svc_group_id: `${venue}:NEW-LISTING`,
+  };
+  const others = ids;
+  await new MarketsRepo(db, server.runtime.store.dialect).upsertMany([fresh], new Date().toISOString());
+  server.runtime.matching.observe([fresh]);
+  const total = (
+    await db
+      .selectFrom('markets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst()
+  )?.n;
+  const result = await server.runtime.matching.flush();
+  assert.equal(result.changed, 1);
+  assert.ok(result.relinked < Number(total) / 4, `relinked ${result.relinked} of ${total}`);
+  const got = await markets([fresh.svc_id, ...others]);
+  for (const other of others) {
+    assert.ok(
+      got.get(fresh.svc_id)?.matched_markets?.some((l) => l.svc_id === other),
+      `new → ${other}`,
+    );
+    assert.ok(
+      got.get(other)?.matched_markets?.some((l) => l.svc_id === fresh.svc_id),
+      `${other} → new`,
+    );
+  }
+});

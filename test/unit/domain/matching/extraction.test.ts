@@ -1,0 +1,189 @@
+// Reading dates, thresholds, entities and options out of each venue's wording: the phrasings the five exchanges
+// really use (Kalshi titles, rules and tickers; Polymarket questions; Limitless `$BTC` titles with dates in the
+// text; Opinion parent - child titles; Predict.fun categories) come out as the same features.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { extractDates, extractTimes, kalshiTickerDate } from '../../../../src/domain/matching/dates.js';
+import { extractFeatures, type MatchInput } from '../../../../src/domain/matching/features.js';
+import { extractThreshold } from '../../../../src/domain/matching/thresholds.js';
+import { assertProperty } from '../../../support/property.js';
+
+const ref = new Date('2027-07-15T12:00:00Z');
+const day = (text: string) => extractDates(text.toLowerCase(), ref).dates[0];
+
+test('dates: every venue style, with years inferred from the end date', () => {
+  assert.deepEqual(
+    ['Jul 15, 2027', 'July 15', '15 July 2027', '2027-07-15', '7/15/2027', 'on Jul 15th'].map(
+      (t) => day(t)?.iso,
+    ),
+    Array(6).fill('2027-07-15'),
+  );
+  assert.equal(day('December 2025')?.precision, 'month');
+  assert.equal(day('December 2025')?.iso, '2025-12');
+  assert.equal(day('in 2028')?.iso, '2028');
+  assert.equal(day('by Dec 31, 2026')?.preposition, 'by');
+  assert.equal(day('before Jan 2')?.iso, '2028-01-02', 'the nearer Jan 2 to a mid-July end date');
+  assert.equal(day('before Jun 2')?.iso, '2027-06-02');
+  assert.equal(day('Will BTC be above $2,025 on X?'), undefined, 'an amount is not a year');
+  assert.equal(day('may reach $100k'), undefined, 'may the verb is not May the month');
+  assert.equal(kalshiTickerDate('KXBTCD-27JUL15-T84999.99')?.iso, '2027-07-15');
+  assert.equal(kalshiTickerDate('KXFEDDECISION-26DEC-C25')?.iso, '2026-12');
+  assert.deepEqual(extractTimes('at 11:59 pm utc').times, [{ minutes: 1439, zone: 'utc' }]);
+  assert.deepEqual(extractTimes('12pm et').times, [{ minutes: 720, zone: 'et' }]);
+});
+
+test('thresholds: amounts, units and comparators as venues write them', () => {
+  const t = (text: string, rate = false) => extractThreshold(text.toLowerCase(), rate);
+  assert.deepEqual(t('above $100k'), { comparator: 'gt', value: 100_000, high: null, unit: 'usd' });
+  assert.equal(t('be above $99,999.99')?.value, 99_999.99);
+  assert.equal(t('$1.5m or more')?.value, 1_500_000);
+  assert.equal(t('$1.5m or more')?.comparator, 'gt');
+  assert.deepEqual(t('be >80°'), { comparator: 'gt', value: 80, high: null, unit: 'deg' });
+  assert.deepEqual(t('below 4.5%'), { comparator: 'lt', value: 4.5, high: null, unit: 'pct' });
+  assert.deepEqual(t('between $100,000 and $105,000'), {
+    comparator: 'range',
+    value: 100_000,
+    high: 105_000,
+    unit: 'usd',
+  });
+  assert.equal(t('when will bitcoin hit $150k')?.comparator, 'touch_up');
+  assert.deepEqual(t('fed cuts rates by 25 bps', true), {
+    comparator: 'eq',
+    value: -25,
+    high: null,
+    unit: 'bps',
+  });
+  assert.deepEqual(t('cut rates by 25bps', true), { comparator: 'eq', value: -25, high: null, unit: 'bps' });
+  assert.deepEqual(t('hold rates unchanged', true), { comparator: 'eq', value: 0, high: null, unit: 'bps' });
+  assert.equal(t('50+ bps decrease', true)?.comparator, 'lt');
+  assert.equal(t('will it rain in seattle'), null);
+});
+
+test('property: any whole-dollar amount reads back the same in plain, grouped and k/m spellings', () => {
+  assertProperty(
+    fc.property(fc.integer({ min: 1, max: 9_999 }), fc.constantFrom('', 'k', 'm'), (n, suffix) => {
+      const scale = suffix === 'k' ? 1e3 : suffix === 'm' ? 1e6 : 1;
+      const value = n * scale;
+      const grouped = value.toLocaleString('en-US');
+      for (const text of [`above $${n}${suffix}`, `above $${grouped}`, `$${grouped} or above`]) {
+        const got = extractThreshold(text, false);
+        assert.equal(got?.value, value, text);
+        assert.equal(got?.comparator, 'gt', text);
+      }
+    }),
+    {
+      examples: [
+        [1, 'k'],
+        [999, 'm'],
+        [1000, ''],
+      ],
+    },
+  );
+});
+
+const base = { end_date: '2027-07-15T23:59:00Z' } as const;
+const f = (m: Partial<MatchInput> & Pick<MatchInput, 'question' | 'exchange'>) =>
+  extractFeatures({ svc_id: `${m.exchange}:${m.question}`, ...base, ...m });
+
+test('one proposition, five phrasings: same entity, threshold and day', () => {
+  const phrasings = [
+    f({ exchange: 'polymarket', question: 'Will the price of Bitcoin be above $85,000 on July 15?' }),
+    f({
+      exchange: 'kalshi',
+      question: 'Will the Bitcoin price be above $85,000 on Jul 15, 2027 at 11:59 PM UTC?',
+      group_title: 'Bitcoin price on Jul 15, 2027?',
+      exchange_market_id: 'KXBTCD-27JUL15-T84999.99',
+    }),
+    f({ exchange: 'limitless', question: '$BTC above $85,000 on Jul 15?' }),
+    f({ exchange: 'opinion', question: 'Bitcoin above $85,000 on Jul 15, 2027?' }),
+    f({
+      exchange: 'predictfun',
+      question: 'Will Bitcoin be above $85,000 on July 15, 2027?',
+      group_title: 'Bitcoin above $85,000 on July 15, 2027?',
+    }),
+  ];
+  for (const x of phrasings) {
+    assert.deepEqual(x.entities, ['btc'], x.svcId);
+    assert.deepEqual(x.threshold, { comparator: 'gt', value: 85_000, high: null, unit: 'usd' }, x.svcId);
+    assert.equal(x.date?.iso, '2027-07-15', x.svcId);
+    assert.deepEqual(x.option, [], x.svcId);
+  }
+});
+
+test('options inside multi-option events: candidate names, whatever the layout', () => {
+  const options = [
+    f({
+      exchange: 'polymarket',
+      question: 'Will Alice Moreno win the election for Mayor of Chicago?',
+      group_title: 'Who will win the election for Mayor of Chicago?',
+    }),
+    f({
+      exchange: 'kalshi',
+      question: 'Will Alice Moreno win the Chicago mayoral election?',
+      group_title: 'Who will win the Chicago mayoral election?',
+    }),
+    f({
+      exchange: 'limitless',
+      question: 'Alice Moreno',
+      group_title: 'Who will win the Mayor of Chicago election?',
+    }),
+    f({
+      exchange: 'opinion',
+      question: 'Who will win the Mayor of Chicago election by Jun 18, 2027? - Alice Moreno',
+      group_title: 'Who will win the Mayor of Chicago election by Jun 18, 2027?',
+    }),
+    f({
+      exchange: 'predictfun',
+      question: 'Will Alice Moreno win the election for Mayor of Chicago by June 18, 2027?',
+      group_title: 'Mayor of Chicago election winner',
+    }),
+  ];
+  for (const x of options) {
+    assert.deepEqual(x.option, ['alice', 'moreno'], x.svcId);
+    assert.ok(x.event.includes('chicago') && x.event.includes('mayor'), x.svcId);
+    assert.ok(x.exclusive, x.svcId);
+  }
+  assert.deepEqual(
+    f({ exchange: 'polymarket', question: 'Will the Celtics beat the Lakers on July 15?' }).option,
+    ['celtic'],
+  );
+  assert.deepEqual(f({ exchange: 'limitless', question: 'Celtics to beat the Lakers on Jul 15?' }).option, [
+    'celtic',
+  ]);
+  assert.deepEqual(
+    f({
+      exchange: 'kalshi',
+      question: 'Will the Suns win the Suns vs Nuggets game on Jun 2, 2027?',
+      group_title: 'Suns vs Nuggets',
+    }).option,
+    ['suns'],
+  );
+});
+
+test('a month in the title is refined by the day in the rules (Kalshi Fed markets)', () => {
+  const k = f({
+    exchange: 'kalshi',
+    question: 'Will the Federal Reserve cut rates by 25bps at their July 2027 meeting?',
+    rules:
+      'If the Federal Reserve decides to cut rates by 25bps at its meeting before Jul 1, 2027, then the market resolves to Yes.',
+    end_date: '2027-07-01T23:59:00Z',
+  });
+  assert.deepEqual(k.date, { iso: '2027-07-01', precision: 'day', source: 'rules', preposition: 'before' });
+  assert.deepEqual(k.threshold, { comparator: 'eq', value: -25, high: null, unit: 'bps' });
+  assert.ok(k.rate);
+});
+
+test('the fingerprint changes with the matching inputs only', () => {
+  const a = f({ exchange: 'opinion', question: 'Bitcoin above $85,000 on Jul 15, 2027?' });
+  const b = extractFeatures({
+    svc_id: a.svcId,
+    exchange: 'opinion',
+    question: 'Bitcoin above $85,000 on Jul 15, 2027?',
+    ...base,
+    status: 'closed',
+  });
+  const c = f({ exchange: 'opinion', question: 'Bitcoin above $90,000 on Jul 15, 2027?' });
+  assert.equal(a.fingerprint, b.fingerprint);
+  assert.notEqual(a.fingerprint, c.fingerprint);
+});

@@ -1,0 +1,101 @@
+// The engine over markets phrased as the five simulators phrase the shared world: links both ways of a pair are
+// one link, same_market is one-to-one per exchange, and linking in batches (what each sync pass does) ends with
+// exactly the links of linking everything at once.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { type SyntheticMarket, syntheticMarkets } from '../../../../bench/matching/synthetic.js';
+import { createWorld } from '../../../../sim/shared/world.js';
+import { type EngineLink, MatchEngine } from '../../../../src/services/matching/match-engine.js';
+import { assertProperty } from '../../../support/property.js';
+
+const markets = [...syntheticMarkets(createWorld({ seed: 11, size: 120 }))];
+
+function shape(l: EngineLink): string {
+  const [a, b, direction] =
+    l.a < l.b
+      ? [l.a, l.b, l.direction]
+      : [
+          l.b,
+          l.a,
+          l.direction === 'implies' ? 'implied_by' : l.direction === 'implied_by' ? 'implies' : l.direction,
+        ];
+  return `${a}|${b}|${l.relation}|${l.dependencyType}|${direction}`;
+}
+
+test('linkAll: same_market is one-to-one per exchange and every link has evidence', () => {
+  const engine = new MatchEngine();
+  assert.equal(engine.upsert(markets).length, markets.length);
+  const links = engine.linkAll();
+  assert.ok(links.length > 0);
+  const seen = new Map<string, string>();
+  for (const l of links) {
+    assert.ok(l.evidence.length > 0);
+    if (l.relation !== 'same_market') continue;
+    for (const [x, y] of [
+      [l.a, l.b],
+      [l.b, l.a],
+    ] as const) {
+      const key = `${x}>${y.slice(0, y.indexOf(':'))}`;
+      assert.equal(seen.get(key), undefined, `${x} has two same_market links on one exchange`);
+      seen.set(key, y);
+    }
+  }
+  const key = new Map(markets.map((m) => [m.svc_id, m.key]));
+  const high = links.filter((l) => l.relation === 'same_market' && l.tier === 'HIGH');
+  const right = high.filter((l) => key.get(l.a) === key.get(l.b));
+  assert.ok(right.length / high.length >= 0.98, `${right.length}/${high.length}`);
+});
+
+test('unchanged markets are not reported as changed; an edited question is', () => {
+  const engine = new MatchEngine();
+  engine.upsert(markets);
+  assert.deepEqual(engine.upsert(markets.slice(0, 10)), []);
+  const edited = { ...(markets[0] as SyntheticMarket), question: `${markets[0]?.question} (edited)` };
+  assert.deepEqual(engine.upsert([edited]), [edited.svc_id]);
+});
+
+test('property: linking batch by batch (each linkAround replacing its scope) equals linking all at once', () => {
+  assertProperty(
+    fc.property(
+      fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 8 }),
+      fc.integer({ min: 0, max: 1000 }),
+      (cuts, rot) => {
+        const order = [...markets.slice(rot % markets.length), ...markets.slice(0, rot % markets.length)];
+        const engine = new MatchEngine();
+        const stored = new Map<string, EngineLink>();
+        let at = 0;
+        for (let i = 0; at < order.length; i++) {
+          const batch = order.slice(at, at + (cuts[i % cuts.length] as number) * 5);
+          at += batch.length;
+          const changed = engine.upsert(batch);
+          const { scope, links } = engine.linkAround(changed);
+          const inScope = new Set(scope);
+          for (const [k, l] of stored) if (inScope.has(l.a) || inScope.has(l.b)) stored.delete(k);
+          for (const l of links) stored.set(`${l.a}|${l.b}`, l);
+        }
+        const full = new MatchEngine();
+        full.upsert(order);
+        const expected = new Set(full.linkAll().map(shape));
+        const got = new Set([...stored.values()].map(shape));
+        assert.deepEqual(
+          [...got].filter((x) => !expected.has(x)),
+          [],
+          'links only the batched run has',
+        );
+        assert.deepEqual(
+          [...expected].filter((x) => !got.has(x)),
+          [],
+          'links only the full run has',
+        );
+      },
+    ),
+    {
+      numRuns: 6,
+      examples: [
+        [[1], 0],
+        [[60], 7],
+      ],
+    },
+  );
+});
