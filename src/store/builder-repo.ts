@@ -126,7 +126,7 @@ export class BuilderRepo {
         .selectAll()
         .where('customer_id', '=', user.customer_id)
         .executeTakeFirst();
-      if (!current || current.status !== 'active') return { kind: 'inactive' };
+      if (current?.status !== 'active') return { kind: 'inactive' };
       const pool = await this.pool(user.builder_id, tx);
       if (pool.total_allocated_qps - current.qps_limit + qps > pool.qps_pool)
         return { kind: 'over_pool', pool };
