@@ -22,6 +22,10 @@ import { WebSocketGateway } from './realtime/gateway.js';
 import { WalletHub } from './realtime/wallet-hub.js';
 import { OnboardingService } from './services/accounts/onboarding-service.js';
 import { WalletService } from './services/accounts/wallet-service.js';
+import { BuilderService } from './services/builder/builder-service.js';
+import type { FeeEscrow } from './services/builder/fee-escrow.js';
+import { Impersonation } from './services/builder/impersonation.js';
+import { KeyChanges } from './services/builder/key-changes.js';
 import { EventsService } from './services/catalogue/events-service.js';
 import { MarketsService } from './services/catalogue/markets-service.js';
 import { ExchangesService } from './services/exchanges-service.js';
@@ -47,6 +51,7 @@ import { WsUsage, type WsUsageView } from './services/ws-usage.js';
 import { ClusterWsUsage } from './services/ws-usage-cluster.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
 import { BookSnapshotsRepo } from './store/book-snapshots-repo.js';
+import { BuilderRepo } from './store/builder-repo.js';
 import { CredentialsRepo } from './store/credentials-repo.js';
 import { openStore, type Store } from './store/database.js';
 import { EventsRepo } from './store/events-repo.js';
@@ -62,6 +67,7 @@ import { RedisAdmission } from './tenancy/admission/redis-admission.js';
 import { ApiKeyService } from './tenancy/api-keys.js';
 import { UsageFlushJob } from './tenancy/usage-flush-job.js';
 import { CredentialsStore } from './vault/credentials-store.js';
+import { EndUserKeys } from './vault/end-user-keys.js';
 import { loadKeyring } from './vault/keyring-source.js';
 import { REDACT_PATHS, REDACTED, redactUrl } from './vault/redaction.js';
 import { SessionResolver } from './vault/session-resolver.js';
@@ -202,18 +208,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       admission = new MemoryAdmission(usageRepo, options.admissionClock);
     }
 
-    const keys = new ApiKeyService(new ApiKeysRepo(store.db), config.auth.keyCacheTtlMs);
+    const apiKeysRepo = new ApiKeysRepo(store.db);
+    const keys = new ApiKeyService(apiKeysRepo, config.auth.keyCacheTtlMs);
     if (config.adminKey) await keys.ensure(config.adminKey, { name: 'OMNIBOOK_ADMIN_KEY', tier: 'admin' });
 
     // Before any venue: a master key that cannot be read stops the start, not the first onboarding.
-    const credentials = new CredentialsStore(
-      new CredentialsRepo(store.db),
-      loadKeyring({
-        masterKey: config.vault.masterKey,
-        previousMasterKeys: config.vault.previousMasterKeys,
-        keyFile: join(config.dataDir, 'master.key'),
-      }),
-    );
+    const keyring = loadKeyring({
+      masterKey: config.vault.masterKey,
+      previousMasterKeys: config.vault.previousMasterKeys,
+      keyFile: join(config.dataDir, 'master.key'),
+    });
+    const credentials = new CredentialsStore(new CredentialsRepo(store.db), keyring);
 
     if (config.databaseUrl && config.vault.masterKey === undefined) {
       logger.warn(
@@ -360,6 +365,35 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     }
     const orderbook = new OrderbookService(targets, clusterBooks ?? liveBooks, config.venues.timeoutMs);
 
+    // The builder program. A deactivated end-user's key stops working on every node at once (KeyChanges).
+    let keyChangeChannel: { publisher: Redis; subscriber: Redis; channel: string } | null = null;
+    if (redis) {
+      const subscriber = redis.duplicate({ lazyConnect: true });
+      subscriber.on('error', (err) => logger.warn({ err }, 'redis error (key changes)'));
+      await subscriber.connect();
+      closers.unshift(() => subscriber.quit());
+      keyChangeChannel = { publisher: redis, subscriber, channel: `${redisPrefix}:key-changes` };
+    }
+    const keyChanges = new KeyChanges(keyChangeChannel, logger.child({ component: 'key-changes' }));
+    await keyChanges.start();
+    const onboarding = new OnboardingService(exchanges, credentials, config.venues.timeoutMs);
+    // No FeeEscrow contract is deployed by this build: orders carrying fee_auth are refused (501).
+    const feeEscrow: FeeEscrow | null = null;
+    const builder = new BuilderService({
+      repo: new BuilderRepo(store.db),
+      apiKeys: apiKeysRepo,
+      keys,
+      endUserKeys: new EndUserKeys(keyring),
+      credentials,
+      onboarding,
+      config: config.builder,
+      escrow: feeEscrow,
+      changed: () => keyChanges.changed(),
+    });
+    const impersonation = new Impersonation(builder, apiKeysRepo, config.auth.keyCacheTtlMs);
+    keyChanges.onChange(() => keys.forget());
+    keyChanges.onChange(() => impersonation.forget());
+
     const websocket = new WebSocketGateway({
       keys,
       usage: wsUsage,
@@ -430,8 +464,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       }),
       metrics,
       sessions,
-      onboarding: new OnboardingService(exchanges, credentials, config.venues.timeoutMs),
+      onboarding,
       wallet: new WalletService(credentials),
+      builder,
+      impersonation,
+      feeEscrow,
       approvals: new ApprovalsService(onchain),
       ctf: new CtfService(onchain),
       websocket,

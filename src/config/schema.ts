@@ -4,6 +4,12 @@ import { type Static, Type } from 'typebox';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const EvmAddress = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
+const BuilderTier = Type.Object({
+  /** The fee a builder's end-users pay on an order's notional, in basis points. */
+  feeBps: Type.Integer({ minimum: 0, maximum: 10_000 }),
+  /** The share of a collected fee paid to the builder's affiliate address, in basis points of the fee. */
+  affiliateFeeBps: Type.Integer({ minimum: 0, maximum: 10_000 }),
+});
 
 export const ConfigSchema = Type.Object({
   mode: Type.Union([Type.Literal('serve'), Type.Literal('sandbox')]),
@@ -162,6 +168,36 @@ export const ConfigSchema = Type.Object({
     /** OMNIBOOK_MASTER_KEY_PREVIOUS (comma-separated): earlier keys, kept only until `omnibook vault rotate` ran. */
     previousMasterKeys: Type.Array(Type.String({ minLength: 1 })),
   }),
+  /** The builder program (README "Builder program"). */
+  builder: Type.Object({
+    /** QPS pool of a builder at its first use of the builder routes (spec §8: 500). */
+    qpsPool: Type.Number({ minimum: 1, maximum: 1e9 }),
+    /** qps_limit of an end-user created without one. */
+    defaultUserQps: Type.Number({ minimum: 1, maximum: 1e9 }),
+    /** Tier of a builder at its first use of the builder routes. */
+    // The names of src/domain/builder-tiers.ts (config imports nothing internal).
+    tier: Type.Enum(['iron', 'bronze', 'silver', 'gold', 'platinum']),
+    /** Fee and revenue share per tier; higher tiers earn a higher share. */
+    tiers: Type.Object({
+      iron: BuilderTier,
+      bronze: BuilderTier,
+      silver: BuilderTier,
+      gold: BuilderTier,
+      platinum: BuilderTier,
+    }),
+    /** Where the fee's remainder (after the affiliate's share) goes. */
+    treasuryAddress: Type.Optional(EvmAddress),
+    /** The affiliate address fees are shared with, unless an order names another. */
+    affiliateAddress: Type.Optional(EvmAddress),
+    /** The smallest fee accepted, in USDC base units (6 decimals), and as basis points of the order's notional. */
+    minFeeUsdc: Type.String({ pattern: '^[0-9]{1,30}$' }),
+    minFeeBps: Type.Integer({ minimum: 0, maximum: 10_000 }),
+    /**
+     * The deployed FeeEscrow contract and its chain. Absent, fee escrow is not available on this server and GET
+     * /builder/escrow/config says so (fee_escrow_enabled false).
+     */
+    escrow: Type.Optional(Type.Object({ address: EvmAddress, chainId: Type.Integer({ minimum: 1 }) })),
+  }),
   /** After SIGTERM, how long new requests get 503 before the listener closes. */
   shutdownDrainMs: Type.Integer({ minimum: 0 }),
   shutdownGraceMs: Type.Integer({ minimum: 0 }),
@@ -229,6 +265,20 @@ export const DEFAULT_CONFIG: Config = {
   },
   chain: { enabled: true, chainId: 137, contracts: {}, receiptTimeoutMs: 60_000 },
   vault: { previousMasterKeys: [] },
+  builder: {
+    qpsPool: 500,
+    defaultUserQps: 5,
+    tier: 'iron',
+    tiers: {
+      iron: { feeBps: 50, affiliateFeeBps: 2_000 },
+      bronze: { feeBps: 50, affiliateFeeBps: 3_000 },
+      silver: { feeBps: 50, affiliateFeeBps: 4_000 },
+      gold: { feeBps: 50, affiliateFeeBps: 5_000 },
+      platinum: { feeBps: 50, affiliateFeeBps: 6_000 },
+    },
+    minFeeUsdc: '10000',
+    minFeeBps: 10,
+  },
   shutdownDrainMs: 200,
   shutdownGraceMs: 10_000,
 };

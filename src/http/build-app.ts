@@ -6,6 +6,9 @@ import type { Logger } from 'pino';
 import type { OnboardingService } from '../services/accounts/onboarding-service.js';
 import type { SessionResolver } from '../services/accounts/sessions.js';
 import type { WalletService } from '../services/accounts/wallet-service.js';
+import type { BuilderService } from '../services/builder/builder-service.js';
+import type { FeeEscrow } from '../services/builder/fee-escrow.js';
+import type { Impersonation } from '../services/builder/impersonation.js';
 import type { EventsService } from '../services/catalogue/events-service.js';
 import type { MarketsService } from '../services/catalogue/markets-service.js';
 import type { ExchangeCapabilities, ExchangesService } from '../services/exchanges-service.js';
@@ -36,6 +39,7 @@ import type { HttpMetrics } from './plugins/metrics.js';
 import { installDocsUi, installOpenApi } from './plugins/openapi.js';
 import { installShutdownGate, type ShutdownGate } from './plugins/shutdown-gate.js';
 import { accountsRoutes } from './routes/accounts-routes.js';
+import { builderRoutes } from './routes/builder-routes.js';
 import { exchangesRoutes } from './routes/exchanges-routes.js';
 import { executionPriceRoutes } from './routes/execution-price-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
@@ -81,6 +85,12 @@ export interface AppDeps {
   sessions: SessionResolver;
   onboarding: OnboardingService;
   wallet: WalletService;
+  /** The builder program: end-users, pool, escrow configuration (builder keys only). */
+  builder: BuilderService;
+  /** X-Builder-Customer-Id on the order endpoints. */
+  impersonation: Impersonation;
+  /** The deployed fee escrow; null while none is (orders carrying fee_auth are refused). */
+  feeEscrow: FeeEscrow | null;
   /** GET/POST /approvals (polymarket, on chain). */
   approvals: ApprovalsService;
   /** POST /polymarket/ctf/redeem, /merge, /split. */
@@ -119,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     },
   });
   app.decorateRequest('principal', null);
+  app.decorateRequest('impersonated', null);
   app.addSchema(ErrorBody);
   installErrorHandling(app);
   const shutdown = installShutdownGate(app);
@@ -129,7 +140,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   let matrix: ExchangeCapabilities[] = [];
   await app.register(
     async (api) => {
-      installAuthentication(api, { keys: deps.keys, admission: deps.admission });
+      installAuthentication(api, {
+        keys: deps.keys,
+        admission: deps.admission,
+        impersonation: deps.impersonation,
+      });
       exchangesRoutes(api, () => matrix);
       pingRoutes(api, deps.ping);
       usageRoutes(api, deps.usage, deps.wsUsage);
@@ -140,8 +155,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       priceRoutes(api, deps.prices);
       tradesRoutes(api, deps.trades);
       userActivityRoutes(api, deps.userActivity);
-      tradingRoutes(api, deps.orders, deps.account);
+      tradingRoutes(api, deps.orders, deps.account, deps.feeEscrow);
       accountsRoutes(api, deps.onboarding, deps.wallet);
+      builderRoutes(api, deps.builder);
       onchainRoutes(api, deps.approvals, deps.ctf);
     },
     { prefix: API_PREFIX },

@@ -19,6 +19,17 @@ export class ApiKeysRepo {
     return this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Whether any key (revoked or not) was ever issued to this customer. */
+  async customerExists(customerId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('customer_id', '=', customerId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async list(): Promise<ApiKeyRow[]> {
     return this.db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
   }

@@ -16,28 +16,38 @@ export class CredentialsRepo {
       .where('customer_id', '=', customerId)
       .where('exchange', '=', exchange)
       .where('kind', '=', kind)
+      .where('deactivated_at', 'is', null)
       .executeTakeFirst();
   }
 
-  /** Every record of one customer, oldest first. */
+  /** Every live record of one customer, oldest first. */
   async listFor(customerId: string): Promise<CredentialRow[]> {
     return this.db
       .selectFrom('credentials')
       .selectAll()
       .where('customer_id', '=', customerId)
+      .where('deactivated_at', 'is', null)
       .orderBy('created_at')
       .orderBy('exchange')
       .orderBy('kind')
       .execute();
   }
 
-  /** Inserts the record or replaces its sealed text and metadata; `created_at` of an existing row is kept. */
+  /**
+   * Inserts the record or replaces its sealed text and metadata; `created_at` of an existing row is kept, and a
+   * deactivated record stays deactivated (deactivation is irreversible).
+   */
   async upsert(row: CredentialRow): Promise<void> {
-    const { customer_id: _c, exchange: _e, kind: _k, created_at: _t, ...changes } = row;
+    const { customer_id: _c, exchange: _e, kind: _k, created_at: _t, deactivated_at: _d, ...changes } = row;
     await this.db
       .insertInto('credentials')
       .values(row)
-      .onConflict((oc) => oc.columns(['customer_id', 'exchange', 'kind']).doUpdateSet(changes))
+      .onConflict((oc) =>
+        oc
+          .columns(['customer_id', 'exchange', 'kind'])
+          .doUpdateSet(changes)
+          .where('credentials.deactivated_at', 'is', null),
+      )
       .execute();
   }
 

@@ -141,6 +141,8 @@ export interface CredentialsTable {
   chain_id: number | null;
   created_at: string;
   updated_at: string;
+  /** Set when the customer (a builder's end-user) was deactivated: the record is never read again. */
+  deactivated_at: string | null;
 }
 
 /** One order sent (or about to be sent) through POST /orders: migration 0005-orders. */
@@ -163,6 +165,34 @@ export interface OrderJournalTable {
   updated_ms: number;
 }
 
+/** A builder customer: its QPS pool and fee tier (migration 0007-builder). */
+export interface BuildersTable {
+  customer_id: string;
+  qps_pool: number;
+  tier: string;
+  /** Bumped first by every change to the builder's end-users: the write lock that serializes them. */
+  pool_version: number;
+  created_at: string;
+}
+
+export type BuilderUserStatus = 'active' | 'deactivated';
+
+/** One end-user of a builder (migration 0007-builder). */
+export interface BuilderUsersTable {
+  customer_id: string;
+  builder_id: string;
+  external_id: string;
+  email: string | null;
+  eoa_address: string | null;
+  qps_limit: number;
+  /** The end-user's API key (api_keys.id) and the clear key sealed by the vault, which the builder reads back. */
+  key_id: string;
+  sealed_key: string;
+  status: BuilderUserStatus;
+  created_at: string;
+  deactivated_at: string | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;
@@ -177,6 +207,8 @@ export interface Database {
   book_snapshots: BookSnapshotsTable;
   credentials: CredentialsTable;
   order_journal: OrderJournalTable;
+  builders: BuildersTable;
+  builder_users: BuilderUsersTable;
 }
 
 export type AutoId = Generated<number>;

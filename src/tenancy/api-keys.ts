@@ -102,7 +102,30 @@ export class ApiKeyService {
     return result;
   }
 
+  /**
+   * A new key and the row that stores it, not yet inserted: the builder program inserts it in the same transaction
+   * as the end-user it belongs to.
+   */
+  prepare(input: CreateKeyInput): { key: string; row: ApiKeyRow } {
+    const key = generateApiKey();
+    return { key, row: this.rowFor(key, input) };
+  }
+
+  /**
+   * Drops every cached verdict (after a key was revoked or its limits changed elsewhere), so the next request of any
+   * key is checked against the database again.
+   */
+  forget(): void {
+    this.cache.clear();
+  }
+
   private async insert(key: string, input: CreateKeyInput): Promise<ApiKeyInfo> {
+    const row = this.rowFor(key, input);
+    await this.repo.insert(row);
+    return toInfo(row);
+  }
+
+  private rowFor(key: string, input: CreateKeyInput): ApiKeyRow {
     // Bounds keep the limiter's arithmetic finite (Retry-After, Redis key lifetimes) for any accepted key.
     if (input.qpsLimit !== undefined && !(input.qpsLimit >= MIN_QPS && input.qpsLimit <= MAX_RATE)) {
       throw new AppError('validation_error', `qps limit must be between ${MIN_QPS} and ${MAX_RATE}`);
@@ -123,8 +146,7 @@ export class ApiKeyService {
       created_at: this.now().toISOString(),
       revoked_at: null,
     };
-    await this.repo.insert(row);
-    return toInfo(row);
+    return row;
   }
 }
 
@@ -143,7 +165,7 @@ function toInfo(row: ApiKeyRow): ApiKeyInfo {
   };
 }
 
-function toPrincipal(row: ApiKeyRow): Principal {
+export function toPrincipal(row: ApiKeyRow): Principal {
   const tier = (TIER_NAMES as readonly string[]).includes(row.tier) ? (row.tier as TierName) : 'free';
   const base = TIERS[tier];
   const restQps = row.qps_limit ?? base.restQps;

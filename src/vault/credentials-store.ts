@@ -19,7 +19,7 @@ export interface CredentialMeta {
   chainId: number | null;
 }
 
-export type CredentialRecordInfo = Omit<CredentialRow, 'sealed' | 'master_key_id'>;
+export type CredentialRecordInfo = Omit<CredentialRow, 'sealed' | 'master_key_id' | 'deactivated_at'>;
 
 const MODE_OF = new Map<CredentialKind, 'self' | 'managed'>([
   ['exchange_credentials', 'self'],
@@ -95,6 +95,7 @@ export class CredentialsStore implements StoredSessions {
       chain_id: meta.chainId,
       created_at: now,
       updated_at: now,
+      deactivated_at: null,
     };
   }
 
@@ -157,6 +158,6 @@ export class CredentialsStore implements StoredSessions {
 }
 
 function withoutSecret(row: CredentialRow): CredentialRecordInfo {
-  const { sealed: _sealed, master_key_id: _id, ...info } = row;
+  const { sealed: _sealed, master_key_id: _id, deactivated_at: _d, ...info } = row;
   return info;
 }

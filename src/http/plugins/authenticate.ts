@@ -4,20 +4,32 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { type BillingPeriod, billingPeriodOf } from '../../domain/billing-period.js';
 import { AppError } from '../../errors/app-error.js';
-import type { AdmissionControl, AdmitResult } from '../../tenancy/admission/admission.js';
+import type { ImpersonationTarget } from '../../services/builder/impersonation.js';
+import type { AdmissionControl, AdmitResult, BehalfResult } from '../../tenancy/admission/admission.js';
 import type { ApiKeyService, AuthResult } from '../../tenancy/api-keys.js';
 import type { Principal } from '../../tenancy/principal.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** The builder's end-user this request acts as (X-Builder-Customer-Id), or null. */
+    impersonated: ImpersonationTarget | null;
+  }
+  interface FastifyContextConfig {
+    /** The route takes X-Builder-Customer-Id (the order endpoints). */
+    impersonable?: boolean;
   }
 }
 
 export interface AuthDeps {
   keys: ApiKeyService;
   admission: AdmissionControl;
+  impersonation: {
+    resolve(builder: Principal, customerId: string): ImpersonationTarget | Promise<ImpersonationTarget>;
+  };
 }
+
+const IMPERSONATION_HEADER = 'x-builder-customer-id';
 
 const MAX_KEY_LENGTH = 512;
 
@@ -62,10 +74,54 @@ export function installAuthentication(app: FastifyInstance, deps: AuthDeps): voi
       );
     }
     const p = currentPeriod(Date.now());
+    const asUser = request.headers[IMPERSONATION_HEADER];
+    if (asUser !== undefined) return impersonating(request, reply, auth.principal, asUser, p, done);
     const verdict = deps.admission.admit(auth.principal, p.id);
     if (verdict instanceof Promise) {
       verdict.then((v) => admitted(reply, request, auth.principal, p, v, done), done);
     } else admitted(reply, request, auth.principal, p, verdict, done);
+  };
+
+  // A builder acting for its end-user: the end-user is checked first (403/404 before any token is spent), then the
+  // request draws on the end-user's bucket and the builder's pool, and the builder's month.
+  const impersonating = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    builder: Principal,
+    header: string | string[],
+    p: BillingPeriod,
+    done: HookHandlerDoneFunction,
+  ) => {
+    if (typeof header !== 'string' || header.length === 0 || header.length > 200) {
+      return done(new AppError('validation_error', 'X-Builder-Customer-Id must be one customer id'));
+    }
+    if (request.routeOptions.config.impersonable !== true) {
+      return done(
+        new AppError('validation_error', 'X-Builder-Customer-Id applies to the order endpoints only', {
+          validationErrors: ['headers.x-builder-customer-id is taken by /orders routes only'],
+        }),
+      );
+    }
+    const onTarget = (target: ImpersonationTarget) => {
+      const verdict = deps.admission.admitOnBehalf(builder, target.behalf, p.id);
+      const finish = (v: BehalfResult) => {
+        const error = applyBehalfVerdict(reply, builder, target, p, v);
+        if (error) return done(error);
+        request.principal = builder;
+        request.impersonated = target;
+        done();
+      };
+      if (verdict instanceof Promise) verdict.then(finish, done);
+      else finish(verdict);
+    };
+    let target: ImpersonationTarget | Promise<ImpersonationTarget>;
+    try {
+      target = deps.impersonation.resolve(builder, header);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (target instanceof Promise) target.then(onTarget, done);
+    else onTarget(target);
   };
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -106,6 +162,40 @@ function applyVerdict(
   return new AppError('monthly_limit_exceeded', `monthly limit of ${monthlyRequests} requests reached`, {
     headers: { 'retry-after': String(Math.max(1, resetS - Math.floor(Date.now() / 1000))) },
     extra: { tier: principal.tier },
+  });
+}
+
+/** The quota headers plus the impersonation headers (wire contract §1); the 429 when not admitted. */
+function applyBehalfVerdict(
+  reply: FastifyReply,
+  builder: Principal,
+  target: ImpersonationTarget,
+  p: BillingPeriod,
+  verdict: BehalfResult,
+): AppError | null {
+  const { user, pool } = target.behalf;
+  if (!verdict.allowed && verdict.reason === 'monthly') return applyVerdict(reply, builder, p, verdict);
+  if (!('userTokens' in verdict)) return null;
+  reply.header('x-ratelimit-user-limit', String(user.rate));
+  reply.header('x-ratelimit-user-remaining', String(Math.max(0, Math.floor(verdict.userTokens))));
+  reply.header('x-ratelimit-pool-limit', String(pool.rate));
+  reply.header('x-ratelimit-pool-remaining', String(Math.max(0, Math.floor(verdict.poolTokens))));
+  if (verdict.allowed) {
+    return applyVerdict(reply, builder, p, {
+      allowed: true,
+      monthlyUsed: verdict.monthlyUsed,
+      tokensLeft: 0,
+    });
+  }
+  applyVerdict(reply, builder, p, { allowed: true, monthlyUsed: verdict.monthlyUsed, tokensLeft: 0 });
+  const limit = verdict.limit === 'user' ? user.rate : pool.rate;
+  const what =
+    verdict.limit === 'user'
+      ? `end-user qps_limit of ${limit} requests/s`
+      : `builder QPS pool of ${limit} requests/s`;
+  return new AppError('rate_limit_exceeded', `${what} exceeded`, {
+    headers: { 'retry-after': String(retryAfterSeconds(verdict.retryAfterMs)) },
+    extra: { tier: builder.tier, limit_qps: limit },
   });
 }
 

@@ -4,6 +4,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Balance, Fill, Order, Position, Side } from '../../domain/trading.js';
+import { AppError } from '../../errors/app-error.js';
+import { type FeeEscrow, type FeeFields, refuseFeeFields } from '../../services/builder/fee-escrow.js';
 import type { AccountService } from '../../services/trading/account-service.js';
 import { FILLS_LIMIT_DEFAULT, FILLS_LIMIT_MAX } from '../../services/trading/account-service.js';
 import {
@@ -45,9 +47,37 @@ const PlaceOrderBodySchema = Type.Object(
       }),
     ),
     credentials: Type.Optional(Credentials),
+    fee_auth: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Builder orders: the EIP-712 PullFee authorization signed by the payer (wire contract §5). Refused with 501 ' +
+          'while no fee escrow is deployed (GET /builder/escrow/config)',
+      }),
+    ),
+    payer_address: Type.Optional(
+      Type.String({ maxLength: 64, description: 'Builder orders: the fee payer' }),
+    ),
+    signer_address: Type.Optional(Type.String({ maxLength: 64, description: 'Builder orders: the signer' })),
+    affiliate: Type.Optional(
+      Type.String({ maxLength: 64, description: 'Builder orders: affiliate override' }),
+    ),
   },
   { additionalProperties: false },
 );
+
+/** The order endpoints take X-Builder-Customer-Id: a builder key acting as one of its end-users. */
+const ImpersonationHeaders = Type.Object({
+  'x-builder-customer-id': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "Builder keys: act as this end-user (its credentials, its qps_limit and the builder's pool). 403 for another " +
+        "builder's end-user, 404 for an unknown id",
+    }),
+  ),
+});
+const IMPERSONABLE = { impersonable: true } as const;
 
 const ExchangeQuery = Type.Object({ exchange: ExchangeIdParam }, { additionalProperties: false });
 const OrderIdParams = Type.Object({
@@ -104,22 +134,36 @@ const BalanceQuery = Type.Object(
 export function tradingCaller(request: FastifyRequest, body?: unknown): TradingCaller {
   const caller = callerOf(request);
   const header = request.headers['x-exchange-credentials'];
+  const impersonated = request.impersonated;
+  if (impersonated && (header !== undefined || body !== undefined)) {
+    // The end-user's own stored or managed credentials, or the caller's per-request ones: never a mix.
+    throw new AppError(
+      'validation_error',
+      "X-Builder-Customer-Id trades with the end-user's stored or managed credentials; send no per-request credentials with it",
+    );
+  }
   return {
     ...caller,
-    tenant: caller.tenant ?? '',
+    tenant: impersonated ? impersonated.customerId : (caller.tenant ?? ''),
     credentialsHeader: typeof header === 'string' ? header : undefined,
     credentialsBody: body,
   };
 }
 
-export function tradingRoutes(app: FastifyInstance, orders: OrdersService, account: AccountService): void {
+export function tradingRoutes(
+  app: FastifyInstance,
+  orders: OrdersService,
+  account: AccountService,
+  feeEscrow: FeeEscrow | null,
+): void {
   app.post<{
     Querystring: { exchange: string };
-    Body: PlaceOrderBody & { credentials?: Record<string, unknown> };
+    Body: PlaceOrderBody & FeeFields & { credentials?: Record<string, unknown> };
     Headers: { 'idempotency-key'?: string };
   }>(
     '/orders',
     {
+      config: IMPERSONABLE,
       schema: {
         summary: 'Place an order',
         description:
@@ -133,13 +177,19 @@ export function tradingRoutes(app: FastifyInstance, orders: OrdersService, accou
         querystring: ExchangeQuery,
         headers: Type.Object({
           'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          ...ImpersonationHeaders.properties,
         }),
         body: PlaceOrderBodySchema,
         response: { 200: Order, ...TRADING_ERRORS },
       },
     },
     async (request) => {
-      const { credentials, ...body } = request.body;
+      const { credentials, fee_auth, payer_address, signer_address, affiliate, ...body } = request.body;
+      refuseFeeFields(
+        { fee_auth, payer_address, signer_address, affiliate },
+        request.impersonated !== null,
+        feeEscrow,
+      );
       return orders.create(
         tradingCaller(request, credentials),
         request.query.exchange,
@@ -152,6 +202,7 @@ export function tradingRoutes(app: FastifyInstance, orders: OrdersService, accou
   app.get<{ Querystring: { exchange: string; status?: OrderListStatus } }>(
     '/orders',
     {
+      config: IMPERSONABLE,
       schema: {
         summary: 'Open orders, or order history',
         description:
@@ -159,6 +210,7 @@ export function tradingRoutes(app: FastifyInstance, orders: OrdersService, accou
           '(fetch_order_history). Newest first, bare array.',
         tags: ['trading'],
         querystring: ListOrdersQuerySchema,
+        headers: ImpersonationHeaders,
         response: { 200: Type.Array(Order), ...TRADING_ERRORS },
       },
     },
@@ -168,12 +220,14 @@ export function tradingRoutes(app: FastifyInstance, orders: OrdersService, accou
   app.get<{ Querystring: { exchange: string }; Params: { order_id: string } }>(
     '/orders/:order_id',
     {
+      config: IMPERSONABLE,
       schema: {
         summary: 'One order, for status polling',
         description: 'A pending order is looked up on the exchange first.',
         tags: ['trading'],
         querystring: ExchangeQuery,
         params: OrderIdParams,
+        headers: ImpersonationHeaders,
         response: { 200: Order, ...TRADING_ERRORS },
       },
     },
@@ -183,6 +237,7 @@ export function tradingRoutes(app: FastifyInstance, orders: OrdersService, accou
   app.delete<{ Querystring: { exchange: string }; Params: { order_id: string } }>(
     '/orders/:order_id',
     {
+      config: IMPERSONABLE,
       schema: {
         summary: 'Cancel an open order',
         description:
@@ -190,6 +245,7 @@ export function tradingRoutes(app: FastifyInstance, orders: OrdersService, accou
         tags: ['trading'],
         querystring: ExchangeQuery,
         params: OrderIdParams,
+        headers: ImpersonationHeaders,
         response: { 200: Order, ...TRADING_ERRORS },
       },
     },

@@ -6,6 +6,7 @@ import * as bookSnapshots from './0003-book-snapshots.js';
 import * as credentials from './0004-credentials.js';
 import * as orders from './0005-orders.js';
 import * as matching from './0006-matching.js';
+import * as builder from './0007-builder.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -14,4 +15,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004-credentials': credentials,
   '0005-orders': orders,
   '0006-matching': matching,
+  '0007-builder': builder,
 };

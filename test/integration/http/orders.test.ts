@@ -503,7 +503,8 @@ describe('order rules', () => {
         400,
         'validation_error',
       );
-      assertError(await place(exchange, { ...base, fee_auth: {} }, c), 400, 'validation_error');
+      // fee_auth is a builder order's field (X-Builder-Customer-Id); an ordinary caller sending it is refused.
+      assertError(await place(exchange, { ...base, fee_auth: {} }, c), 403, 'forbidden');
       const missing = await place(exchange, { ...base, market_id: 'no-such-market-anywhere' }, c);
       assert.equal(missing.status, 404, missing.text);
       assertError(await place(exchange, base, null), 403, 'credentials_required');
