@@ -56,6 +56,11 @@ export class ClusterWsUsage implements WsUsageView, BackgroundJob {
   /** The counters as they stood at the last flush that reached Redis. */
   private flushed: UsageAccounts = { global: newAccount(), customers: new Map() };
   private flushing: Promise<void> | null = null;
+  /**
+   * Reports between taking this node's unflushed changes and reading Redis. A flush waits for them: one landing in
+   * that window would put the same changes in Redis and in the report's own part, counting them twice.
+   */
+  private reading: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private current: JobState = { name: this.name, health: 'starting', last_run_at: null, last_error: null };
 
@@ -97,7 +102,7 @@ export class ClusterWsUsage implements WsUsageView, BackgroundJob {
 
   /** Adds this node's changes since the last flush to the cluster's counters (one at a time). */
   flush(): Promise<void> {
-    this.flushing ??= this.flushOnce().finally(() => {
+    this.flushing ??= this.reading.then(() => this.flushOnce()).finally(() => {
       this.flushing = null;
     });
     return this.flushing;
@@ -167,9 +172,27 @@ export class ClusterWsUsage implements WsUsageView, BackgroundJob {
       // Decided before any Redis read, with the same words as the in-process report.
       return buildWsUsageReport(principal, query, { global: newAccount(), customers: new Map() }, this.now());
     }
-    const limit = query.limit ?? WS_USAGE_LIMIT_DEFAULT;
-    // A flush in flight has reached Redis or not; waiting for it keeps this node's changes from counting twice.
+    // A flush in flight has reached Redis or not; waiting for it, then holding the next one off until Redis is read,
+    // keeps this node's changes from counting twice or not at all.
     await this.flushing?.catch(() => undefined);
+    let release = () => {};
+    const done = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.reading = Promise.all([this.reading, done]);
+    try {
+      return await this.readReport(principal, query, scope);
+    } finally {
+      release();
+    }
+  }
+
+  private async readReport(
+    principal: Principal,
+    query: WsUsageQuery,
+    scope: 'self' | 'global',
+  ): Promise<WsUsageReport> {
+    const limit = query.limit ?? WS_USAGE_LIMIT_DEFAULT;
     const pending = this.pending();
     const others = await this.otherNodes();
     const k = this.keys;
