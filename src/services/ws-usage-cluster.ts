@@ -102,9 +102,11 @@ export class ClusterWsUsage implements WsUsageView, BackgroundJob {
 
   /** Adds this node's changes since the last flush to the cluster's counters (one at a time). */
   flush(): Promise<void> {
-    this.flushing ??= this.reading.then(() => this.flushOnce()).finally(() => {
-      this.flushing = null;
-    });
+    this.flushing ??= this.reading
+      .then(() => this.flushOnce())
+      .finally(() => {
+        this.flushing = null;
+      });
     return this.flushing;
   }
 
