@@ -130,6 +130,23 @@ export function l2Headers(
   };
 }
 
+/** Builder headers for one relayer request (the builder credentials sign it the way L2 headers are signed). */
+export function builderHeaders(
+  creds: PolymarketApiCreds,
+  method: string,
+  path: string,
+  body: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Record<string, string> {
+  const timestamp = String(nowSeconds);
+  return {
+    POLY_BUILDER_API_KEY: creds.key,
+    POLY_BUILDER_PASSPHRASE: creds.passphrase,
+    POLY_BUILDER_TIMESTAMP: timestamp,
+    POLY_BUILDER_SIGNATURE: hmacSignature(creds.secret, `${timestamp}${method}${path}${body}`),
+  };
+}
+
 /** base64url(HMAC-SHA256(base64decode(secret), message)), padding kept, as the official clients compute it. */
 export function hmacSignature(secret: string, message: string): string {
   // Node's base64 decoder accepts the url-safe alphabet too, which is how Polymarket issues secrets.

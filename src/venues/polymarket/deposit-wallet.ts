@@ -9,7 +9,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { VenueContext } from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';
 import { VenueStatusError } from '../shared/venue-errors.js';
-import { hmacSignature } from './auth.js';
+import { builderHeaders } from './auth.js';
 import type { PolymarketClient } from './client.js';
 
 export const DEPOSIT_WALLET_FACTORY = '0x00000000000Fb5C9ADea0298D729A0CB3823Cc07';
@@ -83,15 +83,7 @@ export async function ensureDepositWallet(
       // Re-sending a creation is harmless (the factory deploys one wallet per owner), so a lost answer may retry.
       idempotent: true,
       operation: 'deposit_wallet_create',
-      headers: () => {
-        const timestamp = String(Math.floor(Date.now() / 1000));
-        return {
-          POLY_BUILDER_API_KEY: auth.key,
-          POLY_BUILDER_PASSPHRASE: auth.passphrase,
-          POLY_BUILDER_TIMESTAMP: timestamp,
-          POLY_BUILDER_SIGNATURE: hmacSignature(auth.secret, `${timestamp}POST/submit${body}`),
-        };
-      },
+      headers: () => builderHeaders(auth, 'POST', '/submit', body),
     }));
   } catch (error) {
     // Someone else deployed it between our look-up and our submit.

@@ -9,7 +9,7 @@ import type { Hex } from 'viem';
 import { AppError } from '../../errors/app-error.js';
 import type { RelayedCall, RelayedTransaction, VenueContext, VenueSession } from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';
-import { hmacSignature, signerFromSession } from './auth.js';
+import { builderHeaders, signerFromSession } from './auth.js';
 import type { PolymarketClient } from './client.js';
 import { DEPOSIT_WALLET_FACTORY } from './deposit-wallet.js';
 
@@ -97,15 +97,7 @@ export async function relayDepositWalletCalls(
     // The wallet's nonce makes a second copy fail, but an answer lost after submission must not be re-sent blind.
     idempotent: false,
     operation: 'relayer_submit',
-    headers: () => {
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      return {
-        POLY_BUILDER_API_KEY: auth.key,
-        POLY_BUILDER_PASSPHRASE: auth.passphrase,
-        POLY_BUILDER_TIMESTAMP: timestamp,
-        POLY_BUILDER_SIGNATURE: hmacSignature(auth.secret, `${timestamp}POST/submit${body}`),
-      };
-    },
+    headers: () => builderHeaders(auth, 'POST', '/submit', body),
   });
   for (let poll = 0; poll < MAX_POLLS; poll++) {
     const [tx] = await client.get(relayer, ctx, decodeTxs, {
