@@ -21,7 +21,7 @@ import {
   RedeemBodySchema,
 } from '../../services/onchain/ctf-service.js';
 import { AUTHED_ERRORS, ErrorBody, ExchangeIdParam } from '../schemas/common.js';
-import { tradingCaller } from './trading-routes.js';
+import { tradingCaller } from './caller.js';
 
 const ONCHAIN_ERRORS = { ...AUTHED_ERRORS, 403: ErrorBody, 404: ErrorBody, 501: ErrorBody } as const;
 const ExchangeQuery = Type.Object({ exchange: ExchangeIdParam }, { additionalProperties: false });

@@ -1,10 +1,9 @@
 // The trading routes (spec §4, wire contract §4): orders through the order journal, and the account's fills,
 // positions and balance. Every one resolves the caller's venue session from the per-request credentials (body
 // `credentials`, then X-Exchange-Credentials) or the customer's stored ones.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Balance, Fill, Order, Position, Side } from '../../domain/trading.js';
-import { AppError } from '../../errors/app-error.js';
 import { type FeeEscrow, type FeeFields, refuseFeeFields } from '../../services/builder/fee-escrow.js';
 import type { AccountService } from '../../services/trading/account-service.js';
 import { FILLS_LIMIT_DEFAULT, FILLS_LIMIT_MAX } from '../../services/trading/account-service.js';
@@ -14,9 +13,8 @@ import {
   type OrdersService,
   type PlaceOrderBody,
 } from '../../services/trading/orders-service.js';
-import type { TradingCaller } from '../../services/trading/trading-caller.js';
 import { AUTHED_ERRORS, ErrorBody, ExchangeIdParam } from '../schemas/common.js';
-import { callerOf } from './caller.js';
+import { tradingCaller } from './caller.js';
 
 const TRADING_ERRORS = {
   ...AUTHED_ERRORS,
@@ -130,25 +128,6 @@ const BalanceQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export function tradingCaller(request: FastifyRequest, body?: unknown): TradingCaller {
-  const caller = callerOf(request);
-  const header = request.headers['x-exchange-credentials'];
-  const impersonated = request.impersonated;
-  if (impersonated && (header !== undefined || body !== undefined)) {
-    // The end-user's own stored or managed credentials, or the caller's per-request ones: never a mix.
-    throw new AppError(
-      'validation_error',
-      "X-Builder-Customer-Id trades with the end-user's stored or managed credentials; send no per-request credentials with it",
-    );
-  }
-  return {
-    ...caller,
-    tenant: impersonated ? impersonated.customerId : (caller.tenant ?? ''),
-    credentialsHeader: typeof header === 'string' ? header : undefined,
-    credentialsBody: body,
-  };
-}
 
 export function tradingRoutes(
   app: FastifyInstance,
