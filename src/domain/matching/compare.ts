@@ -303,35 +303,18 @@ function thresholdDependency(
   }
   if (ta.comparator === 'range' && tb.comparator === 'range' && ta.high !== null && tb.high !== null) {
     const confidence = combine(sim, [...baseDoubts, DOUBT.orderedThresholds], penalties);
+    const rangeLink = (
+      type: 'mutually_exclusive' | 'nested_threshold',
+      direction: 'exclusive' | 'implies' | 'implied_by',
+    ) => verdict('co_dependent', confidence, 'deterministic_graph', type, direction, evidence);
     if (ta.high <= tb.value || tb.high <= ta.value) {
-      return verdict(
-        'co_dependent',
-        confidence,
-        'deterministic_graph',
-        'mutually_exclusive',
-        'exclusive',
-        evidence,
-      );
+      return rangeLink('mutually_exclusive', 'exclusive');
     }
     if (ta.value >= tb.value && ta.high <= tb.high) {
-      return verdict(
-        'co_dependent',
-        confidence,
-        'deterministic_graph',
-        'nested_threshold',
-        'implies',
-        evidence,
-      );
+      return rangeLink('nested_threshold', 'implies');
     }
     if (tb.value >= ta.value && tb.high <= ta.high) {
-      return verdict(
-        'co_dependent',
-        confidence,
-        'deterministic_graph',
-        'nested_threshold',
-        'implied_by',
-        evidence,
-      );
+      return rangeLink('nested_threshold', 'implied_by');
     }
     return null;
   }
