@@ -11,22 +11,14 @@
 //     the server's own work rather than queueing behind 200 connections on the same cores (Little's law: at
 //     200 connections even the bare server's p99 is its queue).
 // Figures are printed, never asserted. BENCH_PROFILE_DIR=dir runs our server under --cpu-prof.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LoadSummary, runLoad } from './load.js';
 import { machineFacts } from './machine.js';
-import {
-  createBenchKey,
-  firstSyncPass,
-  randomAdminKey,
-  startBaseline,
-  startOmnibook,
-  startSimHost,
-} from './servers.js';
-import type { SimHostConfig } from './sim-host.js';
+import { startBaseline, startBenchStack } from './servers.js';
 import type { ServerProcess } from './spawn-server.js';
-import { envInt, fetchJson, percentile, progress } from './support.js';
+import { envInt, fetchJson, percentile } from './support.js';
 
 const SETTINGS = {
   burstClients: envInt('BENCH_BURST_CLIENTS', 200),
@@ -47,29 +39,11 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'omnibook-bench-md-'));
   const servers: ServerProcess[] = [];
   try {
-    const dataDir = join(tmp, 'data');
-    mkdirSync(dataDir);
-    progress(`starting the five simulators (size ${SETTINGS.simSize}) in their own process`);
-    const simConfigFile = join(tmp, 'simulators.json');
-    const simHost = await startSimHost(simConfigFile, SETTINGS.simSize);
-    servers.push(simHost);
-    const sims = JSON.parse(readFileSync(simConfigFile, 'utf8')) as SimHostConfig;
-    const configFile = join(tmp, 'omnibook.json');
-    writeFileSync(configFile, JSON.stringify(sims.config));
-    progress('starting omnibook serve');
-    const ours = await startOmnibook({
-      dataDir,
-      adminKey: randomAdminKey(),
-      nodeArgs: process.env.BENCH_PROFILE_DIR
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-        : [],
-      configFile,
-      env: sims.env,
+    const { ours, apiKey, sims } = await startBenchStack(tmp, servers, {
+      simSize: SETTINGS.simSize,
+      profileDir: process.env.BENCH_PROFILE_DIR,
     });
-    servers.push(ours);
-    const headers = { 'x-api-key': await createBenchKey(dataDir) };
-    progress('waiting for the first catalogue sync pass');
-    await firstSyncPass(ours.url);
+    const headers = { 'x-api-key': apiKey };
 
     const books: string[] = [];
     for (const exchange of ['polymarket', 'kalshi', 'limitless', 'opinion', 'predictfun']) {

@@ -2,7 +2,7 @@
 // simulators in another process so their work is not counted as ours) and a bare node:http baseline serving the
 // same bytes, drives both with autocannon on 127.0.0.1 (baseline, then ours, per round), prints the comparison,
 // and always cleans up.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { type BenchConfig, ENV_NAMES, readBenchConfig } from './config.js';
@@ -18,18 +18,7 @@ import {
   tableLines,
   verdictLines,
 } from './report.js';
-import {
-  createBenchKey,
-  firstSyncPass,
-  keyCreateArgs,
-  omnibookArgs,
-  REPO_ROOT,
-  randomAdminKey,
-  startBaseline,
-  startOmnibook,
-  startSimHost,
-} from './servers.js';
-import type { SimHostConfig } from './sim-host.js';
+import { keyCreateArgs, omnibookArgs, REPO_ROOT, startBaseline, startBenchStack } from './servers.js';
 import type { ServerProcess } from './spawn-server.js';
 import { progress } from './support.js';
 
@@ -81,26 +70,14 @@ async function main(): Promise<number> {
 }
 
 async function bench(config: BenchConfig, tmp: string, servers: ServerProcess[]): Promise<number> {
-  const dataDir = join(tmp, 'data');
-  mkdirSync(dataDir);
-  const adminKey = randomAdminKey();
-  const nodeArgs = config.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${config.profileDir}`] : [];
-
-  progress('starting the five simulators in their own process');
-  const simConfigFile = join(tmp, 'simulators.json');
-  servers.push(await startSimHost(simConfigFile));
-  const sims = JSON.parse(readFileSync(simConfigFile, 'utf8')) as SimHostConfig;
-  const configFile = join(tmp, 'omnibook.json');
-  writeFileSync(configFile, JSON.stringify(sims.config));
-
-  progress(`starting omnibook serve (data dir ${dataDir})`);
-  const launch = { dataDir, adminKey, nodeArgs, configFile, env: sims.env };
-  const ours = await startOmnibook(launch);
-  servers.push(ours);
-  const key = await createBenchKey(dataDir);
+  const {
+    ours,
+    launch,
+    apiKey: key,
+    synced,
+  } = await startBenchStack(tmp, servers, { profileDir: config.profileDir });
+  const { dataDir, adminKey } = launch;
   const headers = { 'x-api-key': key };
-  progress('waiting for the first catalogue sync pass (the measurement starts once the server is steady)');
-  const synced = await firstSyncPass(ours.url);
 
   const reference = await fetchOnce(`${ours.url}${PATH}`, headers, 'omnibook');
   const bodyFile = join(tmp, 'baseline-body.json');

@@ -2,9 +2,13 @@
 // benchmark API key through our own CLI, all on 127.0.0.1 with an environment free of outside config.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { SimHostConfig } from './sim-host.js';
 import { type ServerProcess, spawnServer } from './spawn-server.js';
+import { progress } from './support.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -163,4 +167,49 @@ export async function firstSyncPass(url: string): Promise<{ markets: number }> {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** What startBenchStack started: the simulators' config, `omnibook serve` on them, and a key for it. */
+export interface BenchStack {
+  dataDir: string;
+  sims: SimHostConfig;
+  ours: ServerProcess;
+  launch: OmnibookLaunch;
+  apiKey: string;
+  synced: { markets: number };
+}
+
+/**
+ * The five simulators in their own process and `omnibook serve` on them (SQLite under `tmp`), with a bench key,
+ * once its first catalogue sync pass is done. Each process goes into `servers` as soon as it runs, so the caller's
+ * cleanup stops it even when a later step fails.
+ */
+export async function startBenchStack(
+  tmp: string,
+  servers: ServerProcess[],
+  options: { simSize?: number; profileDir?: string } = {},
+): Promise<BenchStack> {
+  const dataDir = join(tmp, 'data');
+  mkdirSync(dataDir);
+  const size = options.simSize === undefined ? '' : ` (size ${options.simSize})`;
+  progress(`starting the five simulators${size} in their own process`);
+  const simConfigFile = join(tmp, 'simulators.json');
+  servers.push(await startSimHost(simConfigFile, options.simSize));
+  const sims = JSON.parse(readFileSync(simConfigFile, 'utf8')) as SimHostConfig;
+  const configFile = join(tmp, 'omnibook.json');
+  writeFileSync(configFile, JSON.stringify(sims.config));
+  progress(`starting omnibook serve (data dir ${dataDir})`);
+  const launch: OmnibookLaunch = {
+    dataDir,
+    adminKey: randomAdminKey(),
+    nodeArgs: options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [],
+    configFile,
+    env: sims.env,
+  };
+  const ours = await startOmnibook(launch);
+  servers.push(ours);
+  const apiKey = await createBenchKey(dataDir);
+  progress('waiting for the first catalogue sync pass (the measurement starts once the server is steady)');
+  const synced = await firstSyncPass(ours.url);
+  return { dataDir, sims, ours, launch, apiKey, synced };
 }

@@ -12,21 +12,12 @@
 // clients, so messages per server CPU-second is printed beside the messages/s ratio. The clients run in this
 // process (one event loop for all of them, for both servers). Figures are printed, never asserted.
 // BENCH_PROFILE_DIR=dir runs our server under --cpu-prof.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { machineFacts, processMemory } from './machine.js';
-import {
-  cleanEnv,
-  createBenchKey,
-  firstSyncPass,
-  REPO_ROOT,
-  randomAdminKey,
-  startOmnibook,
-  startSimHost,
-} from './servers.js';
-import type { SimHostConfig } from './sim-host.js';
+import { cleanEnv, REPO_ROOT, startBenchStack } from './servers.js';
 import { type ServerProcess, spawnServer } from './spawn-server.js';
 import { envInt, fetchJson, percentile, progress } from './support.js';
 
@@ -160,28 +151,10 @@ async function main(): Promise<void> {
   const servers: ServerProcess[] = [];
   const sockets: WebSocket[] = [];
   try {
-    const dataDir = join(tmp, 'data');
-    mkdirSync(dataDir);
-    progress(`starting the five simulators (size ${SETTINGS.simSize}) in their own process`);
-    const simConfigFile = join(tmp, 'simulators.json');
-    servers.push(await startSimHost(simConfigFile, SETTINGS.simSize));
-    const sims = JSON.parse(readFileSync(simConfigFile, 'utf8')) as SimHostConfig;
-    const configFile = join(tmp, 'omnibook.json');
-    writeFileSync(configFile, JSON.stringify(sims.config));
-    progress('starting omnibook serve');
-    const ours = await startOmnibook({
-      dataDir,
-      adminKey: randomAdminKey(),
-      nodeArgs: process.env.BENCH_PROFILE_DIR
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-        : [],
-      configFile,
-      env: sims.env,
+    const { ours, apiKey, sims } = await startBenchStack(tmp, servers, {
+      simSize: SETTINGS.simSize,
+      profileDir: process.env.BENCH_PROFILE_DIR,
     });
-    servers.push(ours);
-    const apiKey = await createBenchKey(dataDir);
-    progress('waiting for the first catalogue sync pass');
-    await firstSyncPass(ours.url);
 
     const books: Array<{ svc_id: string; exchange: string }> = [];
     for (const exchange of ALL) {
