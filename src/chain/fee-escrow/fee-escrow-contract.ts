@@ -142,10 +142,7 @@ export class FeeEscrowContract {
     return this.write('settle', [orderId, filled, size]);
   }
 
-  private async write(
-    functionName: 'pullFee' | 'settle',
-    args: readonly unknown[],
-  ): Promise<Hex> {
+  private async write(functionName: 'pullFee' | 'settle', args: readonly unknown[]): Promise<Hex> {
     const wallet = this.chain.wallet(this.operatorKey);
     let hash: Hex;
     try {
