@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import type { Hex } from 'viem';
 import { connectChain, type OnChain } from './chain/chain.js';
+import { FeeEscrowContract } from './chain/fee-escrow/fee-escrow-contract.js';
 import { POLYGON_V2_CONTRACTS, type PolymarketContracts } from './chain/polymarket-contracts.js';
 import type { Config } from './config/schema.js';
 import type { BackgroundJob } from './domain/background-job.js';
@@ -24,6 +26,7 @@ import { OnboardingService } from './services/accounts/onboarding-service.js';
 import { WalletService } from './services/accounts/wallet-service.js';
 import { BuilderService } from './services/builder/builder-service.js';
 import type { FeeEscrow } from './services/builder/fee-escrow.js';
+import { FeeEscrowService } from './services/builder/fee-escrow-service.js';
 import { Impersonation } from './services/builder/impersonation.js';
 import { KeyChanges } from './services/builder/key-changes.js';
 import { EventsService } from './services/catalogue/events-service.js';
@@ -91,6 +94,11 @@ export interface RuntimeOptions {
    * decides, and null means none (those routes answer 501).
    */
   chain?: OnChain | null;
+  /**
+   * The deployed FeeEscrow on `chain` and the operator key that pulls and settles fees (the sandbox deploys one and
+   * passes it); absent or null, orders carrying fee_auth are refused (501).
+   */
+  feeEscrow?: { address: Hex; operatorKey: Hex } | null;
 }
 
 /** The configured chain: Polygon's RPC and Polymarket's V2 contracts with any overrides; null without an RPC URL. */
@@ -377,8 +385,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const keyChanges = new KeyChanges(keyChangeChannel, logger.child({ component: 'key-changes' }));
     await keyChanges.start();
     const onboarding = new OnboardingService(exchanges, credentials, config.venues.timeoutMs);
-    // No FeeEscrow contract is deployed by this build: orders carrying fee_auth are refused (501).
-    const feeEscrow: FeeEscrow | null = null;
+    const runtimeChain = options.chain === undefined ? configuredChain(config) : options.chain;
+    // Fee escrow where a FeeEscrow is deployed and wired in (the sandbox); elsewhere fee_auth is refused (501).
+    let feeEscrow: FeeEscrow | null = null;
+    if (options.feeEscrow && runtimeChain) {
+      const contract = new FeeEscrowContract(
+        runtimeChain,
+        options.feeEscrow.address,
+        options.feeEscrow.operatorKey,
+        config.chain.receiptTimeoutMs,
+      );
+      feeEscrow = new FeeEscrowService({
+        contract,
+        treasury: await contract.treasury(),
+        journal,
+        config: config.builder,
+        tierOf: (principal) => builder.tierOf(principal),
+      });
+    }
     const builder = new BuilderService({
       repo: new BuilderRepo(store.db),
       apiKeys: apiKeysRepo,
@@ -427,7 +451,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const onchain = {
       exchanges,
       sessions,
-      chain: options.chain === undefined ? configuredChain(config) : options.chain,
+      chain: runtimeChain,
       timeoutMs: config.venues.timeoutMs,
       receiptTimeoutMs: config.chain.receiptTimeoutMs,
     };

@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectChain, type OnChain } from '../chain/chain.js';
+import { deployFeeEscrow, type FeeEscrowDeployment } from '../chain/sandbox/fee-escrow-deploy.js';
 import { type SandboxChain, startSandboxChain } from '../chain/sandbox/sandbox-chain.js';
 import type { Config } from '../config/schema.js';
 import type { ExchangeId } from '../domain/exchanges.js';
@@ -59,6 +60,8 @@ export interface SandboxVenues {
   venues: VenueAdapter[];
   /** The local chain (null with --no-chain), connected as the runtime's chain. */
   chain: OnChain | null;
+  /** Our FeeEscrow on the local chain (null with --no-chain): builder orders' fees are escrowed there. */
+  feeEscrow: FeeEscrowDeployment | null;
   accountsFile: string;
   close(): Promise<void>;
 }
@@ -66,12 +69,17 @@ export interface SandboxVenues {
 export async function startSandboxVenues(config: Config): Promise<SandboxVenues> {
   const running: Array<[ExchangeId, RunningSimVenue]> = [];
   let chain: SandboxChain | undefined;
+  let feeEscrow: FeeEscrowDeployment | null = null;
   const close = async () => {
     await Promise.allSettled(running.map(([, r]) => r.close()));
     await chain?.close();
   };
   try {
-    if (config.chain.enabled) chain = await startSandboxChain();
+    if (config.chain.enabled) {
+      chain = await startSandboxChain();
+      const treasury = config.builder.treasuryAddress as `0x${string}` | undefined;
+      feeEscrow = await deployFeeEscrow(chain, treasury ? { treasury } : {});
+    }
     for (const [id, launch] of Object.entries(SIM_VENUE_LAUNCHERS) as Array<[ExchangeId, SimVenueLauncher]>) {
       running.push([id, await launch(config, chain ? { chain } : {})]);
     }
@@ -88,6 +96,7 @@ export async function startSandboxVenues(config: Config): Promise<SandboxVenues>
   return {
     venues: running.map(([, r]) => r.adapter),
     chain: chain ? connectSandboxChain(chain, config) : null,
+    feeEscrow,
     accountsFile,
     close,
   };

@@ -28,7 +28,9 @@ export async function serveCommand(mode: Config['mode'], argv: string[]): Promis
   try {
     runtime = await createRuntime(config, {
       venues: sandbox ? sandbox.venues : liveVenues(config),
-      ...(sandbox ? { onStop: () => sandbox.close(), chain: sandbox.chain } : {}),
+      ...(sandbox
+        ? { onStop: () => sandbox.close(), chain: sandbox.chain, feeEscrow: sandbox.feeEscrow }
+        : {}),
     });
   } catch (error) {
     await sandbox?.close();

@@ -4,7 +4,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Balance, Fill, Order, Position, Side } from '../../domain/trading.js';
-import { type FeeEscrow, type FeeFields, refuseFeeFields } from '../../services/builder/fee-escrow.js';
+import {
+  type FeeEscrow,
+  type FeeFields,
+  hasFeeFields,
+  refuseFeeFields,
+} from '../../services/builder/fee-escrow.js';
 import type { AccountService } from '../../services/trading/account-service.js';
 import { FILLS_LIMIT_DEFAULT, FILLS_LIMIT_MAX } from '../../services/trading/account-service.js';
 import {
@@ -13,6 +18,7 @@ import {
   type OrdersService,
   type PlaceOrderBody,
 } from '../../services/trading/orders-service.js';
+import { principalOf } from '../plugins/authenticate.js';
 import { AUTHED_ERRORS, ErrorBody, ExchangeIdParam } from '../schemas/common.js';
 import { tradingCaller } from './caller.js';
 
@@ -48,16 +54,28 @@ const PlaceOrderBodySchema = Type.Object(
     fee_auth: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description:
-          'Builder orders: the EIP-712 PullFee authorization signed by the payer (wire contract §5). Refused with 501 ' +
-          'while no fee escrow is deployed (GET /builder/escrow/config)',
+          'Builder orders: { order_id (0x bytes32), payer, fee_amount (USDC base units), deadline (Unix s), signature }, ' +
+          'the EIP-712 PullFee signed by the payer in the escrow domain of GET /builder/escrow/config. Checked before ' +
+          'anything is sent (400: bad signature, another payer, expired, under the minimum fee); the fee is pulled ' +
+          'into escrow just before the order is sent and settled once it closes (filled share to the affiliate and ' +
+          'treasury, the rest refunded). 501 while no fee escrow is deployed',
       }),
     ),
     payer_address: Type.Optional(
-      Type.String({ maxLength: 64, description: 'Builder orders: the fee payer' }),
+      Type.String({ maxLength: 64, description: 'Builder orders: the fee payer; must be fee_auth.payer' }),
     ),
-    signer_address: Type.Optional(Type.String({ maxLength: 64, description: 'Builder orders: the signer' })),
+    signer_address: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'Builder orders: who signed fee_auth; must be fee_auth.payer (the payer signs for itself)',
+      }),
+    ),
     affiliate: Type.Optional(
-      Type.String({ maxLength: 64, description: 'Builder orders: affiliate override' }),
+      Type.String({
+        maxLength: 64,
+        description: 'Builder orders: the address taking the affiliate share instead of the configured one',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -164,17 +182,23 @@ export function tradingRoutes(
     },
     async (request) => {
       const { credentials, fee_auth, payer_address, signer_address, affiliate, ...body } = request.body;
-      refuseFeeFields(
-        { fee_auth, payer_address, signer_address, affiliate },
-        request.impersonated !== null,
-        feeEscrow,
-      );
-      return orders.create(
-        tradingCaller(request, credentials),
+      const fields = { fee_auth, payer_address, signer_address, affiliate };
+      refuseFeeFields(fields, request.impersonated !== null, feeEscrow);
+      const caller = tradingCaller(request, credentials);
+      // Checked (400 with nothing sent, nothing pulled) before the order is prepared; pulled just before it is sent.
+      const charge =
+        feeEscrow && hasFeeFields(fields)
+          ? await feeEscrow.authorize(principalOf(request), fields, body, caller)
+          : undefined;
+      const order = await orders.create(
+        caller,
         request.query.exchange,
         body,
         request.headers['idempotency-key'],
+        charge,
       );
+      if (charge) await feeEscrow?.follow(caller, request.query.exchange, order);
+      return order;
     },
   );
 
@@ -210,7 +234,13 @@ export function tradingRoutes(
         response: { 200: Order, ...TRADING_ERRORS },
       },
     },
-    async (request) => orders.get(tradingCaller(request), request.query.exchange, request.params.order_id),
+    async (request) => {
+      const caller = tradingCaller(request);
+      const order = await orders.get(caller, request.query.exchange, request.params.order_id);
+      // A builder order's fee is settled once the order is seen closed.
+      await feeEscrow?.follow(caller, request.query.exchange, order);
+      return order;
+    },
   );
 
   app.delete<{ Querystring: { exchange: string }; Params: { order_id: string } }>(
@@ -228,7 +258,13 @@ export function tradingRoutes(
         response: { 200: Order, ...TRADING_ERRORS },
       },
     },
-    async (request) => orders.cancel(tradingCaller(request), request.query.exchange, request.params.order_id),
+    async (request) => {
+      const caller = tradingCaller(request);
+      const order = await orders.cancel(caller, request.query.exchange, request.params.order_id);
+      // A builder order's fee: the filled share distributed, the rest refunded.
+      await feeEscrow?.follow(caller, request.query.exchange, order);
+      return order;
+    },
   );
 
   app.get<{ Querystring: { exchange: string; market_id?: string; limit?: number } }>(

@@ -115,6 +115,20 @@ export const EscrowConfig = Type.Object({
   treasury_address: Type.Union([Type.String(), Type.Null()]),
   affiliate_fee_bps: Type.Integer({ description: "The affiliate's share of a collected fee, basis points" }),
   tier: Type.Enum(BUILDER_TIER_NAMES),
+  eip712_domain: Type.Union(
+    [
+      Type.Object({
+        name: Type.String(),
+        version: Type.String(),
+        chainId: Type.Integer(),
+        verifyingContract: Type.String(),
+      }),
+      Type.Null(),
+    ],
+    {
+      description: 'The EIP-712 domain fee_auth is signed in (PullFee); null while no FeeEscrow is deployed',
+    },
+  ),
   note: Type.Optional(Type.String({ description: 'Why fee escrow is not available, when it is not' })),
 });
 export type EscrowConfig = Static<typeof EscrowConfig>;

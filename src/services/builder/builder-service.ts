@@ -2,6 +2,10 @@
 // each with its own API key and qps_limit out of the builder's QPS pool, lists, reads and changes them, onboards them
 // to exchanges and deactivates them. Every call on an end-user checks that it belongs to the calling builder: 403 for
 // another builder's end-user (or any other customer), 404 for an id that exists nowhere.
+import {
+  FEE_ESCROW_DOMAIN_NAME,
+  FEE_ESCROW_DOMAIN_VERSION,
+} from '../../chain/fee-escrow/fee-escrow-contract.js';
 import type { Config } from '../../config/schema.js';
 import type { BuilderTierName } from '../../domain/builder-tiers.js';
 import { isBuilderTierName } from '../../domain/builder-tiers.js';
@@ -152,23 +156,37 @@ export class BuilderService {
     const tier = tierOf(builder);
     const { config, escrow } = this.deps;
     const shares = config.tiers[tier];
+    // The deployed contract's own address, chain and treasury (the treasury is fixed in the contract).
     const result: EscrowConfig = {
-      fee_escrow_enabled: escrow !== null && config.escrow !== undefined,
+      fee_escrow_enabled: escrow !== null,
       fee_bps: shares.feeBps,
       affiliate_address: config.affiliateAddress ?? null,
-      escrow_contract_address: escrow !== null ? (config.escrow?.address ?? null) : null,
-      chain_id: escrow !== null ? (config.escrow?.chainId ?? null) : null,
+      escrow_contract_address: escrow?.address ?? null,
+      chain_id: escrow?.chainId ?? null,
       min_fee_usdc: config.minFeeUsdc,
       min_fee_bps: config.minFeeBps,
-      treasury_address: config.treasuryAddress ?? null,
+      treasury_address: escrow?.treasury ?? config.treasuryAddress ?? null,
       affiliate_fee_bps: shares.affiliateFeeBps,
       tier,
+      eip712_domain: escrow
+        ? {
+            name: FEE_ESCROW_DOMAIN_NAME,
+            version: FEE_ESCROW_DOMAIN_VERSION,
+            chainId: escrow.chainId,
+            verifyingContract: escrow.address,
+          }
+        : null,
     };
     if (!result.fee_escrow_enabled) {
       result.note =
         'fee escrow is not deployed on this server: orders carrying fee_auth are refused (501) and no fee is collected';
     }
     return result;
+  }
+
+  /** The calling builder's revenue tier. */
+  async tierOf(caller: Principal): Promise<BuilderTierName> {
+    return tierOf(await this.builderOf(caller));
   }
 
   /** The calling builder's record (created with the configured pool and tier on first use); 403 for other keys. */
@@ -216,8 +234,7 @@ export class BuilderService {
       qps_limit: row.qps_limit,
       linked_exchanges: [...new Set(records.map((r) => r.exchange as ExchangeId))].sort(),
       wallet,
-      fee_escrow_enabled:
-        row.status === 'active' && this.deps.escrow !== null && this.deps.config.escrow !== undefined,
+      fee_escrow_enabled: row.status === 'active' && this.deps.escrow !== null,
       status: row.status,
       created_at: row.created_at,
       fee_bps: this.deps.config.tiers[tier].feeBps,

@@ -1,7 +1,11 @@
 // The seam where fee escrow joins the order path (wire contract §5 `fee_auth`). An order that carries fee fields is
 // a builder's order for one of its end-users; with no FeeEscrow deployed and wired in, such an order is refused
 // (501) before anything reaches an exchange, so a fee the builder expected to collect is never silently dropped.
+import type { Order } from '../../domain/trading.js';
 import { AppError } from '../../errors/app-error.js';
+import type { Principal } from '../../tenancy/principal.js';
+import type { CallerContext } from '../caller-context.js';
+import type { OrderCharge } from '../trading/orders-service.js';
 
 /** The builder-only fields of POST /orders. */
 export interface FeeFields {
@@ -12,13 +16,23 @@ export interface FeeFields {
 }
 
 /**
- * What the order path needs from the escrow: `verify` before the order is sent (a bad signature, wrong payer,
- * expired deadline or a fee under the minimum is a 400 and nothing is sent or pulled), `settle` once the order's
- * fate is known (pro rata on partial fills, refund on cancel or expiry).
+ * What the order path needs from the escrow: `authorize` before the order is sent (a bad signature, wrong payer,
+ * expired deadline or a fee under the minimum is a 400 and nothing is sent or pulled; the charge it returns pulls
+ * the fee immediately before sending and gives it back if the exchange refuses the order), and `follow` whenever
+ * the order's latest state is known, which settles a closed order's fee (pro rata on partial fills, refund on
+ * cancel or expiry).
  */
 export interface FeeEscrow {
-  verify(fields: FeeFields, order: { notionalUsdc: string }): Promise<{ orderId: string }>;
-  settle(orderId: string, filledFraction: { filled: number; size: number }): Promise<void>;
+  readonly address: string;
+  readonly chainId: number;
+  readonly treasury: string;
+  authorize(
+    builder: Principal,
+    fields: FeeFields,
+    order: { price: number; size: number },
+    caller: CallerContext,
+  ): Promise<OrderCharge>;
+  follow(caller: CallerContext & { tenant: string }, exchange: string, order: Order): Promise<void>;
 }
 
 export function hasFeeFields(fields: FeeFields): boolean {

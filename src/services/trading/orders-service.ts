@@ -62,9 +62,28 @@ export interface OrdersServiceOptions {
   clock?: () => number;
 }
 
+/**
+ * Something taken from the customer for this order, outside the exchange (a builder's escrowed fee): taken after
+ * every check passed and immediately before the order is sent, so a refused request takes nothing; given back when
+ * the exchange refuses the order or it was never sent. Its `reference` is journalled with the order (and is part of
+ * its Idempotency-Key fingerprint): a repeated POST replays the first result and takes nothing again.
+ */
+export interface OrderCharge {
+  readonly reference: string;
+  take(): Promise<void>;
+  giveBack(): Promise<void>;
+}
+
 /** What a journal row's request column holds: the order as we were asked for it, never credentials. */
 interface JournalledRequest extends OrderRequest {
   exchange: ExchangeId;
+  /** The OrderCharge taken for this order, if any. */
+  charge_ref?: string;
+}
+
+/** The reference of the OrderCharge journalled with this row, if one was taken. */
+export function chargeOfRow(row: JournalRow): string | null {
+  return (JSON.parse(row.request) as JournalledRequest).charge_ref ?? null;
 }
 
 const CLOSED = new Set<Order['status']>(['filled', 'cancelled', 'rejected', 'expired']);
@@ -83,6 +102,7 @@ export class OrdersService {
     exchange: string,
     body: PlaceOrderBody,
     idempotencyKey: string | undefined,
+    charge?: OrderCharge,
   ): Promise<Order> {
     const venue = this.options.exchanges.venueFor(exchange, 'create_order');
     const params = orderParams(
@@ -107,6 +127,7 @@ export class OrdersService {
       order_type: params.orderType,
       ...(params.expiration !== undefined ? { expiration: params.expiration } : {}),
       client_order_id: randomUUID(),
+      ...(charge ? { charge_ref: charge.reference } : {}),
     };
     const { client_order_id: _, ...fingerprinted } = request;
     const requestHash = createHash('sha256').update(JSON.stringify(fingerprinted)).digest('hex');
@@ -114,7 +135,8 @@ export class OrdersService {
       const first = await this.options.journal.byIdempotencyKey(caller.tenant, idempotencyKey);
       if (first) return this.replay(caller, venue, session, first, requestHash);
     }
-    return this.send(caller, venue, session, request, {
+    await charge?.take();
+    return this.send(caller, venue, session, request, charge, {
       customerId: caller.tenant,
       exchange: venue.descriptor.id,
       clientOrderId: request.client_order_id,
@@ -334,6 +356,7 @@ export class OrdersService {
     venue: VenueAdapter,
     session: VenueSession,
     request: JournalledRequest,
+    charge: OrderCharge | undefined,
     entry: Omit<NewJournalEntry, 'nowMs'>,
   ): Promise<Order> {
     const { journal } = this.options;
@@ -374,9 +397,13 @@ export class OrdersService {
       );
       return { ...order, client_order_id: row.clientOrderId };
     } catch (error) {
-      if (written.taken) return this.replay(caller, venue, session, written.taken, entry.requestHash);
       const row = written.row as JournalRow | null;
+      // Nothing of this request reached the exchange: what was taken for it goes back.
+      if (charge && row === null) await charge.giveBack();
+      if (written.taken) return this.replay(caller, venue, session, written.taken, entry.requestHash);
       const failure = classifySendFailure(error, row !== null);
+      // The exchange refused it: likewise. An unknown outcome keeps the charge until the order is known.
+      if (charge && row !== null && failure.kind === 'rejected') await charge.giveBack();
       // No row was written, so nothing reached the exchange: the error is the whole answer.
       if (row === null) throw failure.error;
       if (failure.kind === 'rejected') {
