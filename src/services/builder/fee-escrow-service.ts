@@ -12,6 +12,7 @@ import {
   pullFeeSigner,
 } from '../../chain/fee-escrow/fee-escrow-contract.js';
 import type { Config } from '../../config/schema.js';
+import { ownValue } from '../../domain/own-key.js';
 import type { BuilderTierName } from '../../domain/builder-tiers.js';
 import type { Order } from '../../domain/trading.js';
 import { AppError, validationError } from '../../errors/app-error.js';
@@ -144,7 +145,7 @@ function parseFeeAuth(fields: FeeFields): PullFeeAuth {
   const a = raw as Record<string, unknown>;
   const errors: string[] = [];
   const str = (name: string, re: RegExp, what: string): string => {
-    const v = a[name];
+    const v = ownValue(a, name);
     if (typeof v !== 'string' || !re.test(v)) {
       errors.push(`body.fee_auth.${name} must be ${what}`);
       return '';
@@ -155,7 +156,7 @@ function parseFeeAuth(fields: FeeFields): PullFeeAuth {
   const payer = str('payer', ADDRESS, 'an address');
   const feeAmount = str('fee_amount', AMOUNT, 'a USDC base-unit integer string');
   const signature = str('signature', SIGNATURE, 'a 0x-prefixed 65-byte hex signature');
-  const deadline = a.deadline;
+  const deadline = ownValue(a, 'deadline');
   if (typeof deadline !== 'number' || !Number.isSafeInteger(deadline) || deadline < 0) {
     errors.push('body.fee_auth.deadline must be Unix seconds (an integer)');
   }
