@@ -112,6 +112,19 @@ function configuredChain(config: Config): OnChain | null {
   });
 }
 
+/** The FeeEscrow of config.builder.escrow, when it is complete and on the runtime's chain; null otherwise. */
+function configuredEscrow(config: Config, chain: OnChain | null): { address: Hex; operatorKey: Hex } | null {
+  const escrow = config.builder.escrow;
+  if (!escrow || !chain) return null;
+  if (escrow.chainId !== chain.chain.id) {
+    throw new Error(
+      `builder.escrow.chainId ${escrow.chainId} is not the configured chain's (${chain.chain.id})`,
+    );
+  }
+  if (!escrow.operatorKey) return null;
+  return { address: escrow.address as Hex, operatorKey: escrow.operatorKey as Hex };
+}
+
 export interface Runtime {
   readonly config: Config;
   readonly logger: Logger;
@@ -388,11 +401,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const runtimeChain = options.chain === undefined ? configuredChain(config) : options.chain;
     // Fee escrow where a FeeEscrow is deployed and wired in (the sandbox); elsewhere fee_auth is refused (501).
     let feeEscrow: FeeEscrow | null = null;
-    if (options.feeEscrow && runtimeChain) {
+    const escrowAt = options.feeEscrow ?? configuredEscrow(config, runtimeChain);
+    if (escrowAt && runtimeChain) {
       const contract = new FeeEscrowContract(
         runtimeChain,
-        options.feeEscrow.address,
-        options.feeEscrow.operatorKey,
+        escrowAt.address,
+        escrowAt.operatorKey,
         config.chain.receiptTimeoutMs,
       );
       feeEscrow = new FeeEscrowService({

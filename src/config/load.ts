@@ -11,7 +11,9 @@ export class ConfigError extends Error {
   }
 }
 
-export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+export type DeepPartial<T> = {
+  [K in keyof T]?: NonNullable<T[K]> extends object ? DeepPartial<NonNullable<T[K]>> : T[K];
+};
 
 export interface LoadConfigOptions {
   env?: Record<string, string | undefined>;
@@ -58,7 +60,8 @@ type EnvName =
   | 'KALSHI_STREAM_PRIVATE_KEY'
   | 'PREDICTFUN_API_KEY'
   | 'OMNIBOOK_MASTER_KEY'
-  | 'OMNIBOOK_MASTER_KEY_PREVIOUS';
+  | 'OMNIBOOK_MASTER_KEY_PREVIOUS'
+  | 'OMNIBOOK_FEE_ESCROW_OPERATOR_KEY';
 
 function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
   const out: DeepPartial<Config> = {};
@@ -116,6 +119,8 @@ function fromEnv(env: Record<string, string | undefined>): DeepPartial<Config> {
     out.venues = { ...out.venues, predictfun: { apiKey: predictfunApiKey } };
   const polygonRpc = str('POLYGON_RPC_URL');
   if (polygonRpc !== undefined) out.chain = { rpcUrl: polygonRpc };
+  const operatorKey = str('OMNIBOOK_FEE_ESCROW_OPERATOR_KEY');
+  if (operatorKey !== undefined) out.builder = { escrow: { operatorKey } };
   const masterKey = str('OMNIBOOK_MASTER_KEY');
   const previousKeys = str('OMNIBOOK_MASTER_KEY_PREVIOUS');
   if (masterKey !== undefined || previousKeys !== undefined) {

@@ -193,10 +193,18 @@ export const ConfigSchema = Type.Object({
     minFeeUsdc: Type.String({ pattern: '^[0-9]{1,30}$' }),
     minFeeBps: Type.Integer({ minimum: 0, maximum: 10_000 }),
     /**
-     * The deployed FeeEscrow contract and its chain. Absent, fee escrow is not available on this server and GET
-     * /builder/escrow/config says so (fee_escrow_enabled false).
+     * The deployed FeeEscrow contract (src/chain/fee-escrow/FeeEscrow.sol) on `chain` (its chainId must be
+     * chain.chainId), and the key of its operator — the account this server pulls and settles fees with
+     * (OMNIBOOK_FEE_ESCROW_OPERATOR_KEY). Without all three, or without a chain, fee escrow is not available on this
+     * server and GET /builder/escrow/config says so (fee_escrow_enabled false). The sandbox deploys its own.
      */
-    escrow: Type.Optional(Type.Object({ address: EvmAddress, chainId: Type.Integer({ minimum: 1 }) })),
+    escrow: Type.Optional(
+      Type.Object({
+        address: EvmAddress,
+        chainId: Type.Integer({ minimum: 1 }),
+        operatorKey: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' })),
+      }),
+    ),
   }),
   /** After SIGTERM, how long new requests get 503 before the listener closes. */
   shutdownDrainMs: Type.Integer({ minimum: 0 }),

@@ -12,8 +12,8 @@ import {
   pullFeeSigner,
 } from '../../chain/fee-escrow/fee-escrow-contract.js';
 import type { Config } from '../../config/schema.js';
-import { ownValue } from '../../domain/own-key.js';
 import type { BuilderTierName } from '../../domain/builder-tiers.js';
+import { ownValue } from '../../domain/own-key.js';
 import type { Order } from '../../domain/trading.js';
 import { AppError, validationError } from '../../errors/app-error.js';
 import type { OrderJournalRepo } from '../../store/order-journal-repo.js';

@@ -122,3 +122,25 @@ test('the README capability table says exactly what GET /exchanges answers', asy
     'every flag has a README row',
   );
 });
+
+test('the sandbox deploys our FeeEscrow on its chain: builder orders can carry fee_auth', async () => {
+  const created = await send(server.url, adminKey, '/api/v1/keys', {
+    method: 'POST',
+    body: { name: 'sandbox builder', tier: 'pro', builder: true },
+  });
+  assert.equal(created.status, 201, created.text);
+  const builderKey = (created.body as { key: string }).key;
+  const res = await send(server.url, builderKey, '/api/v1/builder/escrow/config');
+  assert.equal(res.status, 200, res.text);
+  const config = res.body as Record<string, unknown>;
+  assert.equal(config.fee_escrow_enabled, true);
+  assert.equal(config.chain_id, 137);
+  assert.match(String(config.escrow_contract_address), /^0x[0-9a-fA-F]{40}$/);
+  assert.match(String(config.treasury_address), /^0x[0-9a-fA-F]{40}$/);
+  assert.deepEqual(config.eip712_domain, {
+    name: 'Omnibook FeeEscrow',
+    version: '1',
+    chainId: 137,
+    verifyingContract: config.escrow_contract_address,
+  });
+});

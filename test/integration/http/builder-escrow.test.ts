@@ -1,5 +1,5 @@
 // The builder flow with fee escrow, end to end in the sandbox: the real server, the Polymarket simulator and a local
-// anvil with our FeeEscrow deployed as `omnibook sandbox` deploys it. A builder creates end-users, onboards one
+// anvil with our FeeEscrow deployed as `omnibook sandbox` deploys it (and configured as `serve` takes one). A builder creates end-users, onboards one
 // managed, and places impersonated orders carrying fee_auth signed by a payer with ethers (independent of the viem
 // code that checks it in the API, and of the contract's own ecrecover). Every balance is read on chain: the fee
 // pulled into escrow, refunded on cancel, split between affiliate and treasury on a fill (pro rata on a partial
@@ -63,11 +63,16 @@ before(async () => {
   onChain = connectSandboxChain(chain, config);
   escrow = await deployFeeEscrow(chain);
   polymarket = await SIM_VENUE_LAUNCHERS.polymarket!(config, { size: 12, seed: 7, chain });
+  // Wired as `omnibook serve` wires a deployed escrow: builder.escrow in the configuration, on the runtime's chain.
   server = await startTestServer({
     venues: [polymarket.adapter],
     chain: onChain,
-    feeEscrow: { address: escrow.address, operatorKey: escrow.operatorKey },
-    config: { builder: overrides.builder },
+    config: {
+      builder: {
+        ...overrides.builder,
+        escrow: { address: escrow.address, chainId: chain.chainId, operatorKey: escrow.operatorKey },
+      },
+    },
   });
   const walked = await walkVenue(polymarket.adapter);
   await new MarketsRepo(server.runtime.store.db, server.runtime.store.dialect).upsertMany(
