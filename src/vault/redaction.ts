@@ -21,6 +21,8 @@ const SECRET_FIELDS = [
   // The vault's master keys (config.vault) and sealed records: never in a log line, even by mistake.
   'masterKey',
   'previousMasterKeys',
+  // The FeeEscrow operator's key (config.builder.escrow).
+  'operatorKey',
   'sealed',
 ];
 

@@ -30,7 +30,8 @@ const AMOUNT = /^[0-9]{1,30}$/;
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}` as Hex;
 /** Fills and sizes go to the contract as integers of this many units per share (exchanges size to 1e-6 at most). */
 const SIZE_UNITS = 1_000_000;
-const CLOSED = new Set<Order['status']>(['filled', 'cancelled', 'expired']);
+// A rejected order (e.g. one found absent after an unknown send) filled nothing: its fee is refunded.
+const CLOSED = new Set<Order['status']>(['filled', 'cancelled', 'expired', 'rejected']);
 
 export interface FeeEscrowServiceDeps {
   contract: FeeEscrowContract;
