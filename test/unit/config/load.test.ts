@@ -146,3 +146,19 @@ test('the master key comes from OMNIBOOK_MASTER_KEY, earlier keys from OMNIBOOK_
   assert.equal(c.vault.masterKey, 'k'.repeat(64));
   assert.deepEqual(c.vault.previousMasterKeys, ['a', 'b']);
 });
+
+test('builder.escrow from the file takes its operator key from OMNIBOOK_FEE_ESCROW_OPERATOR_KEY', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'omnibook-config-'));
+  const file = join(dir, 'c.json');
+  const address = `0x${'12'.repeat(20)}`;
+  writeFileSync(file, JSON.stringify({ builder: { escrow: { address, chainId: 137 } } }));
+  const key = `0x${'ab'.repeat(32)}`;
+  const c = loadConfig({ env: { OMNIBOOK_FEE_ESCROW_OPERATOR_KEY: key }, file });
+  assert.deepEqual(c.builder.escrow, { address, chainId: 137, operatorKey: key });
+  assert.equal(c.builder.qpsPool, 500, 'the rest of builder keeps its defaults');
+  assert.equal(loadConfig({ env: {}, file }).builder.escrow?.operatorKey, undefined);
+  assert.throws(
+    () => loadConfig({ env: { OMNIBOOK_FEE_ESCROW_OPERATOR_KEY: '0x12' }, file }),
+    (e: unknown) => e instanceof ConfigError && /operatorKey/.test(e.message),
+  );
+});
