@@ -462,6 +462,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       },
     });
 
+    // A deactivated end-user's open WebSockets end at once, on whichever node holds them.
+    keyChanges.onChange(() => {
+      websocket.dropRevoked().catch((err: unknown) => {
+        logger.warn(
+          { err },
+          'closing the WebSockets of revoked keys failed; they end at their next reconnect',
+        );
+      });
+    });
+
     const onchain = {
       exchanges,
       sessions,

@@ -99,6 +99,11 @@ export class WsConnection implements BookTransport, FillListener {
     return this.principal !== null;
   }
 
+  /** The id of the API key this connection authenticated with; null before auth. */
+  get keyId(): string | null {
+    return this.principal?.keyId ?? null;
+  }
+
   get subscriptionCount(): number {
     return this.subs.size + this.wallets.size;
   }

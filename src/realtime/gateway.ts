@@ -10,6 +10,8 @@ import { AppError } from '../errors/app-error.js';
 import { type ConnectionDeps, type ConnectionLimits, WsConnection } from './connection.js';
 
 export const WS_PATHS = ['/ws', '/api/v1/ws'] as const;
+/** Close code of a connection whose API key was revoked (an end-user deactivated) after it authenticated. */
+export const CLOSE_KEY_REVOKED = 4003;
 
 export interface GatewayOptions extends Omit<ConnectionDeps, 'limits'> {
   limits: ConnectionLimits;
@@ -57,6 +59,26 @@ export class WebSocketGateway {
 
   get connectionCount(): number {
     return this.connections.size;
+  }
+
+  /**
+   * Closes (4003) every connection whose API key no longer works: called when keys changed (a builder deactivated
+   * an end-user, here or on another node), so a deactivated end-user's open sockets end at once rather than living
+   * on with the key they authenticated with. Each distinct key is read once from the database.
+   */
+  async dropRevoked(): Promise<void> {
+    const byKey = new Map<string, WsConnection[]>();
+    for (const c of this.connections) {
+      const id = c.keyId;
+      if (id === null) continue;
+      const list = byKey.get(id);
+      if (list) list.push(c);
+      else byKey.set(id, [c]);
+    }
+    for (const [id, connections] of byKey) {
+      if (await this.options.keys.isActive(id)) continue;
+      for (const c of connections) c.close(CLOSE_KEY_REVOKED, 'api key revoked');
+    }
   }
 
   /** Closes every connection (1001 going away) and stops the heartbeat; new upgrades are refused. */

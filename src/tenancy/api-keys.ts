@@ -111,6 +111,12 @@ export class ApiKeyService {
     return { key, row: this.rowFor(key, input) };
   }
 
+  /** Whether the key with this id exists and is not revoked (read from the database, never the cache). */
+  async isActive(id: string): Promise<boolean> {
+    const row = await this.repo.findById(id);
+    return row !== undefined && row.revoked_at === null;
+  }
+
   /**
    * Drops every cached verdict (after a key was revoked or its limits changed elsewhere), so the next request of any
    * key is checked against the database again.

@@ -9,6 +9,7 @@ import type { Market } from '../../../src/domain/market.js';
 import { type CatalogueServer, startCatalogueServer } from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
 import type { TestRequestInit, TestResponse } from '../../support/server.js';
+import { WsTestClient } from '../../support/ws-client.js';
 
 interface BuilderUser {
   customer_id: string;
@@ -588,5 +589,34 @@ describe('QPS under impersonation (held admission clock)', () => {
     } finally {
       heldAt = null;
     }
+  });
+});
+
+describe('deactivation ends the end-user’s WebSockets', () => {
+  test('a socket authenticated with the end-user’s key is closed (4003) when the builder deactivates it; others stay', async () => {
+    const builder = await builderKey();
+    const user = await createUser(builder);
+    const other = await createUser(builder);
+    const wsUrl = `${cat.server.url.replace(/^http/, 'ws')}/ws`;
+    const open = async (key: string) => {
+      const client = await WsTestClient.open(wsUrl);
+      client.send({ type: 'auth', api_key: key });
+      await client.next((m) => m.type === 'auth_ok');
+      return client;
+    };
+    const mine = await open(user.api_key);
+    const theirs = await open(other.api_key);
+    const deleted = await call(`/api/v1/builder/users/${user.customer_id}`, {
+      method: 'DELETE',
+      key: builder,
+    });
+    assert.equal(deleted.status, 204);
+    assert.deepEqual(await mine.waitClosed(), { code: 4003, reason: 'api key revoked' });
+    // The other end-user's socket still answers.
+    const mark = theirs.mark;
+    theirs.send({ type: 'subscribe', markets: [{ exchange: 'kalshi', market_id: 'KXNOSUCHMARKET-1' }] });
+    await theirs.next((m) => m.type !== 'auth_ok', mark);
+    assert.equal(theirs.closed, null);
+    theirs.socket.close();
   });
 });
