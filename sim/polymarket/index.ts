@@ -19,7 +19,7 @@ import { dataRoutes } from './data-routes.js';
 import { Exchange } from './exchange.js';
 import { gammaRoutes } from './gamma-routes.js';
 import { listener } from './http-util.js';
-import { type BuilderCreds, relayerRoutes } from './relayer-routes.js';
+import { type BuilderCreds, createDepositWallet, relayerRoutes } from './relayer-routes.js';
 import { Streams } from './streams.js';
 import { WalletRegistry } from './wallet-registry.js';
 
@@ -44,8 +44,9 @@ export interface PolymarketSimOptions {
   depositWalletCutover?: string;
   /**
    * The sandbox chain: with it, paper accounts also get their collateral as real tokens on chain (and a legacy
-   * account's EOA some gas), the relayer runs deposit-wallet batches there, and /__sim/chain/* prepares and resolves
-   * conditions on the real ConditionalTokens contract.
+   * account's EOA some gas), deposit wallets are deployed there as ERC-1271 contracts (type-3 orders are checked by
+   * their isValidSignature), the relayer runs deposit-wallet batches through them, and /__sim/chain/* prepares and
+   * resolves conditions on the real ConditionalTokens contract.
    */
   chain?: SimChainOptions;
 }
@@ -154,7 +155,7 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
       for (const at of [address, made.proxy, made.safe]) fund(at);
     } else {
       wallets.profile(address, Math.max(clock.now(), cutover));
-      made.deposit = wallets.deploy(address, 'deposit').address;
+      made.deposit = (await createDepositWallet(pm, address)).address;
       fund(made.deposit);
       accounts.wallet(address).onboarded = true;
     }

@@ -40,6 +40,7 @@ const erc20 = parseAbi([
   'function allowance(address owner, address spender) view returns (uint256)',
   'function balanceOf(address) view returns (uint256)',
 ]);
+const walletAbi = parseAbi(['function nonce() view returns (uint256)']);
 const ctf = parseAbi([
   'function splitPosition(address collateralToken, bytes32 parentCollectionId, bytes32 conditionId, uint256[] partition, uint256 amount)',
   'function balanceOf(address owner, uint256 id) view returns (uint256)',
@@ -160,6 +161,11 @@ describe('official relayer client ↔ simulated relayer on the sandbox chain', (
     assert.equal(mined?.state, 'STATE_CONFIRMED');
     assert.equal(mined?.proxyAddress.toLowerCase(), derived);
     assert.equal(await client.getDeployed(derived, TransactionType.WALLET), true);
+    // A contract now lives at the derived address, and its nonce() (the client's depositWalletV1Abi) reads 0.
+    assert.equal(
+      await ethCall(derived as Address, encodeFunctionData({ abi: walletAbi, functionName: 'nonce' })),
+      0n,
+    );
   });
 
   test('executeDepositWalletBatch approves and splits from the deposit wallet on chain', async () => {
@@ -185,6 +191,53 @@ describe('official relayer client ↔ simulated relayer on the sandbox chain', (
     assert.equal(await positionOf(wallet, position_ids[0]), 2_000_000n);
     assert.equal(await positionOf(wallet, position_ids[1]), 2_000_000n);
     assert.equal(await collateralOf(address), 0n, 'the EOA paid nothing and holds nothing');
+    assert.equal((await client.getNonce(address, TransactionType.WALLET)).nonce, '1');
+  });
+
+  test('a batch is all or nothing: a reverting later call fails it, the earlier approval is undone, the nonce unspent', async () => {
+    const account = await sim.createAccount({ kind: 'deposit', collateral: '10000000' });
+    const wallet = account.wallets.deposit as string;
+    const { client, address } = relayClient(account.credentials.private_key);
+    const { condition_id, position_ids } = await newCondition();
+    // The approval would succeed alone; the split asks for more collateral than the wallet holds and reverts.
+    const failed = await client.executeDepositWalletBatch(
+      approveAndSplit(condition_id, 50_000_000n, 20_000_000n),
+      wallet,
+      deadline(),
+    );
+    assert.equal(await failed.wait(), undefined, 'the client reports the failed state');
+    const [tx] = await client.getTransaction(failed.transactionID);
+    assert.equal(tx?.state, 'STATE_FAILED');
+    const receipt = await fetch(chain.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_getTransactionReceipt',
+        params: [tx?.transactionHash],
+      }),
+    });
+    const { result } = (await receipt.json()) as { result: { status: string; to: string } };
+    assert.equal(result.status, '0x0', 'one mined transaction, reverted');
+    assert.equal(
+      result.to.toLowerCase(),
+      '0x00000000000fb5c9adea0298d729a0cb3823cc07',
+      'sent to the factory',
+    );
+    assert.equal(await allowanceOf(wallet), 0n, 'the approval was undone with the batch');
+    assert.equal(await collateralOf(wallet), 10_000_000n);
+    assert.equal(await positionOf(wallet, position_ids[0]), 0n);
+    assert.equal((await client.getNonce(address, TransactionType.WALLET)).nonce, '0', 'nonce unspent');
+
+    // The same nonce then carries a batch that fits.
+    const ok = await client.executeDepositWalletBatch(
+      approveAndSplit(condition_id, 5_000_000n, 1_000_000n),
+      wallet,
+      deadline(),
+    );
+    assert.equal((await ok.wait())?.state, 'STATE_CONFIRMED');
+    assert.equal(await allowanceOf(wallet), 4_000_000n);
     assert.equal((await client.getNonce(address, TransactionType.WALLET)).nonce, '1');
   });
 
