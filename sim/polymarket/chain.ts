@@ -92,10 +92,14 @@ export class SimChain {
     await this.client.setBalance({ address: address as Address, value: wei });
   }
 
-  /** A new binary condition with this simulator as its oracle. */
+  /** A new binary condition with this simulator as its oracle (a random question id). */
   createCondition(): Promise<OnChainCondition> {
+    return this.prepare(`0x${randomBytes(32).toString('hex')}` as Hex);
+  }
+
+  /** The binary condition of this question id, with this simulator as its oracle (a catalogue market's). */
+  prepare(questionId: Hex): Promise<OnChainCondition> {
     return this.serial(async () => {
-      const questionId = `0x${randomBytes(32).toString('hex')}` as Hex;
       await this.send(this.oracleKey, this.options.contracts.conditionalTokens, 'prepareCondition', [
         this.oracle,
         questionId,
