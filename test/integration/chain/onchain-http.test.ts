@@ -306,11 +306,11 @@ describe('CTF split, merge, redeem through the relayer', () => {
     // Not resolved yet: refused before anything is submitted.
     const submits = await relayerSubmits();
     assertError(await ctf('redeem', dw, { condition_id: conditionId }), 400, 'validation_error');
-    // More than held: refused too.
+    // More than held: a shortfall, refused too.
     assertError(
       await ctf('merge', dw, { condition_id: conditionId, amount: '3000001' }),
-      400,
-      'validation_error',
+      402,
+      'insufficient_funds',
     );
     assert.equal(await relayerSubmits(), submits);
 
@@ -356,9 +356,7 @@ describe('CTF split, merge, redeem through the relayer', () => {
       ['split', { condition_id: conditionId, amount: 1000000 }],
       ['split', { condition_id: conditionId }],
       ['split', { condition_id: conditionId, amount: '9'.repeat(78) }],
-      ['split', { condition_id: conditionId, amount: '1000000000000000' }],
       ['split', { condition_id: unknown, amount: '1000000' }],
-      ['merge', { condition_id: conditionId, amount: '1' }],
       ['merge', { condition_id: conditionId, amount: '1', extra: 1 }],
       ['redeem', { condition_id: conditionId, neg_risk: true }],
       ['redeem', { condition_id: conditionId, amounts: ['1', '1'] }],
@@ -373,6 +371,35 @@ describe('CTF split, merge, redeem through the relayer', () => {
       assert.equal(res.status, 400, `${op} ${JSON.stringify(body)}: ${res.text}`);
     }
     assert.equal(await relayerSubmits(), submits);
+  });
+
+  test('shortfalls are 402 insufficient_funds, as in trading, and nothing reaches the relayer', async () => {
+    const held = await simChain('conditions');
+    const heldId = held.condition_id as string;
+    assert.equal((await ctf('split', dw, { condition_id: heldId, amount: '2000000' })).status, 200);
+    await simChain('resolve', { condition_id: heldId, winner: 'Yes' });
+    const empty = await simChain('conditions');
+    const emptyId = empty.condition_id as string;
+    const active = await simChain('conditions');
+    const activeId = active.condition_id as string;
+    await simChain('resolve', { condition_id: emptyId, winner: 'No' });
+    const submits = await relayerSubmits();
+    const balance = await collateralOf(wallet);
+    const short: Array<[string, unknown]> = [
+      // More collateral than the wallet holds.
+      ['split', { condition_id: activeId, amount: (balance + 1n).toString() }],
+      // No tokens at all, then more than held.
+      ['merge', { condition_id: activeId, amount: '1' }],
+      ['merge', { condition_id: heldId, amount: '2000001' }],
+      // A resolved condition the wallet holds nothing of, and a neg-risk redemption above the holding.
+      ['redeem', { condition_id: emptyId }],
+      ['redeem', { condition_id: heldId, neg_risk: true, amounts: ['2000001', '0'] }],
+    ];
+    for (const [op, body] of short) {
+      assertError(await ctf(op, dw, body), 402, 'insufficient_funds');
+    }
+    assert.equal(await relayerSubmits(), submits);
+    assert.equal(await collateralOf(wallet), balance);
   });
 
   test("the simulator's markets live on chain: ids are the CTF's, resolved ones are reported by the oracle", async () => {
