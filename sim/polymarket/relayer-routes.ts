@@ -265,9 +265,7 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
     }).catch(() => false);
     if (!valid) return fail(ctx, 400, RELAYER_ERRORS.invalidSignature);
     if (!pm.chain) return fail(ctx, 400, RELAYER_ERRORS.noChain);
-    // The wallet would forward `value`; the executor here pays gas with minted POL and cannot honour a transfer of
-    // the wallet's own POL, so it refuses rather than drop the value silently.
-    if (calls.some((c) => BigInt(c.value) !== 0n)) return fail(ctx, 400, RELAYER_ERRORS.valueNotSimulated);
+    // A call's `value` is the wallet's own POL, forwarded by the wallet contract; a wallet without it fails the batch.
     const result = await pm.chain.executeBatch(
       {
         wallet: depositWallet as Hex,

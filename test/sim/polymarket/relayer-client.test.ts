@@ -92,6 +92,15 @@ async function ethCall(to: Address, data: Hex): Promise<bigint> {
   return BigInt(result);
 }
 
+async function balanceOf(address: Address): Promise<bigint> {
+  const res = await fetch(chain.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [address, 'latest'] }),
+  });
+  return BigInt(((await res.json()) as { result: Hex }).result);
+}
+
 const collateralOf = (owner: string) =>
   ethCall(
     chain.contracts.collateral,
@@ -241,7 +250,7 @@ describe('official relayer client ↔ simulated relayer on the sandbox chain', (
     assert.equal((await client.getNonce(address, TransactionType.WALLET)).nonce, '1');
   });
 
-  test('a tampered signature, a changed call, a native value and a replay are refused and move nothing', async () => {
+  test('a tampered signature, a changed call and a replay are refused, a batch spending POL it lacks fails; nothing moves', async () => {
     const account = await sim.createAccount({ kind: 'deposit', collateral: '10000000' });
     const wallet = account.wallets.deposit as string;
     const { client, address } = relayClient(account.credentials.private_key);
@@ -281,10 +290,12 @@ describe('official relayer client ↔ simulated relayer on the sandbox chain', (
     changed.depositWalletParams.calls = approveAndSplit(condition_id, 5_000_000n, 9_000_000n);
     const moved = await submit(changed);
     assert.equal(moved.status, 400, JSON.stringify(moved.body));
-    // Correctly signed, but sending native value, which the simulator's executor cannot honour: refused, not dropped.
+    // Correctly signed, but sending native value the wallet does not have: relayed, and the whole batch fails.
     const withValue = { ...args, calls: args.calls.map((c, i) => (i === 0 ? { ...c, value: '1' } : c)) };
     const valued = await submit(await buildDepositWalletBatchRequest(signer, withValue, config));
-    assert.equal(valued.status, 400, JSON.stringify(valued.body));
+    assert.equal(valued.status, 200, JSON.stringify(valued.body));
+    const [failed] = await client.getTransaction(String(valued.body.transactionID));
+    assert.equal(failed?.state, 'STATE_FAILED');
     assert.equal(await collateralOf(wallet), 10_000_000n);
     assert.equal(await allowanceOf(wallet), 0n);
     assert.equal((await client.getNonce(address, TransactionType.WALLET)).nonce, '0');
@@ -297,6 +308,27 @@ describe('official relayer client ↔ simulated relayer on the sandbox chain', (
     assert.equal(replay.status, 400, JSON.stringify(replay.body));
     assert.equal(await collateralOf(wallet), 9_000_000n);
     assert.equal((await client.getNonce(address, TransactionType.WALLET)).nonce, '1');
+  });
+
+  test("a call's native value is paid from the wallet's own POL", async () => {
+    const account = await sim.createAccount({ kind: 'deposit', collateral: '0' });
+    const wallet = account.wallets.deposit as string;
+    const { client } = relayClient(account.credentials.private_key);
+    const fund = await fetch(`${sim.control}/__sim/chain/fund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: wallet, gas: '5000' }),
+    });
+    assert.equal(fund.status, 200);
+    const recipient = `0x${'5e'.repeat(20)}` as Address;
+    const sent = await client.executeDepositWalletBatch(
+      [{ target: recipient, value: '1200', data: '0x' }],
+      wallet,
+      deadline(),
+    );
+    assert.equal((await sent.wait())?.state, 'STATE_CONFIRMED');
+    assert.equal(await balanceOf(recipient), 1200n);
+    assert.equal(await balanceOf(wallet as Address), 3800n);
   });
 
   test('wrong builder credentials are refused (401) and move nothing', async () => {
