@@ -141,7 +141,10 @@ onBothDialects('catalogue store', (store) => {
     assert.deepEqual(await walk(repo, { ...ALL, search: 'fed', minVolume: 1000 }, 10), [
       'kalshi:KXFEDCUT-26DEC',
     ]);
-    assert.deepEqual(await repo.count({ ...ALL, search: 'fed', minVolume: 1000 }, 1000), { total: 1, exact: true });
+    assert.deepEqual(await repo.count({ ...ALL, search: 'fed', minVolume: 1000 }, 1000), {
+      total: 1,
+      exact: true,
+    });
   });
 
   test('search: an exact ticker, slug or svc_id ranks first, once', async () => {
@@ -152,7 +155,10 @@ onBothDialects('catalogue store', (store) => {
     }
     const fed = await walk(repo, { ...ALL, search: 'btc-100k' }, 1);
     assert.equal(fed[0], 'limitless:btc-100k');
-    assert.deepEqual(await repo.count({ ...ALL, search: 'btc-100k' }, 1000), { total: new Set(fed).size, exact: true });
+    assert.deepEqual(await repo.count({ ...ALL, search: 'btc-100k' }, 1000), {
+      total: new Set(fed).size,
+      exact: true,
+    });
   });
 
   test('search text that is FTS or tsquery syntax is taken as words', async () => {
