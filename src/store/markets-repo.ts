@@ -390,8 +390,9 @@ export class MarketsRepo {
    * share, chose between walking seq and sorting every match, and was wrong by orders of magnitude either way
    * (a second for a common pair). So: first walk the next WALK_WINDOW seqs over `markets_question_walk_idx`,
    * which carries the question's tsvector and every filter column (an index-only scan, the `is true` keeps GIN
-   * out of it), stopping at `limit` matches; only when the window held fewer are the rest sparse, and then GIN
-   * finds them all and they are sorted (`seq + 0` keeps the walk out of that one).
+   * out of it), stopping at `limit` matches. When the window held fewer, walk on as far as its density says the
+   * rest lies if that is cheaper than GIN; otherwise (or if still short) the rest is sparse, and GIN finds it all
+   * and it is sorted (`seq + 0` keeps the walk out of that one).
    */
   private async pgQuestionSeqs(
     f: PreparedFilter,
