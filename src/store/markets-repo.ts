@@ -414,19 +414,17 @@ export class MarketsRepo {
     let end = afterSeq + WALK_WINDOW;
     const seqs = await walk(afterSeq, end, limit);
     if (seqs.length >= limit) return seqs;
-    if (seqs.length > 0) {
-      // The window's density says how far the rest lies: walk on if that is cheaper than fetching every match
-      // from the table (each a heap page, HEAP_VS_WALK times a walked index row).
-      const need = limit - seqs.length;
-      const further = Math.ceil((2 * need * WALK_WINDOW) / seqs.length);
-      const maxSeq = await this.maxSeq();
-      const matchesLeft = (seqs.length / WALK_WINDOW) * Math.max(0, maxSeq - end);
-      if (further < HEAP_VS_WALK * matchesLeft) {
-        seqs.push(...(await walk(end, end + further, need)));
-        end += further;
-        if (seqs.length >= limit || end >= maxSeq) return seqs;
-      }
+    // The density walked so far says how far the rest lies: walk on (twice that far) while that costs less than
+    // fetching every match left through GIN (each a heap page, HEAP_VS_WALK times a walked index row).
+    const maxSeq = seqs.length > 0 ? await this.maxSeq() : 0;
+    while (seqs.length > 0 && seqs.length < limit && end < maxSeq) {
+      const density = seqs.length / (end - afterSeq);
+      const further = Math.ceil((2 * (limit - seqs.length)) / density);
+      if (further >= HEAP_VS_WALK * density * (maxSeq - end)) break;
+      seqs.push(...(await walk(end, end + further, limit - seqs.length)));
+      end += further;
     }
+    if (seqs.length >= limit || (seqs.length > 0 && end >= maxSeq)) return seqs;
     const rest = await this.pgRows(f, exclude)
       .where('seq', '>', end)
       .where(match)
