@@ -475,15 +475,7 @@ export class MarketsRepo {
     if (this.dialect === 'postgres') {
       // Tier 1 found the way its pages are (a count is a walk from the start, stopping past the cap), then tier 2,
       // whose condition is selective and estimated. No count walks a million rows.
-      const match = sql<SqlBool>`tsv_question @@ to_tsquery('simple', ${tsAllWords(f.words)})`;
-      const window = this.pgRows(f, exclude).where('seq', '<=', WALK_WINDOW);
-      let n = await this.countUpTo(window.where(sql<SqlBool>`(${match}) is true`), cap);
-      if (n <= cap) {
-        n += await this.countUpTo(
-          this.pgRows(f, exclude).where('seq', '>', WALK_WINDOW).where(match),
-          cap - n,
-        );
-      }
+      const n = (await this.pgQuestionSeqs(f, 0, exclude, cap + 1)).length;
       if (n > cap) return n;
       return n + (await this.countUpTo(this.pgRows(f, exclude).where(this.pgDescriptionMatch(f)), cap - n));
     }
