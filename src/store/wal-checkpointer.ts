@@ -5,13 +5,12 @@
 // connection of its own checkpoints in PASSIVE mode, which neither waits for nor blocks writers and readers.
 // Durability is unchanged: commits reach the WAL exactly as before; only the copy into the database file moved off
 // the event loop.
-// When it checkpoints matters too. A commit that lands while the worker's fsync runs waits for it in the kernel (the
-// file system's journal commit holds back the WAL append): with a checkpoint every 100 ms, one order journal write
-// in ten stalled for milliseconds while Polymarket orders (~8 ms each) ran back to back in the order bench. So the
-// worker waits for a quiet moment: every `intervalMs` it asks whether another connection committed since it last
-// looked (`PRAGMA data_version`, which reads the shared WAL index, no I/O), and checkpoints once a look finds no new
-// commit; under writes that never pause it checkpoints anyway once `maxIntervalMs` has passed since its last one,
-// keeping the WAL to about a second of writes.
+// When it checkpoints matters too. A commit that lands while the worker's checkpoint fsyncs can wait for it in the
+// kernel: with a checkpoint every 100 ms, one order journal write in ten stalled for milliseconds while Polymarket
+// orders (~8 ms each) ran back to back in the order bench. So the worker waits for a quiet moment: every `intervalMs`
+// it asks whether another connection committed since it last looked (`PRAGMA data_version`, read from the shared WAL
+// index, no disk I/O), and checkpoints at a look that finds no new commit; under writes that never pause it checkpoints
+// anyway once `maxIntervalMs` has passed since its last one, keeping the WAL to about a second of writes.
 // The writer connection keeps an automatic checkpoint, at BOUND_PAGES instead of 1000, because SQLite starts the
 // WAL over only after a checkpoint that copied every frame: a worker racing writes that never pause would let the
 // WAL grow without end. In the usual case a pause lets the worker finish and the WAL restarts without the event
