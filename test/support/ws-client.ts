@@ -10,6 +10,8 @@ export class WsTestClient {
   bytes = 0;
   private readonly waiters = new Set<() => void>();
   closed: { code: number; reason: string } | null = null;
+  /** Headers of the server's 101 answer (behind a balancer, e.g. which node took the connection). */
+  upgradeHeaders: Record<string, string | string[] | undefined> = {};
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data: Buffer) => {
@@ -26,7 +28,15 @@ export class WsTestClient {
   static open(url: string): Promise<WsTestClient> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url);
-      socket.once('open', () => resolve(new WsTestClient(socket)));
+      let headers: WsTestClient['upgradeHeaders'] = {};
+      socket.once('upgrade', (res) => {
+        headers = res.headers;
+      });
+      socket.once('open', () => {
+        const client = new WsTestClient(socket);
+        client.upgradeHeaders = headers;
+        resolve(client);
+      });
       socket.once('error', reject);
     });
   }
