@@ -22,7 +22,8 @@ export const HAPROXY_VERSION = haproxyVersion();
 export function haproxySkipReason(): string | false {
   if (HAPROXY_VERSION) return false;
   const how = 'install it with scripts/ci-system-packages.sh (apt-get install haproxy)';
-  if (process.env.CI) throw new Error(`HAProxy is required by the cluster test in CI and is missing: ${how}`);
+  if (process.env.CI && process.env.CI !== 'false')
+    throw new Error(`HAProxy is required by the cluster test in CI and is missing: ${how}`);
   return `HAProxy is not installed: ${how} to run this test`;
 }
 

@@ -368,6 +368,13 @@ describe('three nodes behind HAProxy on one PostgreSQL and one Redis', { skip },
     const logMark = lb.log().length;
     const killedAt = Date.now();
     leaderNode.child.kill('SIGKILL');
+    // HAProxy's health checks take the node out of rotation; GETs meanwhile are retried on the others.
+    let downAt = 0;
+    const down = lb
+      .logLine(new RegExp(`node${(leader as number) + 1} is DOWN`), logMark, CROSS_NODE_WAIT_MS)
+      .then(() => {
+        downAt = Date.now();
+      });
     // The venue lists a market after the leader died: only a new leader's pass can bring it in.
     const listed = (await sim('POST', 'markets')) as { condition_id: string };
     const svcId = `polymarket:${listed.condition_id.toLowerCase()}`;
@@ -397,8 +404,7 @@ describe('three nodes behind HAProxy on one PostgreSQL and one Redis', { skip },
       1,
       'still one leader',
     );
-    // HAProxy saw the node go (its health checks); GETs meanwhile were retried on the others.
-    await lb.logLine(new RegExp(`node${(leader as number) + 1} is DOWN`), logMark, CROSS_NODE_WAIT_MS);
+    await down;
     const afterDown = load.results.length;
     await waitFor(
       async () => load.results.length >= afterDown + 20 || undefined,
@@ -409,7 +415,7 @@ describe('three nodes behind HAProxy on one PostgreSQL and one Redis', { skip },
     const lost = results.filter((r) => r.status !== 200);
     t.diagnostic(
       `catalogue failover: kill → lease taken ${leaseAt - killedAt} ms, kill → new market synced ${syncedAt - killedAt} ms ` +
-        `(leaseTtlMs ${LEASE_TTL_MS}, refreshIntervalMs 1000)`,
+        `(leaseTtlMs ${LEASE_TTL_MS}, refreshIntervalMs 1000); HAProxy marked it down after ${downAt - killedAt} ms`,
     );
     t.diagnostic(
       `balancer during the kill: ${results.length} GETs, ${lost.length} lost ` +
