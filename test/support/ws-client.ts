@@ -6,6 +6,8 @@ export type WsMessage = Record<string, unknown> & { type: string };
 
 export class WsTestClient {
   readonly messages: WsMessage[] = [];
+  /** When each message arrived (performance.now()), for measurements; tests never assert on them. */
+  readonly arrivals: number[] = [];
   /** Bytes of every message received (what the server's usage meter counts as sent). */
   bytes = 0;
   private readonly waiters = new Set<() => void>();
@@ -17,6 +19,7 @@ export class WsTestClient {
     socket.on('message', (data: Buffer) => {
       this.bytes += data.length;
       this.messages.push(JSON.parse(data.toString()) as WsMessage);
+      this.arrivals.push(performance.now());
       for (const wake of this.waiters) wake();
     });
     socket.on('close', (code, reason) => {

@@ -17,6 +17,9 @@ import { after, before, describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { billingPeriodOf } from '../../../src/domain/billing-period.js';
+import type { BookLevel } from '../../../src/domain/book.js';
+import { applyBookChanges } from '../../../src/domain/book-diff.js';
+import type { BookChange } from '../../../src/domain/stream.js';
 import type { WsUsageReport } from '../../../src/services/ws-usage.js';
 import { runCli, type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { assertError } from '../../support/error-shape.js';
@@ -251,6 +254,26 @@ function backgroundLoad(key: string) {
   };
 }
 
+/** Each book state (bids and asks) a client's messages replay to, with when the client first had it. */
+function bookStates(client: WsTestClient, svcId: string): Map<string, number> {
+  const states = new Map<string, number>();
+  let bids: BookLevel[] = [];
+  let asks: BookLevel[] = [];
+  client.messages.forEach((m, i) => {
+    if (m.svc_id !== svcId) return;
+    if (m.type === 'orderbook') {
+      bids = m.bids as BookLevel[];
+      asks = m.asks as BookLevel[];
+    } else if (m.type === 'orderbook_delta') {
+      bids = applyBookChanges(bids, m.changes as BookChange[], 'bid');
+      asks = applyBookChanges(asks, m.changes as BookChange[], 'ask');
+    } else return;
+    const key = JSON.stringify([bids, asks]);
+    if (!states.has(key)) states.set(key, client.arrivals[i] as number);
+  });
+  return states;
+}
+
 describe('three nodes behind HAProxy on one PostgreSQL and one Redis', { skip }, () => {
   test('round robin over the nodes: a key’s rate limit and monthly quota are the cluster’s, and so is its count', async () => {
     // Rate limit: one bucket across the nodes. With a bucket per node three times the burst would pass.
@@ -475,7 +498,7 @@ describe('three nodes behind HAProxy on one PostgreSQL and one Redis', { skip },
     const leases = await scanKeys(`${PREFIX}:book:*:lease`);
     assert.equal(leases.length > 0, true, 'the feeding node holds the book’s lease in Redis');
 
-    // The follower gets the feeder's changes: move the book until its client sees a delta.
+    // The follower gets the feeder's changes: move the book until its client has seen a few deltas.
     const deltaFrom = follower.mark;
     await waitFor(
       async () => {
@@ -483,13 +506,22 @@ describe('three nodes behind HAProxy on one PostgreSQL and one Redis', { skip },
         return (
           follower.messages
             .slice(deltaFrom)
-            .some((m) => m.type === 'orderbook_delta' && m.svc_id === market.svc_id) || undefined
+            .filter((m) => m.type === 'orderbook_delta' && m.svc_id === market.svc_id).length >= 5 ||
+          undefined
         );
       },
       CROSS_NODE_WAIT_MS,
-      'a delta on the follower’s client',
+      'deltas on the follower’s client',
     );
     assert.equal(await upstreamSubscriptions(token), 1);
+    // What the hop through Redis costs: for each book state both clients reached, how much later the follower's
+    // client had it than the feeder's (a measurement only).
+    const fedAt = bookStates(feederClient, market.svc_id);
+    const hops = [...bookStates(follower, market.svc_id)].flatMap(([state, at]) => {
+      const fed = fedAt.get(state);
+      return fed === undefined ? [] : [at - fed];
+    });
+    hops.sort((a, b) => a - b);
 
     // WebSocket usage is the cluster's: both live nodes count both sockets.
     for (const n of live) {
@@ -559,7 +591,9 @@ describe('three nodes behind HAProxy on one PostgreSQL and one Redis', { skip },
     t.diagnostic(
       `WebSocket feed failover: kill → stale on the survivor's client ${staleAt - killedAt} ms, kill → fresh ` +
         `snapshot there ${resumedAt - killedAt} ms (feedLeaseMs ${FEED_LEASE_MS}); a client of the dead node ` +
-        `reconnected and got the book in ${reconnectedAt - reconnectAt} ms`,
+        `reconnected and got the book in ${reconnectedAt - reconnectAt} ms; fan-out through Redis: the follower's ` +
+        `client had each of ${hops.length} book states ${hops[Math.floor(hops.length / 2)]?.toFixed(1)} ms ` +
+        `(median; max ${hops[hops.length - 1]?.toFixed(1)} ms) after the feeder's client`,
     );
   });
 });
