@@ -3,7 +3,8 @@
 // (the file docs/operations.md shows). Through the balancer, round robin over the nodes: a key's rate limit and
 // monthly quota hold for the cluster, and its monthly count is one number every node reports and the database ends
 // up with. One node leads the catalogue sync; when it is SIGKILLed another takes the lease and syncs (a market the
-// venue lists afterwards appears) while GETs through the balancer lose nothing. A WebSocket client on one node
+// venue lists afterwards appears) while GETs through the balancer lose nothing. A node stopped with SIGTERM under
+// load answers nothing but its drain's 503s and comes back on its port (a rolling restart). A WebSocket client on one node
 // follows a book another node feeds; when the feeding node is SIGKILLed the client sees stale → resync_required →
 // a fresh snapshot from the survivor, and a client that lost its node reconnects through the balancer.
 // Every wait is on a condition with a deadline; the figures (failover, lost requests, resume) are diagnostics,
