@@ -4,9 +4,10 @@
 // monthly quota hold for the cluster, and its monthly count is one number every node reports and the database ends
 // up with. One node leads the catalogue sync; when it is SIGKILLed another takes the lease and syncs (a market the
 // venue lists afterwards appears) while GETs through the balancer lose nothing. A node stopped with SIGTERM under
-// load answers nothing but its drain's 503s and comes back on its port (a rolling restart). A WebSocket client on one node
-// follows a book another node feeds; when the feeding node is SIGKILLed the client sees stale → resync_required →
-// a fresh snapshot from the survivor, and a client that lost its node reconnects through the balancer.
+// load answers nothing but its drain's 503s and comes back on its port (a rolling restart). A WebSocket client on
+// one node follows a book another node feeds; when the feeding node is SIGKILLed the client sees stale →
+// resync_required → a fresh snapshot from the survivor, and a client that lost its node reconnects through the
+// balancer.
 // Every wait is on a condition with a deadline; the figures (failover, lost requests, resume) are diagnostics,
 // never asserted on.
 import assert from 'node:assert/strict';
