@@ -45,6 +45,11 @@ const LEASE_TTL_MS = 3_000;
 const FEED_LEASE_MS = 3_000;
 /** A bound on anything that crosses processes (a lease expiry, a sync pass, a flush), never asserted on. */
 const CROSS_NODE_WAIT_MS = 30_000;
+/**
+ * A node's start (or the first sync pass) is bounded by this: a hang catcher, not a speed limit. A node loading
+ * through tsx on a shared 2-core machine kept busy by other work once took over a minute.
+ */
+const NODE_START_MS = 180_000;
 // The shared bucket: a burst of 6, then one token per 10 s, so a quick run earns no extra token.
 const RATE_QPS = 0.1;
 const RATE_BURST = 6;
@@ -105,7 +110,7 @@ before(async () => {
       return startServerProcess(
         ['serve', '--port', '0', '--data-dir', dataDir, '--config', configFile],
         env,
-        60_000,
+        NODE_START_MS,
       );
     }),
   );
@@ -115,7 +120,7 @@ before(async () => {
   // The catalogue sync (one leader among the three) fills the shared database.
   await waitFor(
     async () => (await polymarketMarkets()).length > 0 || undefined,
-    60_000,
+    NODE_START_MS,
     'the first catalogue pass',
   );
 });
@@ -480,7 +485,7 @@ describe('three nodes behind HAProxy on one PostgreSQL and one Redis', { skip },
     const restarted = await startServerProcess(
       ['serve', '--port', port, '--data-dir', dataDir, '--config', configFile],
       env,
-      60_000,
+      NODE_START_MS,
     );
     nodes[index] = restarted;
     await lb.logLine(new RegExp(`${server} is UP`), logMark, CROSS_NODE_WAIT_MS);
