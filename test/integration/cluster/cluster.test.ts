@@ -44,7 +44,7 @@ const PREFIX = uniqueName('obtest_cluster');
 const LEASE_TTL_MS = 3_000;
 const FEED_LEASE_MS = 3_000;
 /** A bound on anything that crosses processes (a lease expiry, a sync pass, a flush), never asserted on. */
-const CROSS_NODE_WAIT_MS = 30_000;
+const CROSS_NODE_WAIT_MS = 60_000;
 /**
  * A node's start (or the first sync pass) is bounded by this: a hang catcher, not a speed limit. A node loading
  * through tsx on a shared 2-core machine kept busy by other work once took over a minute.
@@ -520,7 +520,7 @@ describe('three nodes behind HAProxy on one PostgreSQL and one Redis', { skip },
 
     const subscribe = async (client: WsTestClient) => {
       client.send({ type: 'auth', api_key: ADMIN_KEY });
-      await client.next((m) => m.type === 'auth_ok');
+      await client.next((m) => m.type === 'auth_ok', 0, CROSS_NODE_WAIT_MS);
       const from = client.mark;
       client.send({ type: 'subscribe', markets: [{ svc_id: market.svc_id, depth: 5 }] });
       return client.next(
