@@ -108,7 +108,7 @@ export async function startBalancer(nodes: [string, string, string]): Promise<Ba
     },
   };
   // Ready once it answers through to a node (its health checks need `rise` passes before a node takes traffic).
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`haproxy exited with ${child.exitCode}:\n${log}`);
     const status = await fetch(`${url}/healthz`).then(
@@ -118,7 +118,7 @@ export async function startBalancer(nodes: [string, string, string]): Promise<Ba
     if (status === 200) return balancer;
     if (Date.now() > deadline) {
       await balancer.close();
-      throw new Error(`HAProxy at ${url} did not reach a node within 15 s:\n${log}`);
+      throw new Error(`HAProxy at ${url} did not reach a node within 60 s:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
