@@ -138,6 +138,20 @@ export class Catalogue {
     for (const prop of world.listedOn('polymarket')) this.addEvent(prop);
   }
 
+  /**
+   * Lists an active binary proposition of the world that Polymarket had not listed yet (a market launched while
+   * clients watch: `POST /__sim/markets`); null when every such proposition is listed already.
+   */
+  listNext(): PmMarket | null {
+    const listed = new Set(this.events.map((e) => e.prop.id));
+    const prop = this.world.propositions.find(
+      (p) => !listed.has(p.id) && p.status === 'active' && p.shape.kind === 'binary',
+    );
+    if (!prop) return null;
+    this.addEvent(prop);
+    return this.markets[this.markets.length - 1] ?? null;
+  }
+
   private addEvent(prop: Proposition): void {
     const negRisk = prop.shape.kind === 'multi';
     const opened = new Date(Math.min(prop.openTime.getTime(), this.world.now.getTime() - 30 * 86_400_000));

@@ -209,7 +209,10 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
       fund: (address, amount) => {
         accounts.wallet(address).collateral += Number(amount);
       },
-      extra: (method, path, body) => chainControl(pm.chain, cat, method, path, body),
+      extra: async (method, path, body) =>
+        `${method} ${path}` === 'POST /__sim/markets'
+          ? listMarket(cat, exchange)
+          : chainControl(pm.chain, cat, method, path, body),
     },
     requests: new SimRequestLog(),
   };
@@ -257,6 +260,18 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
       ]);
     },
   };
+}
+
+/**
+ * POST /__sim/markets: Polymarket lists one more market (the next active binary proposition of the world it had not
+ * listed) → { condition_id, slug, question }; 409 when there is none left. Gamma's cached lists are keyed by the
+ * exchange's version, so bumping it makes the new market show in the next page walk.
+ */
+function listMarket(cat: Catalogue, exchange: Exchange): { status: number; body: unknown } {
+  const m = cat.listNext();
+  if (!m) return { status: 409, body: { error: 'every active binary proposition is listed already' } };
+  exchange.version += 1;
+  return { status: 201, body: { condition_id: cat.conditionId(m), slug: m.slug, question: m.question } };
 }
 
 /**

@@ -14,6 +14,7 @@
 //                               recorded wherever the venue records a fill (for venues whose orders our sandbox
 //                               does not place: the trade a wallet-activity watcher must then see) → the venue's row
 //   GET|DELETE /__sim/requests  { counts: { "[service ]METHOD /path": n } } venue requests received; DELETE clears
+//   POST /__sim/markets         (polymarket) lists one more market → { condition_id, slug, question }
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FaultSettingsError, type SimFaults } from './faults.js';
 import { parseJson, readBody, sendJson } from './http.js';

@@ -6,15 +6,20 @@ export type WsMessage = Record<string, unknown> & { type: string };
 
 export class WsTestClient {
   readonly messages: WsMessage[] = [];
+  /** When each message arrived (performance.now()), for measurements; tests never assert on them. */
+  readonly arrivals: number[] = [];
   /** Bytes of every message received (what the server's usage meter counts as sent). */
   bytes = 0;
   private readonly waiters = new Set<() => void>();
   closed: { code: number; reason: string } | null = null;
+  /** Headers of the server's 101 answer (behind a balancer, e.g. which node took the connection). */
+  upgradeHeaders: Record<string, string | string[] | undefined> = {};
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data: Buffer) => {
       this.bytes += data.length;
       this.messages.push(JSON.parse(data.toString()) as WsMessage);
+      this.arrivals.push(performance.now());
       for (const wake of this.waiters) wake();
     });
     socket.on('close', (code, reason) => {
@@ -26,7 +31,15 @@ export class WsTestClient {
   static open(url: string): Promise<WsTestClient> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url);
-      socket.once('open', () => resolve(new WsTestClient(socket)));
+      let headers: WsTestClient['upgradeHeaders'] = {};
+      socket.once('upgrade', (res) => {
+        headers = res.headers;
+      });
+      socket.once('open', () => {
+        const client = new WsTestClient(socket);
+        client.upgradeHeaders = headers;
+        resolve(client);
+      });
       socket.once('error', reject);
     });
   }

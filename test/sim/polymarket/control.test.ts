@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type PolymarketSim, startPolymarketSim } from '../../../sim/polymarket/index.js';
-import { balance, control, getJson, type Trader } from './support.js';
+import { activeMarkets, balance, book, control, getJson, type Trader } from './support.js';
 
 let sim: PolymarketSim;
 
@@ -97,3 +97,47 @@ test('close() releases every port', async () => {
     await assert.rejects(fetch(`${url}/ok`));
   }
 });
+
+test('POST /__sim/markets lists one more market: Gamma, the CLOB and the manifest show it, with a book', async () => {
+  const before = await activeMarkets(sim);
+  const walkedBefore = await gammaWalk();
+  const manifestBefore = (await getJson(`${sim.urls.gamma}/__sim/manifest`)).json as Record<string, string[]>;
+  const listed = await control(sim, 'POST', '/__sim/markets');
+  assert.equal(listed.status, 201);
+  const conditionId = listed.json.condition_id as string;
+  assert.equal(
+    before.some((m) => m.conditionId === conditionId),
+    false,
+  );
+  const after = await activeMarkets(sim);
+  assert.equal(after.length, before.length + 1);
+  const added = after.find((m) => m.conditionId === conditionId);
+  assert.ok(added, 'the CLOB lists it');
+  const gamma = (await getJson(`${sim.urls.gamma}/markets/slug/${listed.json.slug as string}`)).json as {
+    conditionId: string;
+    question: string;
+  };
+  assert.equal(gamma.conditionId, conditionId);
+  assert.equal(gamma.question, listed.json.question);
+  // Gamma's keyset walk (what a catalogue sync reads) has it too, although its lists were cached before.
+  const walked = await gammaWalk();
+  assert.ok(walked.includes(conditionId));
+  assert.equal(walked.length, walkedBefore.length + 1);
+  const manifest = (await getJson(`${sim.urls.gamma}/__sim/manifest`)).json as Record<string, string[]>;
+  assert.equal(Object.keys(manifest).length, Object.keys(manifestBefore).length + 1);
+  assert.ok((await book(sim, added.yes)).asks.length > 0, 'the house quotes its book');
+});
+
+async function gammaWalk(): Promise<string[]> {
+  const walked: string[] = [];
+  let cursor = '';
+  for (let i = 0; i < 10; i++) {
+    const page = (
+      await getJson(`${sim.urls.gamma}/markets/keyset?limit=100${cursor ? `&after_cursor=${cursor}` : ''}`)
+    ).json as { markets: Array<{ conditionId: string }>; next_cursor?: string };
+    walked.push(...page.markets.map((m) => m.conditionId));
+    if (!page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  return walked;
+}
