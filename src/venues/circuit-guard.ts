@@ -12,31 +12,42 @@ const STREAM_METHODS = new Set(['openMarketStream', 'openUserStream']);
 
 export function guardAdapter(adapter: VenueAdapter, breaker: CircuitBreaker): VenueAdapter {
   const venue = adapter.descriptor.id;
-  const call = async (method: (...args: unknown[]) => unknown, self: object, args: unknown[]) => {
+  const call = async (
+    method: (...args: unknown[]) => unknown,
+    self: object,
+    args: unknown[],
+    label: string | null,
+  ) => {
     const admission = breaker.admit();
     if (!admission.admitted) throw refusal(venue, breaker, admission.retryAfterMs);
     let result: unknown;
     try {
       result = await method.apply(self, args);
     } catch (error) {
-      settleFailure(breaker, admission, error, args[0] as VenueContext | undefined);
+      settleFailure(breaker, admission, error, args[0] as VenueContext | undefined, label);
       throw error;
     }
     breaker.success(admission);
     return result;
   };
-  const guard = <F extends object>(facet: F): F => {
+  /**
+   * `sessions`: the facet acts for one customer's session, so its failure messages are not repeated to others (the
+   * breaker's last error shows in /healthz and in every refusal); only the method name is kept.
+   */
+  const guard = <F extends object>(facet: F, sessions: boolean): F => {
     const guarded = methodNames(facet).map(([name, method]) => [
       name,
-      STREAM_METHODS.has(name) ? method.bind(facet) : (...args: unknown[]) => call(method, facet, args),
+      STREAM_METHODS.has(name)
+        ? method.bind(facet)
+        : (...args: unknown[]) => call(method, facet, args, sessions ? `${name} failed upstream` : null),
     ]);
     return Object.fromEntries(guarded) as F;
   };
   return {
     descriptor: adapter.descriptor,
-    catalog: guard(adapter.catalog),
-    marketData: guard(adapter.marketData),
-    trading: guard(adapter.trading),
+    catalog: guard(adapter.catalog, false),
+    marketData: guard(adapter.marketData, false),
+    trading: guard(adapter.trading, true),
     ping: (ctx, session) => adapter.ping(ctx, session),
     ...(adapter.close ? { close: () => adapter.close?.() ?? Promise.resolve() } : {}),
   };
@@ -48,6 +59,7 @@ function settleFailure(
   admission: Admission & { admitted: true },
   error: unknown,
   ctx: VenueContext | undefined,
+  label: string | null,
 ): void {
   // Only the upstream-failure code counts: a 4xx is the venue answering, a non-AppError is our own bug.
   if (!(error instanceof AppError)) {
@@ -64,7 +76,7 @@ function settleFailure(
     breaker.release(admission);
     return;
   }
-  breaker.failure(admission, error.message);
+  breaker.failure(admission, label ?? error.message);
 }
 
 function refusal(venue: string, breaker: CircuitBreaker, retryAfterMs: number): AppError {

@@ -126,3 +126,23 @@ test('a caller that went away leaves the breaker as it was; its deadline counts'
   await assert.rejects(fetchOrderBook({ signal: timedOut } as never, {} as never, 'Yes'));
   assert.equal(registry.circuits()[0]?.breaker.state, 'open');
 });
+
+test("a trading call's failure is remembered by method name only: another customer never reads its message", async () => {
+  const venue: VenueAdapter = {
+    descriptor: descriptorFor('kalshi', { fetch_balance: 'supported' }),
+    catalog: {},
+    marketData: {},
+    trading: {
+      fetchBalance: async () =>
+        Promise.reject(new AppError('service_unavailable', 'account 42 of alice: 502')),
+    },
+    ping: noPing,
+  };
+  const registry = new VenueRegistry([venue], { policy: { failureThreshold: 1, openMs: 5_000 } });
+  const fetchBalance = registry.get('kalshi')?.trading.fetchBalance;
+  assert.ok(fetchBalance);
+  const ctx = { signal: new AbortController().signal } as never;
+  await assert.rejects(fetchBalance(ctx, {} as never), /alice/);
+  assert.equal(registry.circuits()[0]?.breaker.lastError, 'fetchBalance failed upstream');
+  await assert.rejects(fetchBalance(ctx, {} as never), (e: Error) => !/alice/.test(e.message));
+});
