@@ -247,7 +247,21 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       );
     }
 
-    const registry = new VenueRegistry(options.venues ?? []);
+    const circuitLog = logger.child({ component: 'circuit-breaker' });
+    const registry = new VenueRegistry(
+      options.venues ?? [],
+      config.venues.circuitBreaker.enabled
+        ? {
+            policy: config.venues.circuitBreaker,
+            onTransition: (exchange, from, to) =>
+              (to === 'open' ? circuitLog.warn : circuitLog.info).call(
+                circuitLog,
+                { exchange, from, to },
+                `${exchange} circuit ${to}`,
+              ),
+          }
+        : undefined,
+    );
     const exchanges = new ExchangesService(registry, { recordsBooks: config.recorder.enabled });
     const marketsRepo = new MarketsRepo(store.db, store.dialect, store.sqliteReader);
     const eventsRepo = new EventsRepo(store.db);
@@ -338,7 +352,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const jobs: BackgroundJob[] = [usageJob, orderReconciler];
     if (catalogSyncJob) jobs.push(catalogSyncJob);
     if (bookRecorderJob) jobs.push(bookRecorderJob);
-    const metrics = new HttpMetrics(() => jobs);
+    const metrics = new HttpMetrics(
+      () => jobs,
+      () => registry.circuits(),
+    );
     const health = new HealthService({
       mode: config.mode,
       dialect: store.dialect,

@@ -182,6 +182,7 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
     // has still sent its order, which is then processed (the case our order-outcome policy reconciles).
     const body = method === 'GET' || method === 'DELETE' ? '' : await readBody(req);
     const fault = await control.faults.gate({ method, path: url.pathname });
+    control.faults.malformResponse(res, { method, path: url.pathname });
     if (fault?.kind === 'rate_limited') return sendJson(res, 429, { error: 'too many requests' });
     if (fault?.kind === 'error') {
       const code = fault.status === 503 ? 'service_unavailable' : 'internal_server_error';

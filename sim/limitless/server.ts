@@ -45,7 +45,10 @@ export async function handleLimitlessRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const fault = await state.faults.gate();
+  // The target lets a test aim faults at one route (`only`).
+  const target = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0] ?? '/' };
+  const fault = await state.faults.gate(target);
+  state.faults.malformResponse(res, target);
   if (fault?.kind === 'rate_limited') {
     return sendJson(
       res,

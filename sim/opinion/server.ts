@@ -273,7 +273,10 @@ export function createOpinionServer(
     }
     if (await handleControl(req, res, url.pathname, control)) return;
     if (!url.pathname.startsWith('/openapi/')) return fail(res, new ApiError(404, 404, 'not found'));
-    const fault = await faults.gate();
+    // The target lets a test aim faults at one route (`only`).
+    const target = { method: req.method ?? 'GET', path: url.pathname };
+    const fault = await faults.gate(target);
+    faults.malformResponse(res, target);
     // Gateway-level refusals carry the HTTP status as errno (the real gateway's body is not documented).
     if (fault?.kind === 'rate_limited') {
       return fail(res, new ApiError(429, 429, 'Too Many Requests'), {

@@ -69,6 +69,7 @@ async function dispatch(
   const target = { method, path };
   const fault = await control.faults.gate(target);
   control.faults.holdResponse(res, target);
+  control.faults.malformResponse(res, target);
   if (fault?.kind === 'rate_limited') return rateLimited(res, fault.retryAfterSeconds);
   if (fault?.kind === 'error') return injected(service, res, fault.status);
   for (const route of routes) {

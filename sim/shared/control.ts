@@ -1,6 +1,7 @@
 // The /__sim/* control surface every simulator serves beside its exchange's real API (never part of it):
 //   GET  /__sim/manifest        proposition key → native market ids (ground truth for matching)
-//   POST /__sim/faults          FaultSettings (fields left out reset to defaults); DELETE /__sim/faults clears all
+//   POST /__sim/faults          FaultSettings (latency, errors, 429, malformed answers, held answers, stalled feed;
+//                               fields left out reset to defaults); DELETE /__sim/faults clears all
 //   GET  /__sim/held            { held }: requests waiting out a latency or a held answer right now
 //   GET  /__sim/feed            { stalled, withheld }: stream frames a stalled feed dropped, counted since start
 //   POST /__sim/advance         { steps?: n } moves books and the trade tape n deterministic steps

@@ -1,8 +1,10 @@
 // Fault injection shared by every simulator, switched at runtime through POST /__sim/faults (not part of any
 // real API): added latency, a deterministic error rate, 429s with Retry-After (for the next N requests or until
-// cleared) and a stalled feed. Each simulator renders the decision in its own exchange's error style.
+// cleared), malformed answers (cut short, or every value of the wrong type) and a stalled feed. Each simulator renders
+// the decision in its own exchange's error style.
 // A latency or a held answer also ends when the settings change, so a test can hold a request for as long as it
 // needs and let it go at a moment it chooses (an explicit signal) instead of racing its own timers against ours.
+import type { ServerResponse } from 'node:http';
 import { ownValue } from './own-key.js';
 
 export interface FaultSettings {
@@ -13,6 +15,12 @@ export interface FaultSettings {
   error_status: number;
   /** 429 with `Retry-After: retry_after` (seconds); `remaining` null = until cleared, else for that many requests. */
   rate_limit: { retry_after: number; remaining: number | null } | null;
+  /**
+   * Successful JSON answers are corrupted after the handler wrote them: `truncated` cuts the body in half (not JSON
+   * any more), `wrong_types` keeps the JSON's shape but turns every string into `true` and every number and boolean
+   * into `"?"` (valid JSON that no reader of the venue's schema can accept). Error answers are left alone.
+   */
+  malformed: Malformation | null;
   /** Streams stay connected but send nothing (books, trades and heartbeats freeze). */
   stall_feed: boolean;
   /**
@@ -26,6 +34,8 @@ export interface FaultSettings {
    */
   only: string[];
 }
+
+export type Malformation = 'truncated' | 'wrong_types';
 
 export type FaultDecision =
   | { kind: 'rate_limited'; retryAfterSeconds: number }
@@ -41,6 +51,7 @@ const DEFAULTS: FaultSettings = {
   error_rate: 0,
   error_status: 500,
   rate_limit: null,
+  malformed: null,
   stall_feed: false,
   hold_response_ms: 0,
   only: [],
@@ -88,6 +99,10 @@ export class SimFaults {
       }
       rateLimit = { retry_after: retryAfter, remaining: count };
     }
+    const malformed = b.malformed ?? null;
+    if (malformed !== null && malformed !== 'truncated' && malformed !== 'wrong_types') {
+      throw new FaultSettingsError('malformed must be "truncated", "wrong_types" or null');
+    }
     if (b.stall_feed !== undefined && typeof b.stall_feed !== 'boolean') {
       throw new FaultSettingsError('stall_feed must be a boolean');
     }
@@ -100,6 +115,7 @@ export class SimFaults {
       error_rate: num('error_rate', 0, 1, 0),
       error_status: num('error_status', 400, 599, 500),
       rate_limit: rateLimit,
+      malformed,
       stall_feed: b.stall_feed === true,
       hold_response_ms: num('hold_response_ms', 0, 120_000, 0),
       only: only as string[],
@@ -182,6 +198,44 @@ export class SimFaults {
     };
   }
 
+  /**
+   * Corrupts the successful answer the handler writes to `res` when `malformed` is set and the request faults apply
+   * to this request. The status and headers stay (Content-Length is recomputed), so the client sees a 2xx it cannot
+   * read, as from a venue deploying a broken build.
+   */
+  malformResponse(res: ServerResponse, target?: FaultTarget): void {
+    const mode = this.current.malformed;
+    if (mode === null || !this.applies(target)) return;
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    let ok = false;
+    (res as { writeHead: (...args: unknown[]) => ServerResponse }).writeHead = (...args: unknown[]) => {
+      ok = typeof args[0] === 'number' && args[0] >= 200 && args[0] < 300;
+      const headers = args.find((a, i) => i > 0 && typeof a === 'object' && a !== null && !Array.isArray(a));
+      if (ok && headers) {
+        // The body's length changes: Node sets the new one at end().
+        const kept = Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'content-length');
+        return writeHead(
+          args[0],
+          ...args.slice(1).map((a) => (a === headers ? Object.fromEntries(kept) : a)),
+        );
+      }
+      return writeHead(...args);
+    };
+    (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
+      const [chunk] = args;
+      if (
+        !(ok || (!res.headersSent && res.statusCode < 300)) ||
+        chunk === undefined ||
+        typeof chunk === 'function'
+      ) {
+        return end(...args);
+      }
+      if (!res.headersSent) res.removeHeader('content-length');
+      return end(malformBody(Buffer.from(chunk as string | Uint8Array).toString('utf8'), mode));
+    };
+  }
+
   /** Resolves after `ms`, when the signal aborts, or when the settings change, whichever comes first. */
   private wait(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
@@ -204,4 +258,24 @@ export class SimFaults {
     this.generation += 1;
     for (const done of [...this.pending]) done();
   }
+}
+
+/** The corrupted body for a malformed-payload fault. */
+export function malformBody(text: string, mode: Malformation): string {
+  if (mode === 'truncated') return text.slice(0, Math.floor(text.length / 2));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text.slice(0, Math.floor(text.length / 2));
+  }
+  const wrong = (v: unknown): unknown => {
+    if (typeof v === 'string') return true;
+    if (typeof v === 'number' || typeof v === 'boolean') return '?';
+    if (Array.isArray(v)) return v.map(wrong);
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, wrong(x)]));
+    return v;
+  };
+  return JSON.stringify(wrong(parsed));
 }

@@ -10,13 +10,18 @@ import { createPredictfunAdapter } from '../venues/predictfun/index.js';
 
 export const LIVE_VENUE_FACTORIES: Partial<Record<ExchangeId, (config: Config) => VenueAdapter>> = {
   polymarket: (config) =>
-    createPolymarketAdapter({ ...config.venues.polymarket, timeoutMs: config.venues.timeoutMs }),
+    createPolymarketAdapter({
+      ...config.venues.polymarket,
+      timeoutMs: config.venues.timeoutMs,
+      streamHeartbeatMs: config.venues.streamHeartbeatMs,
+    }),
   kalshi: (config) => {
     const { restUrl, wsUrl, streamApiKeyId, streamPrivateKey } = config.venues.kalshi;
     return createKalshiAdapter({
       restUrl,
       wsUrl,
       timeoutMs: config.venues.timeoutMs,
+      streamHeartbeatMs: config.venues.streamHeartbeatMs,
       streamCredentials:
         streamApiKeyId && streamPrivateKey
           ? { api_key_id: streamApiKeyId, private_key: streamPrivateKey }

@@ -133,6 +133,21 @@ export const ConfigSchema = Type.Object({
     }),
     /** Per-call deadline for venue requests. */
     timeoutMs: Type.Integer({ minimum: 100 }),
+    /**
+     * Heartbeat period of the Polymarket and Kalshi market streams (both document 10 s); a socket with no frame for
+     * three periods is replaced (a stalled feed: its books go stale until the new connection's snapshot).
+     */
+    streamHeartbeatMs: Type.Integer({ minimum: 50 }),
+    /**
+     * One circuit breaker per venue in front of every adapter request: after `failureThreshold` upstream failures
+     * in a row (5xx, 429 after backoff, timeout, unreachable, malformed payload) the venue is not called for
+     * `openMs` (requests answer 503 retryable with Retry-After at once), then one probe decides.
+     */
+    circuitBreaker: Type.Object({
+      enabled: Type.Boolean(),
+      failureThreshold: Type.Integer({ minimum: 1 }),
+      openMs: Type.Integer({ minimum: 10 }),
+    }),
   }),
   /**
    * Polygon, where Polymarket's approvals and CTF split/merge/redeem happen (README "On chain"). `serve` uses
@@ -270,6 +285,8 @@ export const DEFAULT_CONFIG: Config = {
       pollIntervalMs: 2_000,
     },
     timeoutMs: 10_000,
+    streamHeartbeatMs: 10_000,
+    circuitBreaker: { enabled: true, failureThreshold: 5, openMs: 10_000 },
   },
   chain: { enabled: true, chainId: 137, contracts: {}, receiptTimeoutMs: 60_000 },
   vault: { previousMasterKeys: [] },

@@ -168,7 +168,13 @@ export class CatalogSyncJob implements BackgroundJob {
       };
       const written = results.reduce((n, r) => n + r.written, 0);
       this.options.logger.info(
-        { passes: this.passes, written, failed: failed.map((r) => r.exchange) },
+        {
+          passes: this.passes,
+          written,
+          failed: failed.map((r) => r.exchange),
+          // Venues that continued from a cursor saved by an earlier pass (a restart, a crash, a lost lease).
+          resumed: results.filter((r) => r.resumed).map((r) => r.exchange),
+        },
         'catalogue sync pass complete',
       );
       this.settleWaiters(false);

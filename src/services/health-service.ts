@@ -1,6 +1,8 @@
-// /healthz: the database, background jobs and venues, each with its own state; unhealthy when the database is.
+// /healthz: the database, background jobs and venues (with their circuit breakers), each with its own state;
+// unhealthy when the database is, degraded when a job is or a venue's circuit is not closed.
 import { type Static, Type } from 'typebox';
 import { type BackgroundJob, JobState } from '../domain/background-job.js';
+import { CircuitReport, circuitReport } from '../domain/circuit-breaker.js';
 import { ExchangeId } from '../domain/exchanges.js';
 import type { VenueRegistry } from '../venues/registry.js';
 
@@ -27,7 +29,13 @@ export const HealthReport = Type.Object({
   database: Type.Object({ ok: Type.Boolean(), dialect: Type.String(), error: Type.Optional(Type.String()) }),
   rate_limiter: Type.Object({ backend: Type.String() }),
   workers: Type.Array(JobState),
-  venues: Type.Array(Type.Object({ exchange: ExchangeId, name: Type.String() })),
+  venues: Type.Array(
+    Type.Object({
+      exchange: ExchangeId,
+      name: Type.String(),
+      circuit: Type.Optional(CircuitReport),
+    }),
+  ),
   catalogue: Type.Optional(CatalogueHealth),
 });
 export type HealthReport = Static<typeof HealthReport>;
@@ -57,7 +65,13 @@ export class HealthService {
     // Catalogue detail comes from the database, which may be the thing that is down.
     const catalogue =
       database.ok && this.deps.catalogue ? await this.deps.catalogue().catch(() => undefined) : undefined;
-    const degraded = workers.some((w) => w.health === 'degraded');
+    const circuits = new Map(
+      this.deps.registry.circuits().map((c) => [c.exchange, circuitReport(c.breaker)]),
+    );
+    // A venue whose circuit is not closed is being refused: the node serves, but not everything.
+    const degraded =
+      workers.some((w) => w.health === 'degraded') ||
+      [...circuits.values()].some((c) => c.state !== 'closed');
     return {
       status: !database.ok ? 'down' : degraded ? 'degraded' : 'ok',
       mode: this.deps.mode,
@@ -65,7 +79,10 @@ export class HealthService {
       database,
       rate_limiter: { backend: this.deps.rateLimiterBackend },
       workers,
-      venues: this.deps.registry.list().map((v) => ({ exchange: v.descriptor.id, name: v.descriptor.name })),
+      venues: this.deps.registry.list().map((v) => {
+        const circuit = circuits.get(v.descriptor.id);
+        return { exchange: v.descriptor.id, name: v.descriptor.name, ...(circuit ? { circuit } : {}) };
+      }),
       ...(catalogue ? { catalogue } : {}),
     };
   }

@@ -1,6 +1,13 @@
 // The set of venues this server runs, checked at start: a declared capability must have its facet method and an
 // undeclared one must not, so GET /exchanges can never promise what the code does not do.
+import {
+  CircuitBreaker,
+  type CircuitPolicy,
+  type CircuitState,
+  type VenueCircuit,
+} from '../domain/circuit-breaker.js';
 import type { ExchangeId } from '../domain/exchanges.js';
+import { guardAdapter } from './circuit-guard.js';
 import type { Capability, VenueAdapter } from './port.js';
 
 type FacetName = 'catalog' | 'marketData' | 'trading';
@@ -30,16 +37,40 @@ export class RegistryError extends Error {
   override readonly name = 'RegistryError';
 }
 
+export interface CircuitOptions {
+  policy: CircuitPolicy;
+  now?: () => number;
+  onTransition?: (exchange: ExchangeId, from: CircuitState, to: CircuitState) => void;
+}
+
 export class VenueRegistry {
   private readonly byId = new Map<ExchangeId, VenueAdapter>();
+  private readonly breakers: VenueCircuit[] = [];
 
-  constructor(adapters: readonly VenueAdapter[]) {
+  /**
+   * With `circuits`, every adapter is handed out behind its venue's circuit breaker (`circuit-guard.ts`): the one
+   * place all adapter calls pass, whoever makes them.
+   */
+  constructor(adapters: readonly VenueAdapter[], circuits?: CircuitOptions) {
     for (const adapter of adapters) {
       const id = adapter.descriptor.id;
       if (this.byId.has(id)) throw new RegistryError(`venue ${id} registered twice`);
       checkFacets(adapter);
-      this.byId.set(id, adapter);
+      if (circuits) {
+        const breaker = new CircuitBreaker(circuits.policy, circuits.now, (from, to) =>
+          circuits.onTransition?.(id, from, to),
+        );
+        this.breakers.push({ exchange: id, breaker });
+        this.byId.set(id, guardAdapter(adapter, breaker));
+      } else {
+        this.byId.set(id, adapter);
+      }
     }
+  }
+
+  /** Each venue's circuit breaker (empty when the registry runs without them). */
+  circuits(): readonly VenueCircuit[] {
+    return this.breakers;
   }
 
   get(id: ExchangeId): VenueAdapter | undefined {

@@ -14,6 +14,7 @@ export const launchKalshiSandbox: SimVenueLauncher = async (config, world) => {
         restUrl: sim.url,
         wsUrl: sim.wsUrl,
         timeoutMs: config.venues.timeoutMs,
+        streamHeartbeatMs: config.venues.streamHeartbeatMs,
         unpaced: true,
         streamCredentials: { api_key_id: stream.api_key_id ?? '', private_key: stream.private_key ?? '' },
       });

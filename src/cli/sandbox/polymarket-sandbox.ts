@@ -40,6 +40,7 @@ export async function launchPolymarketSandbox(
         wsMarketUrl: sim.urls.wsMarket,
         wsUserUrl: sim.urls.wsUser,
         timeoutMs: config.venues.timeoutMs,
+        streamHeartbeatMs: config.venues.streamHeartbeatMs,
         unpaced: true,
       }),
     firstAccount: () => sim.createAccount(),

@@ -2,8 +2,9 @@
 // registry), and requests by route and status with their latency in RouteMetrics, whose per-request cost is a few
 // increments.
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { BackgroundJob } from '../../domain/background-job.js';
+import { CircuitState, type VenueCircuit } from '../../domain/circuit-breaker.js';
 import { RouteMetrics } from './route-metrics.js';
 
 export class HttpMetrics {
@@ -14,7 +15,7 @@ export class HttpMetrics {
   );
   readonly contentType = this.registry.contentType;
 
-  constructor(jobs: () => readonly BackgroundJob[]) {
+  constructor(jobs: () => readonly BackgroundJob[], circuits: () => readonly VenueCircuit[] = () => []) {
     collectDefaultMetrics({ register: this.registry, prefix: 'omnibook_' });
     new Gauge({
       name: 'omnibook_job_healthy',
@@ -26,6 +27,33 @@ export class HttpMetrics {
         for (const job of jobs()) {
           const health = job.state().health;
           this.set({ job: job.name }, health === 'running' ? 1 : health === 'stopped' ? 0 : 0.5);
+        }
+      },
+    });
+    const states = CircuitState.enum as readonly CircuitState[];
+    // Read from the breakers when scraped, so the request path pays nothing for them.
+    new Gauge({
+      name: 'omnibook_venue_circuit_state',
+      help: 'Venue circuit breaker: 1 for the state it is in (closed, open, half_open), 0 for the others',
+      labelNames: ['exchange', 'state'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { exchange, breaker } of circuits()) {
+          const now = breaker.state;
+          for (const state of states) this.set({ exchange, state }, state === now ? 1 : 0);
+        }
+      },
+    });
+    new Counter({
+      name: 'omnibook_venue_circuit_transitions_total',
+      help: 'Venue circuit breaker transitions since start, by the state entered',
+      labelNames: ['exchange', 'to'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { exchange, breaker } of circuits()) {
+          for (const to of states) this.inc({ exchange, to }, breaker.transitions(to));
         }
       },
     });

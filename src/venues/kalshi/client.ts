@@ -14,6 +14,8 @@ export interface KalshiAdapterOptions {
   /** WebSocket URL (…/trade-api/ws/v2). */
   wsUrl: string;
   timeoutMs: number;
+  /** Market stream heartbeat period (10 s by default); a socket silent for three is replaced. */
+  streamHeartbeatMs?: number;
   /**
    * An API key for the market-data WebSocket: Kalshi authenticates every WebSocket connection, even for public
    * channels. Without one the adapter serves streams by polling the REST book.

@@ -163,7 +163,13 @@ export function kalshiMarketData(
 
     openMarketStream(ctx: StreamContext): MarketStream {
       const credentials = client.options.streamCredentials;
-      if (credentials) return openKalshiMarketStream(ctx, client.options.wsUrl, credentials);
+      if (credentials)
+        return openKalshiMarketStream(
+          ctx,
+          client.options.wsUrl,
+          credentials,
+          client.options.streamHeartbeatMs,
+        );
       return pollingMarketStream(ctx, {
         venue: 'kalshi',
         intervalMs: POLL_INTERVAL_MS,

@@ -42,8 +42,11 @@ const decodeFill = payloadDecoder(KalshiWsFill);
 const decodeUserOrder = payloadDecoder(KalshiWsUserOrder);
 
 /** The server pings every 10 s; we ping too, and treat 30 s of silence as a dead connection. */
-const HEARTBEAT = { intervalMs: 10_000 };
-const STALE_AFTER_MS = 30_000;
+const HEARTBEAT_MS = 10_000;
+const heartbeat = (intervalMs = HEARTBEAT_MS) => ({
+  heartbeat: { intervalMs },
+  staleAfterMs: 3 * intervalMs,
+});
 
 export interface StreamCredentials {
   api_key_id: string;
@@ -72,6 +75,7 @@ export function openKalshiMarketStream(
   ctx: StreamContext,
   wsUrl: string,
   credentials: StreamCredentials,
+  heartbeatMs?: number,
 ): MarketStream {
   const channel = new EventChannel<MarketStreamEvent>();
   const watched = new Map<string, Watched>();
@@ -243,8 +247,7 @@ export function openKalshiMarketStream(
       },
       onMessage: handle,
       onState: (state, reason) => channel.push({ type: 'feed_state', state, reason }),
-      heartbeat: HEARTBEAT,
-      staleAfterMs: STALE_AFTER_MS,
+      ...heartbeat(heartbeatMs),
     });
     socket.start();
   };
@@ -338,8 +341,7 @@ export function openKalshiUserStream(
       }
     },
     onState: (state, reason) => channel.push({ type: 'feed_state', state, reason }),
-    heartbeat: HEARTBEAT,
-    staleAfterMs: STALE_AFTER_MS,
+    ...heartbeat(),
   });
   socket.start();
   const close = async () => {

@@ -192,7 +192,8 @@ export function polymarketMarketData(client: PolymarketClient): MarketDataFacet 
       });
     },
 
-    openMarketStream: (ctx: StreamContext) => openPolymarketMarketStream(ctx, client.options.wsMarketUrl),
+    openMarketStream: (ctx: StreamContext) =>
+      openPolymarketMarketStream(ctx, client.options.wsMarketUrl, client.options.streamHeartbeatMs),
   };
 }
 

@@ -33,8 +33,11 @@ const decodeOrder = payloadDecoder(PolymarketWsOrder);
 const decodeTrade = payloadDecoder(PolymarketUserTrade);
 
 /** Documented heartbeat: a text PING every 10 s; three missed answers mean the connection is dead. */
-const HEARTBEAT = { intervalMs: 10_000, frame: () => 'PING' };
-const STALE_AFTER_MS = 30_000;
+const HEARTBEAT_MS = 10_000;
+const heartbeat = (intervalMs = HEARTBEAT_MS) => ({
+  heartbeat: { intervalMs, frame: () => 'PING' },
+  staleAfterMs: 3 * intervalMs,
+});
 
 /** Inbound frames are one event or an array of events. */
 function events(text: string): Array<Record<string, unknown>> {
@@ -44,7 +47,12 @@ function events(text: string): Array<Record<string, unknown>> {
   return list.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null);
 }
 
-export function openPolymarketMarketStream(ctx: StreamContext, url: string): MarketStream {
+/** `heartbeatMs`: the documented 10 s unless configured (venues.streamHeartbeatMs); three missed means dead. */
+export function openPolymarketMarketStream(
+  ctx: StreamContext,
+  url: string,
+  heartbeatMs?: number,
+): MarketStream {
   const channel = new EventChannel<MarketStreamEvent>();
   const byToken = new Map<string, Instrument>();
   let socket: ReconnectingSocket | null = null;
@@ -131,8 +139,7 @@ export function openPolymarketMarketStream(ctx: StreamContext, url: string): Mar
       },
       onMessage: handle,
       onState: (state, reason) => channel.push({ type: 'feed_state', state, reason }),
-      heartbeat: HEARTBEAT,
-      staleAfterMs: STALE_AFTER_MS,
+      ...heartbeat(heartbeatMs),
     });
     socket.start();
   };
@@ -275,8 +282,7 @@ export function openPolymarketUserStream(
           }
         },
         onState: (state, reason) => channel.push({ type: 'feed_state', state, reason }),
-        heartbeat: HEARTBEAT,
-        staleAfterMs: STALE_AFTER_MS,
+        ...heartbeat(client.options.streamHeartbeatMs),
       });
       socket.start();
     },

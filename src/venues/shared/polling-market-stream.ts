@@ -1,6 +1,8 @@
 // A MarketStream for venues without a native book stream: polls each subscribed book every `intervalMs` and
 // emits a snapshot first, then only the levels that changed, so subscribers see the same snapshot/delta protocol
-// as on streaming venues. A failed poll marks the feed degraded and is retried on the next tick; nothing is invented.
+// as on streaming venues. A failed poll marks the feed degraded and is retried on the next tick; nothing is invented:
+// the book whose poll failed is no longer known to be current, so it gets a `resync` (held books go stale) and the next
+// good poll sends a fresh snapshot.
 
 import type { OrderBook } from '../../domain/book.js';
 import { diffBookSides } from '../../domain/book-diff.js';
@@ -70,6 +72,10 @@ export function pollingMarketStream(ctx: StreamContext, options: PollingStreamOp
           { venue: options.venue, err: error, market: entry.instrument.market_id },
           'book poll failed',
         );
+        if (entry.last !== null && watched.has(keyOf(entry.instrument))) {
+          entry.last = null;
+          channel.push({ type: 'resync', instrument: entry.instrument, reason: 'book poll failed' });
+        }
       }
       return false;
     }

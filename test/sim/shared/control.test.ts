@@ -42,12 +42,13 @@ before(async () => {
     events.push(`received ${target.method} ${path}`);
     const fault = await faults.gate(target);
     faults.holdResponse(res, target);
+    faults.malformResponse(res, target);
     if (fault?.kind === 'rate_limited') {
       return sendJson(res, 429, { error: 'slow down' }, { 'retry-after': String(fault.retryAfterSeconds) });
     }
     if (fault) return sendJson(res, fault.status, { error: 'boom' });
     events.push(`handled ${target.method} ${path}`);
-    sendJson(res, 200, { ok: true });
+    sendJson(res, 200, { ok: true, n: 1, list: [{ s: 'x' }] });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -191,4 +192,27 @@ test('the request log is bounded: routes past its size are counted together as o
   log.record('POST', '/auth', 'clob');
   assert.equal(log.count('clob POST /auth'), 0, 'a new route past the bound is not kept apart');
   assert.equal(log.count('other'), 501);
+});
+
+test('malformed answers: cut short, or every value of the wrong type; errors and control calls untouched', async () => {
+  try {
+    assert.equal((await post('/__sim/faults', { malformed: 'truncated' })).status, 200);
+    const cut = await fetch(`${url}/venue`);
+    assert.equal(cut.status, 200);
+    const text = await cut.text();
+    const whole = JSON.stringify({ ok: true, n: 1, list: [{ s: 'x' }] });
+    assert.equal(text, whole.slice(0, Math.floor(whole.length / 2)));
+    assert.throws(() => JSON.parse(text));
+    await post('/__sim/faults', { malformed: 'wrong_types' });
+    const typed = await fetch(`${url}/venue`);
+    assert.deepEqual(await typed.json(), { ok: '?', n: '?', list: [{ s: true }] });
+    // An injected error is the venue's error, not a malformed answer.
+    await post('/__sim/faults', { malformed: 'truncated', error_rate: 1, error_status: 502 });
+    const failed = await fetch(`${url}/venue`);
+    assert.deepEqual([failed.status, await failed.json()], [502, { error: 'boom' }]);
+    assert.equal((await post('/__sim/faults', { malformed: 'garbled' })).status, 400);
+  } finally {
+    await fetch(`${url}/__sim/faults`, { method: 'DELETE' });
+  }
+  assert.deepEqual(await (await fetch(`${url}/venue`)).json(), { ok: true, n: 1, list: [{ s: 'x' }] });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { AppError } from '../../../src/errors/app-error.js';
 import { CAPABILITIES, type VenueAdapter } from '../../../src/venues/port.js';
 import { RegistryError, VenueRegistry } from '../../../src/venues/registry.js';
 import { descriptorFor } from '../../support/loopback-venue.js';
@@ -44,4 +45,104 @@ test('polling counts as declared, duplicates are refused, and consistent venues 
   assert.throws(() => new VenueRegistry([ok, ok]), /registered twice/);
   // The wire contract's sixteen flags and fetch_execution_price (docs/architecture.md, Decisions).
   assert.equal(CAPABILITIES.length, 17);
+});
+
+test('with circuits, every request-shaped facet method passes its venue breaker; streams and ping do not', async () => {
+  let now = 0;
+  let calls = 0;
+  let failing = true;
+  class MarketData {
+    // A class facet: its methods live on the prototype, and `this` must still be the facet.
+    private readonly status = 'x';
+    async fetchOrderBook() {
+      calls += 1;
+      if (failing) throw new AppError('service_unavailable', 'kalshi answered 502');
+      return this.status;
+    }
+    openMarketStream() {
+      return 'stream';
+    }
+  }
+  const venue = {
+    descriptor: descriptorFor('kalshi', { fetch_orderbook: 'supported', websocket: 'supported' }),
+    catalog: {},
+    marketData: new MarketData(),
+    trading: {},
+    ping: noPing,
+  } as unknown as VenueAdapter;
+  const registry = new VenueRegistry([venue], {
+    policy: { failureThreshold: 2, openMs: 5_000 },
+    now: () => now,
+  });
+  const guarded = registry.get('kalshi');
+  const fetchOrderBook = guarded?.marketData.fetchOrderBook;
+  assert.ok(guarded && fetchOrderBook);
+  const ctx = { signal: new AbortController().signal } as never;
+  const read = (): Promise<unknown> => fetchOrderBook(ctx, {} as never, 'Yes');
+  await assert.rejects(read(), /answered 502/);
+  // A 4xx is the venue answering: it resets the count.
+  failing = false;
+  assert.equal(await read(), 'x');
+  failing = true;
+  await assert.rejects(read(), /answered 502/);
+  await assert.rejects(read(), /answered 502/);
+  const [circuit] = registry.circuits();
+  assert.equal(circuit?.breaker.state, 'open');
+  const refused: AppError = await read().then(
+    () => assert.fail('an open circuit must refuse'),
+    (e: unknown) => e as AppError,
+  );
+  assert.equal(refused.code, 'service_unavailable');
+  assert.equal(refused.retryable, true);
+  assert.deepEqual(refused.headers, { 'retry-after': '5' });
+  assert.match(refused.message, /circuit open.*last: kalshi answered 502/);
+  assert.equal(calls, 4, 'the refused call never reached the adapter');
+  assert.equal(guarded.marketData.openMarketStream?.({} as never), 'stream');
+  assert.equal((await guarded.ping(ctx, null)).reachable, true);
+  now += 5_000;
+  failing = false;
+  assert.equal(await read(), 'x');
+  assert.equal(circuit?.breaker.state, 'closed');
+});
+
+test('a caller that went away leaves the breaker as it was; its deadline counts', async () => {
+  const venue: VenueAdapter = {
+    descriptor: descriptorFor('opinion', { fetch_orderbook: 'supported' }),
+    catalog: {},
+    marketData: {
+      fetchOrderBook: async () => Promise.reject(new AppError('service_unavailable', 'gone')),
+    },
+    trading: {},
+    ping: noPing,
+  };
+  const registry = new VenueRegistry([venue], { policy: { failureThreshold: 1, openMs: 5_000 } });
+  const fetchOrderBook = registry.get('opinion')?.marketData.fetchOrderBook;
+  assert.ok(fetchOrderBook);
+  const gone = new AbortController();
+  gone.abort();
+  await assert.rejects(fetchOrderBook({ signal: gone.signal } as never, {} as never, 'Yes'));
+  assert.equal(registry.circuits()[0]?.breaker.state, 'closed');
+  const timedOut = AbortSignal.abort(new DOMException('deadline', 'TimeoutError'));
+  await assert.rejects(fetchOrderBook({ signal: timedOut } as never, {} as never, 'Yes'));
+  assert.equal(registry.circuits()[0]?.breaker.state, 'open');
+});
+
+test("a trading call's failure is remembered by method name only: another customer never reads its message", async () => {
+  const venue: VenueAdapter = {
+    descriptor: descriptorFor('kalshi', { fetch_balance: 'supported' }),
+    catalog: {},
+    marketData: {},
+    trading: {
+      fetchBalance: async () =>
+        Promise.reject(new AppError('service_unavailable', 'account 42 of alice: 502')),
+    },
+    ping: noPing,
+  };
+  const registry = new VenueRegistry([venue], { policy: { failureThreshold: 1, openMs: 5_000 } });
+  const fetchBalance = registry.get('kalshi')?.trading.fetchBalance;
+  assert.ok(fetchBalance);
+  const ctx = { signal: new AbortController().signal } as never;
+  await assert.rejects(fetchBalance(ctx, {} as never), /alice/);
+  assert.equal(registry.circuits()[0]?.breaker.lastError, 'fetchBalance failed upstream');
+  await assert.rejects(fetchBalance(ctx, {} as never), (e: Error) => !/alice/.test(e.message));
 });

@@ -11,7 +11,7 @@ import { waitFor } from '../../../support/server.js';
 
 const market = { exchange: 'opinion', exchange_market_id: '42', outcomes: [{ name: 'Yes' }] } as Market;
 
-test('a snapshot first, then only changed levels; failed polls mark the feed degraded, recovery healthy', async () => {
+test('a snapshot first, then only changed levels; a failed poll marks the feed degraded and the book resynced, recovery a fresh snapshot', async () => {
   let bids: BookLevel[] = [[0.4, 10]];
   let fail = false;
   const stream = pollingMarketStream(
@@ -61,11 +61,18 @@ test('a snapshot first, then only changed levels; failed polls mark the feed deg
     10_000,
     'degraded',
   );
+  const resync = events.findIndex((e) => e.type === 'resync');
+  assert.ok(resync > 0, 'the book whose poll failed is not announced for a resync');
   fail = false;
   await waitFor(
     async () => events.some((e) => e.type === 'feed_state' && e.state === 'healthy') || undefined,
     10_000,
     'healthy again',
+  );
+  await waitFor(
+    async () => events.slice(resync).some((e) => e.type === 'book_snapshot') || undefined,
+    10_000,
+    'a fresh snapshot after the resync',
   );
   assert.equal(events.filter((e) => e.type === 'book_delta').length, 1, 'no delta without a change');
   await stream.close();
