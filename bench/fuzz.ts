@@ -8,7 +8,7 @@
 // Baseline: the first BENCH_FUZZ_BASELINE_CASES (5,000) requests of the same stream sent, the same way, to a bare
 // node:http server that reads each request and answers a fixed JSON error — cases/s is printed as a ratio to it.
 // Settings: BENCH_FUZZ_BACKENDS (sqlite,postgres), BENCH_FUZZ_SEED (time-based when unset), BENCH_SIM_SIZE (40).
-// Figures are printed (and written to bench/results/fuzz.json), never asserted; this machine is shared and noisy.
+// Figures are printed (and written to bench/results/fuzz-<backends>.json), never asserted.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -239,7 +239,7 @@ async function main(): Promise<void> {
   const dir = join(REPO_ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
-    join(dir, 'fuzz.json'),
+    join(dir, `fuzz-${CHOSEN.join('-')}.json`),
     `${JSON.stringify({ seed: SEED, at: new Date().toISOString(), machine, results }, null, 2)}\n`,
   );
   const violations = results.reduce(
