@@ -36,6 +36,16 @@ const BATCH = 500;
 const BACKENDS: Record<string, FuzzBackend> = { sqlite: 'sqlite + memory', postgres: 'postgres + redis' };
 const CHOSEN = (process.env.BENCH_FUZZ_BACKENDS ?? 'sqlite,postgres').split(',').map((b) => b.trim());
 
+// SIGINT (Ctrl-C) or SIGTERM ends the current backend's run early: its figures cover the requests sent so far.
+let stopRequested = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopRequested) process.exit(130);
+    stopRequested = true;
+    progress(`${signal}: stopping after the request in flight (again to quit at once)`);
+  });
+}
+
 interface Figures {
   backend: string;
   markets: number;
@@ -145,7 +155,8 @@ async function runBackend(name: string, backend: FuzzBackend): Promise<Figures> 
       const g0 = performance.now();
       const next = requests.next();
       spent.generate += performance.now() - g0;
-      if (next.done) break;
+      if (next.done || stopRequested) break;
+      done += 1;
       const [spec, seed] = next.value;
       let answer: Answer;
       const s0 = performance.now();
@@ -175,8 +186,7 @@ async function runBackend(name: string, backend: FuzzBackend): Promise<Figures> 
         if (changed.length > 0) stateChanges += 1;
         note(`[seed ${seed}] ${describeFailure(backend, spec, answer, problems)}`);
       }
-      done += 1;
-      if (done % 10_000 === 0) {
+      if (done % 2_000 === 0) {
         const s = (performance.now() - t0) / 1000;
         progress(`${name}: ${done} requests, ${(done / s).toFixed(0)}/s, ${serverErrors} × 5xx so far`);
       }
@@ -188,9 +198,9 @@ async function runBackend(name: string, backend: FuzzBackend): Promise<Figures> 
     return {
       backend,
       markets: stack.markets,
-      cases: CASES,
+      cases: done,
       seconds,
-      casesPerS: CASES / seconds,
+      casesPerS: done / seconds,
       baselineCasesPerS,
       serverErrors,
       shapeErrors,
@@ -210,11 +220,11 @@ async function main(): Promise<void> {
   for (const name of CHOSEN) {
     const backend = BACKENDS[name];
     if (!backend) throw new Error(`BENCH_FUZZ_BACKENDS: unknown backend '${name}' (sqlite, postgres)`);
-    results.push(await runBackend(name, backend));
+    if (!stopRequested) results.push(await runBackend(name, backend));
   }
   const machine = machineFacts();
   const lines = [
-    `HTTP fuzz over a populated catalogue — seed ${SEED}, ${CASES} requests per backend`,
+    `HTTP fuzz over a populated catalogue — seed ${SEED}, ${CASES} requests per backend asked${stopRequested ? ' (stopped early by a signal: see the requests column)' : ''}`,
     `machine: ${machine.cpuModel}, ${machine.cores} cores, node ${machine.node} (shared machine: rates are noisy)`,
     '',
     'backend            markets  requests  seconds  cases/s  bare node:http  ratio   5xx  shape  schema  state',
