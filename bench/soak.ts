@@ -157,6 +157,7 @@ async function main(): Promise<void> {
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)] as T;
 
     let requests = 0;
+    let cancelRetries = 0;
     /** One request; anything but `expected` is an unexpected error. Resolves to the parsed body (or null). */
     const call = async (
       kind: string,
@@ -233,12 +234,31 @@ async function main(): Promise<void> {
             },
           })) as { id?: string } | null;
           if (!order?.id) return;
-          await call(
-            'order cancel',
-            `/api/v1/orders/${encodeURIComponent(order.id)}?exchange=${exchange}`,
-            200,
-            { method: 'DELETE', headers: creds },
-          );
+          const path = `/api/v1/orders/${encodeURIComponent(order.id)}?exchange=${exchange}`;
+          // An order the exchange has not confirmed yet (the send outlived its timeout on a busy machine) cannot be
+          // cancelled: 503 retryable says to wait until GET shows it, as a client would (counted apart, not an error).
+          for (let attempt = 0; attempt < 30; attempt++) {
+            requests += 1;
+            const res = await fetch(`${ours.url}${path}`, {
+              method: 'DELETE',
+              headers: { ...headers, ...creds },
+              signal: AbortSignal.timeout(60_000),
+            }).catch((error: Error) => error);
+            if (res instanceof Error) {
+              errors.add('order cancel network', res.message);
+              return;
+            }
+            const text = await res.text();
+            if (res.status === 200) return;
+            if (res.status !== 503 || !text.includes('"retryable":true')) {
+              errors.add(`order cancel ${res.status}`, `DELETE ${path} → ${text}`);
+              return;
+            }
+            cancelRetries += 1;
+            await new Promise((r) => setTimeout(r, 1_000));
+            await call('order poll', path, 200, { headers: creds });
+          }
+          errors.add('order cancel', `DELETE ${path}: still unconfirmed after 30 tries`);
         },
       ],
     ];
@@ -277,7 +297,9 @@ async function main(): Promise<void> {
             errors.add(`ws ${m.type}`, data.toString());
           }
         });
-        ws.on('error', (error) => errors.add('ws error', error.message));
+        ws.on('error', (error) => {
+          if (!closing) errors.add('ws error', error.message);
+        });
         ws.on('close', (code) => {
           sockets.delete(ws);
           if (!closing && running) errors.add('ws closed by the server', `code ${code}`);
@@ -286,7 +308,9 @@ async function main(): Promise<void> {
         });
         (ws as WebSocket & { closeCleanly?: () => void }).closeCleanly = () => {
           closing = true;
-          ws.close(1000);
+          // A socket still connecting cannot send a close frame: the client drops it (its own doing, not an error).
+          if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
+          else ws.close(1000);
         };
         sockets.add(ws);
       });
@@ -337,6 +361,19 @@ async function main(): Promise<void> {
 
     const samples: Sample[] = [];
     const started = performance.now();
+    // SIGINT or SIGTERM ends the load early; the figures cover the samples taken so far.
+    let stopEarly: () => void = () => undefined;
+    const stopped = new Promise<void>((resolve) => {
+      stopEarly = resolve;
+    });
+    let interrupted = false;
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        interrupted = true;
+        progress(`${signal}: ending the soak early`);
+        stopEarly();
+      });
+    }
     const durationMs = SETTINGS.minutes * 60_000;
     progress(`mixed load for ${SETTINGS.minutes} min, memory sampled every ${SETTINGS.sampleS} s`);
     for (;;) {
@@ -370,7 +407,8 @@ async function main(): Promise<void> {
       }
       const next = started + samples.length * SETTINGS.sampleS * 1000;
       if (next - started > durationMs) break;
-      await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+      await Promise.race([stopped, new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())))]);
+      if (interrupted) break;
     }
     running = false;
     for (const ws of sockets) closeClient(ws);
@@ -387,10 +425,14 @@ async function main(): Promise<void> {
     const report = [
       `soak: ${(elapsedS / 60).toFixed(1)} min of mixed load on omnibook serve (SQLite), ${samples.length} samples every ${SETTINGS.sampleS} s`,
       `machine: ${machine.cpuModel}, ${machine.cores} cores, node ${machine.node} (shared machine: other work was running)`,
+      ...(interrupted
+        ? [`stopped early by a signal after ${(elapsedS / 60).toFixed(1)} of ${SETTINGS.minutes} min`]
+        : []),
       `load: ${requests} HTTP requests (${(requests / Math.max(1, elapsedS)).toFixed(1)}/s over ${SETTINGS.workers} workers), ` +
         `${wsMessages} WebSocket messages to ${SETTINGS.wsClients} clients churned by a quarter every ${SETTINGS.wsChurnS} s`,
       line('RSS', rssTrend),
       line('heap used', heapTrend),
+      `order cancels retried after 503 retryable (order not yet confirmed by the exchange): ${cancelRetries}`,
       `unexpected errors: ${errors.total()}${[...errors.counts].map(([k, n]) => `\n  ${k} × ${n}`).join('')}`,
       ...errors.examples.map((e) => `  e.g. ${e}`),
     ];
@@ -407,6 +449,8 @@ async function main(): Promise<void> {
           settings: SETTINGS,
           requests,
           wsMessages,
+          cancelRetries,
+          interrupted,
           trend: { rss: rssTrend, heapUsed: heapTrend },
           unexpectedErrors: Object.fromEntries(errors.counts),
           examples: errors.examples,
