@@ -1,7 +1,8 @@
 // SQL for the builder program: builders (pool and tier) and their end-users. Every change to a builder's end-users
 // runs in one transaction that first bumps the builder's `pool_version`, so it holds the builder row's write lock
 // before it reads the pool's sum; that is what keeps the sum of qps_limit within the pool under concurrent calls on
-// any number of nodes, on both dialects, without dialect-specific locking syntax.
+// any number of nodes, on both dialects, without dialect-specific locking syntax. A change that is refused (or
+// finds nothing to do) rolls its transaction back, the bump included: a refused request leaves the store as it was.
 import type { Kysely, Transaction } from 'kysely';
 import type { ApiKeyRow } from './api-keys-repo.js';
 import type { BuildersTable, BuilderUsersTable, Database } from './schema.js';
@@ -99,45 +100,51 @@ export class BuilderRepo {
    * (then that one), or unless its qps_limit does not fit in the pool.
    */
   async create(user: BuilderUserRow, key: ApiKeyRow): Promise<CreateOutcome> {
-    return this.db.transaction().execute(async (tx) => {
-      await lockBuilder(tx, user.builder_id);
-      const existing = await tx
-        .selectFrom('builder_users')
-        .selectAll()
-        .where('builder_id', '=', user.builder_id)
-        .where('external_id', '=', user.external_id)
-        .where('status', '=', 'active')
-        .executeTakeFirst();
-      if (existing) return { kind: 'existing', user: existing };
-      const pool = await this.pool(user.builder_id, tx);
-      if (pool.total_allocated_qps + user.qps_limit > pool.qps_pool) return { kind: 'over_pool', pool };
-      await tx.insertInto('api_keys').values(key).execute();
-      await tx.insertInto('builder_users').values(user).execute();
-      return { kind: 'created', user };
-    });
+    return this.locked(
+      user.builder_id,
+      (o) => o.kind === 'created',
+      async (tx) => {
+        const existing = await tx
+          .selectFrom('builder_users')
+          .selectAll()
+          .where('builder_id', '=', user.builder_id)
+          .where('external_id', '=', user.external_id)
+          .where('status', '=', 'active')
+          .executeTakeFirst();
+        if (existing) return { kind: 'existing', user: existing };
+        const pool = await this.pool(user.builder_id, tx);
+        if (pool.total_allocated_qps + user.qps_limit > pool.qps_pool) return { kind: 'over_pool', pool };
+        await tx.insertInto('api_keys').values(key).execute();
+        await tx.insertInto('builder_users').values(user).execute();
+        return { kind: 'created', user };
+      },
+    );
   }
 
   /** Sets an active end-user's qps_limit (and its key's rate) if the pool still holds the sum. */
   async setQps(user: BuilderUserRow, qps: number): Promise<QpsOutcome> {
-    return this.db.transaction().execute(async (tx) => {
-      await lockBuilder(tx, user.builder_id);
-      const current = await tx
-        .selectFrom('builder_users')
-        .selectAll()
-        .where('customer_id', '=', user.customer_id)
-        .executeTakeFirst();
-      if (current?.status !== 'active') return { kind: 'inactive' };
-      const pool = await this.pool(user.builder_id, tx);
-      if (pool.total_allocated_qps - current.qps_limit + qps > pool.qps_pool)
-        return { kind: 'over_pool', pool };
-      await tx
-        .updateTable('builder_users')
-        .set({ qps_limit: qps })
-        .where('customer_id', '=', user.customer_id)
-        .execute();
-      await tx.updateTable('api_keys').set({ qps_limit: qps }).where('id', '=', current.key_id).execute();
-      return { kind: 'updated', user: { ...current, qps_limit: qps } };
-    });
+    return this.locked(
+      user.builder_id,
+      (o) => o.kind === 'updated',
+      async (tx) => {
+        const current = await tx
+          .selectFrom('builder_users')
+          .selectAll()
+          .where('customer_id', '=', user.customer_id)
+          .executeTakeFirst();
+        if (current?.status !== 'active') return { kind: 'inactive' };
+        const pool = await this.pool(user.builder_id, tx);
+        if (pool.total_allocated_qps - current.qps_limit + qps > pool.qps_pool)
+          return { kind: 'over_pool', pool };
+        await tx
+          .updateTable('builder_users')
+          .set({ qps_limit: qps })
+          .where('customer_id', '=', user.customer_id)
+          .execute();
+        await tx.updateTable('api_keys').set({ qps_limit: qps }).where('id', '=', current.key_id).execute();
+        return { kind: 'updated', user: { ...current, qps_limit: qps } };
+      },
+    );
   }
 
   /**
@@ -145,29 +152,61 @@ export class BuilderRepo {
    * record it holds. False when it was already deactivated.
    */
   async deactivate(user: BuilderUserRow, at: string): Promise<boolean> {
-    return this.db.transaction().execute(async (tx) => {
-      await lockBuilder(tx, user.builder_id);
-      const result = await tx
-        .updateTable('builder_users')
-        .set({ status: 'deactivated', deactivated_at: at })
-        .where('customer_id', '=', user.customer_id)
-        .where('status', '=', 'active')
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      await tx
-        .updateTable('api_keys')
-        .set({ revoked_at: at })
-        .where('id', '=', user.key_id)
-        .where('revoked_at', 'is', null)
-        .execute();
-      await tx
-        .updateTable('credentials')
-        .set({ deactivated_at: at })
-        .where('customer_id', '=', user.customer_id)
-        .where('deactivated_at', 'is', null)
-        .execute();
-      return true;
-    });
+    return this.locked(
+      user.builder_id,
+      (done) => done,
+      async (tx) => {
+        const result = await tx
+          .updateTable('builder_users')
+          .set({ status: 'deactivated', deactivated_at: at })
+          .where('customer_id', '=', user.customer_id)
+          .where('status', '=', 'active')
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return false;
+        await tx
+          .updateTable('api_keys')
+          .set({ revoked_at: at })
+          .where('id', '=', user.key_id)
+          .where('revoked_at', 'is', null)
+          .execute();
+        await tx
+          .updateTable('credentials')
+          .set({ deactivated_at: at })
+          .where('customer_id', '=', user.customer_id)
+          .where('deactivated_at', 'is', null)
+          .execute();
+        return true;
+      },
+    );
+  }
+
+  /**
+   * Runs `body` in a transaction holding the builder's lock; commits only when `wrote(outcome)` says it changed
+   * something, and otherwise rolls back (so the lock's bump of pool_version goes too) and still returns the outcome.
+   */
+  private async locked<T>(
+    builderId: string,
+    wrote: (outcome: T) => boolean,
+    body: (tx: Transaction<Database>) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await this.db.transaction().execute(async (tx) => {
+        await lockBuilder(tx, builderId);
+        const outcome = await body(tx);
+        if (!wrote(outcome)) throw new RolledBack(outcome);
+        return outcome;
+      });
+    } catch (error) {
+      if (error instanceof RolledBack) return error.outcome as T;
+      throw error;
+    }
+  }
+}
+
+/** Carries a transaction's outcome out of it while rolling it back. */
+class RolledBack<T> extends Error {
+  constructor(readonly outcome: T) {
+    super('rolled back: nothing to change');
   }
 }
 
