@@ -33,6 +33,7 @@ import type { ApiKeyService } from '../tenancy/api-keys.js';
 import { servedCapabilities } from './capability-routes.js';
 import { installAuthentication } from './plugins/authenticate.js';
 import { installErrorHandling } from './plugins/error-handler.js';
+import { installFiniteNumberGuard } from './plugins/finite-numbers.js';
 import { clientErrorHandler, frameworkErrorHandler } from './plugins/framework-errors.js';
 import { lazyChildLoggerFactory } from './plugins/lazy-child-logger.js';
 import type { HttpMetrics } from './plugins/metrics.js';
@@ -132,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.decorateRequest('impersonated', null);
   app.addSchema(ErrorBody);
   installErrorHandling(app);
+  installFiniteNumberGuard(app);
   const shutdown = installShutdownGate(app);
   deps.metrics.install(app);
   await installOpenApi(app, deps.version);

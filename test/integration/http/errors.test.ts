@@ -35,6 +35,27 @@ test('a bad body is 400 with every problem listed', async () => {
   assert.ok(errors.includes("body: unknown field 'extra'"), errors.join(' | '));
 });
 
+test('a number too large to be finite is 400, in the query and in a body (Ajv coerces 1e309 to Infinity)', async () => {
+  for (const value of ['1e309', '-1e309', 'Infinity']) {
+    const res = await server.request(`/api/v1/markets?limit=${value}`);
+    const body = assertError(res, 400, 'validation_error');
+    assert.ok(
+      (body.validation_errors as string[]).some((e) => e.startsWith('query.limit:')),
+      String(body.validation_errors),
+    );
+  }
+  const res = await server.request('/api/v1/keys', {
+    method: 'POST',
+    rawBody: '{"tier": "free", "qps_limit": 1e309}',
+    headers: { 'content-type': 'application/json' },
+  });
+  const body = assertError(res, 400, 'validation_error');
+  assert.ok(
+    (body.validation_errors as string[]).some((e) => e.startsWith('body.qps_limit:')),
+    String(body.validation_errors),
+  );
+});
+
 test('a missing required field is 400 missing_parameter', async () => {
   const res = await server.request('/api/v1/keys', { method: 'POST', body: {} });
   const body = assertError(res, 400, 'missing_parameter');
