@@ -66,11 +66,29 @@ function sameDayIso(a: string, b: string): boolean {
   return a === b;
 }
 
-function fitDates(
+const DAY_MS = 86_400_000;
+
+/**
+ * A day between the dates read on two sides, when one side's date is only its end date, is a convention (a close at
+ * midnight ET is the next day in UTC; one venue closes at noon, the other at 23:59) only if the two markets really
+ * close less than a day apart. Closes a whole day apart or more are two deadlines (the hard negative listed for
+ * the day before), however alike the rest: agreement on an end date is never evidence enough by itself.
+ */
+function closesNear(aEndAt: number | null, bEndAt: number | null): boolean {
+  return aEndAt !== null && bEndAt !== null && Math.abs(aEndAt - bEndAt) < DAY_MS;
+}
+
+function fitDates(a: MatchFeatures, b: MatchFeatures): DateFit {
+  return fitDateFields(a.date, b.date, a.endDay, b.endDay, a.endAt, b.endAt);
+}
+
+function fitDateFields(
   a: MarketDate | null,
   b: MarketDate | null,
   aEnd: string | null,
   bEnd: string | null,
+  aEndAt: number | null,
+  bEndAt: number | null,
 ): DateFit {
   if (a === null && b === null) return 'none';
   if (a === null || b === null) return 'one_sided';
@@ -79,7 +97,8 @@ function fitDates(
     const end = a.source === 'end' ? a.iso : b.iso;
     if (other.precision === 'day' && !other.iso.startsWith('????')) {
       const gap = dayGap(other.iso, end);
-      return gap === 0 ? 'end' : gap <= 1 ? 'end_near' : 'conflict';
+      if (gap === 0) return 'end';
+      return gap <= 1 && closesNear(aEndAt, bEndAt) ? 'end_near' : 'conflict';
     }
     if (other.precision === 'month') return end.startsWith(other.iso) ? 'end' : 'conflict';
     if (other.precision === 'year') return end.startsWith(other.iso) ? 'year' : 'conflict';
@@ -201,7 +220,7 @@ const MIN_DEPENDENT_SIMILARITY = 0.6;
 export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): PairVerdict | null {
   if (a.svcId === b.svcId) return null;
   if (entitiesConflict(a, b) || timesConflict(a, b) || namesConflict(a, b, weight)) return null;
-  const dates = fitDates(a.date, b.date, a.endDay, b.endDay);
+  const dates = fitDates(a, b);
   if (dates === 'conflict') {
     return dateLadder(a, b, weight);
   }
@@ -213,6 +232,8 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
   const evidence: string[] = [];
   if (entity) evidence.push(`entity ${entity}`);
   evidence.push(`date ${dateText(a.date)} ~ ${dateText(b.date)}: ${dates}`);
+  if (dates === 'end_near' && a.endAt !== null && b.endAt !== null)
+    evidence.push(`closes ${(Math.abs(a.endAt - b.endAt) / 3_600_000).toFixed(1)} h apart`);
   const options = fitOptions(a.option, b.option);
   const baseDoubts = [...(entity ? [DOUBT.sharedEntity] : []), ...dateDoubt(dates)];
 

@@ -62,6 +62,8 @@ export interface MatchFeatures {
   date: MarketDate | null;
   /** The end date's day, whatever the text says. */
   endDay: string | null;
+  /** The end date's instant (ms since the epoch): tells a close-time convention from another deadline. */
+  endAt: number | null;
   time: TimeMention | null;
   /** A rate decision (Fed): amounts are exact and mutually exclusive at one meeting. */
   rate: boolean;
@@ -220,6 +222,12 @@ export function withoutTags(question: string): string {
   return question.replace(/^\s*(?:\[[^\]]{1,40}\]\s*)+/, '').trim();
 }
 
+function endInstant(timestamp: string | null | undefined): number | null {
+  if (!timestamp) return null;
+  const t = Date.parse(timestamp);
+  return Number.isFinite(t) ? t : null;
+}
+
 export function extractFeatures(m: MatchInput): MatchFeatures {
   const endDay = isoDay(m.end_date);
   const reference = endDay === null ? null : new Date(`${endDay}T12:00:00Z`);
@@ -290,6 +298,7 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     threshold,
     date,
     endDay,
+    endAt: endInstant(m.end_date),
     time,
     rate,
     cumulative,

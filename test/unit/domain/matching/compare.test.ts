@@ -226,3 +226,83 @@ test('property: moving one side to another day never leaves a same_market link',
     },
   );
 });
+
+// The sandbox world's hard negatives that once made 13 MEDIUM links: a Limitless candidate market that names no
+// date (only its end date says when) beside another venue's market for the election a day later or earlier. The
+// end dates a whole day apart are two deadlines; only closes less than a day apart (a close-time convention) may
+// stand in for a date, and then never above MEDIUM.
+const LIMITLESS_SEATTLE = {
+  exchange: 'limitless',
+  svc_id: 'limitless:alice-moreno-1794009540427',
+  question: 'Alice Moreno',
+  group_title: 'Who will win the Mayor of Seattle election?',
+  rules:
+    'This market will resolve to "YES" if Alice Moreno wins the election for Mayor of Seattle. Otherwise, this market will resolve to "NO".',
+  end_date: '2027-03-21T23:59:00.000Z',
+} as const;
+
+test('fixed examples: an end date a day away from the other side is another election, not the same market', () => {
+  const polymarket = f({
+    exchange: 'polymarket',
+    question: 'Will Alice Moreno win the election for Mayor of Seattle?',
+    group_title: 'Who will win the election for Mayor of Seattle?',
+    rules:
+      'This market will resolve to "Yes" if Alice Moreno wins the election for Mayor of Seattle held by March 22. Otherwise, this market will resolve to "No".',
+    end_date: '2027-03-22T23:59:00Z',
+  });
+  const kalshi = f({
+    exchange: 'kalshi',
+    exchange_market_id: 'KXMAYORMIA-27B-AMOR',
+    question: 'Will Alice Moreno win the Miami mayoral election?',
+    group_title: 'Who will win the Miami mayoral election?',
+    rules:
+      'If Alice Moreno is certified as the winner of the Miami mayoral election held before Mar 5, 2027, then the market resolves to Yes.',
+    end_date: '2027-03-05T23:59:00.000Z',
+  });
+  const limitlessMiami = f({
+    exchange: 'limitless',
+    question: 'Alice Moreno',
+    group_title: 'Who will win the Mayor of Miami election?',
+    end_date: '2027-03-06T23:59:00.000Z',
+  });
+  const predictfun = f({
+    exchange: 'predictfun',
+    question: 'Will Alice Moreno win the election for Mayor of Denver by May 12, 2027?',
+    group_title: 'Mayor of Denver election winner',
+    end_date: '2027-05-12T23:59:00.000Z',
+  });
+  const limitlessDenver = f({
+    exchange: 'limitless',
+    question: 'Alice Moreno',
+    group_title: 'Who will win the Mayor of Denver election?',
+    end_date: '2027-05-11T23:59:00.000Z',
+  });
+  const limitlessSeattle = f(LIMITLESS_SEATTLE);
+  for (const [x, y] of [
+    [limitlessSeattle, polymarket],
+    [kalshi, limitlessMiami],
+    [limitlessDenver, predictfun],
+  ] as const) {
+    assert.equal(comparePair(x, y, even)?.relation === 'same_market', false, `${x.svcId} ~ ${y.svcId}`);
+    assert.equal(comparePair(y, x, even)?.relation === 'same_market', false, `${y.svcId} ~ ${x.svcId}`);
+  }
+});
+
+test('fixed examples: an end-date-only market still matches the same deadline, and a close hours apart stays MEDIUM', () => {
+  const limitless = f(LIMITLESS_SEATTLE);
+  const sameDay = f({
+    exchange: 'predictfun',
+    question: 'Will Alice Moreno win the election for Mayor of Seattle by March 21, 2027?',
+    group_title: 'Mayor of Seattle election winner',
+    end_date: '2027-03-21T23:59:00.000Z',
+  });
+  const exact = comparePair(limitless, sameDay, even);
+  assert.equal(exact?.relation, 'same_market');
+  assert.equal(exact?.tier, 'HIGH');
+  // The same deadline, closed at midnight Eastern: the 22nd in UTC, but four hours after the other venue's close.
+  const eastern = f({ ...LIMITLESS_SEATTLE, end_date: '2027-03-22T03:59:00.000Z' });
+  const near = comparePair(eastern, sameDay, even);
+  assert.equal(near?.relation, 'same_market');
+  assert.equal(near?.tier, 'MEDIUM');
+  assert.ok(near?.evidence.includes('closes 4.0 h apart'), near?.evidence.join('; '));
+});
