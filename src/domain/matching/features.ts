@@ -228,6 +228,15 @@ function endInstant(timestamp: string | null | undefined): number | null {
   return Number.isFinite(t) ? t : null;
 }
 
+/**
+ * `<a question>? - <option>`: a venue's event question followed by the option this market is (Kalshi markets whose
+ * title is the event's question and whose option is only in `yes_sub_title`, Opinion children): the question part.
+ */
+function askedThenOption(question: string): string | null {
+  const at = question.indexOf('? - ');
+  return at > 0 && question.length > at + 4 ? question.slice(0, at + 1) : null;
+}
+
 export function extractFeatures(m: MatchInput): MatchFeatures {
   const endDay = isoDay(m.end_date);
   const reference = endDay === null ? null : new Date(`${endDay}T12:00:00Z`);
@@ -235,7 +244,10 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
   const groupTitle = (m.group_title ?? '').trim();
   const context =
     groupTitle.length > 0 && groupTitle !== question && !question.includes(groupTitle) ? groupTitle : null;
-  const dashContext = groupTitle.length > 0 && question.startsWith(`${groupTitle} - `) ? groupTitle : context;
+  const dashContext =
+    groupTitle.length > 0 && question.startsWith(`${groupTitle} - `)
+      ? groupTitle
+      : (askedThenOption(question) ?? context);
   const q = parse(question, reference);
   const c = dashContext === null ? null : parse(dashContext, reference);
   // The rules are read only when the title leaves the date or the condition open (most titles say both).

@@ -306,3 +306,32 @@ test('fixed examples: an end-date-only market still matches the same deadline, a
   assert.equal(near?.tier, 'MEDIUM');
   assert.ok(near?.evidence.includes('closes 4.0 h apart'), near?.evidence.join('; '));
 });
+
+// KXNYCMAYOR-25 as our Kalshi adapter now shapes it (the candidate from `yes_sub_title`) against Polymarket's
+// per-candidate questions (public code index file ids 8455640222, 55734125693; provenance in
+// test/fixtures/matching/README.md): the same candidate is one market, the other candidate excludes it.
+test('fixed examples: a Kalshi event-question market with its option appended matches the per-candidate market', () => {
+  const kalshi = (suffix: string, name: string) =>
+    f({
+      exchange: 'kalshi',
+      svc_id: `kalshi:KXNYCMAYOR-25-${suffix}`,
+      exchange_market_id: `KXNYCMAYOR-25-${suffix}`,
+      question: `Who will win the NYC mayoral election in 2025? - ${name}`,
+      group_title: 'NYC Mayor 2025',
+      end_date: undefined,
+    });
+  const polymarket = (name: string) =>
+    f({
+      exchange: 'polymarket',
+      question: `Will ${name} win the 2025 NYC mayoral election?`,
+      end_date: '2025-11-04T12:00:00Z',
+    });
+  const zm = kalshi('ZM', 'Zohran Mamdani');
+  const ac = kalshi('AC', 'Andrew Cuomo');
+  assert.deepEqual(zm.option, ['mamdani', 'zohran']);
+  const same = comparePair(zm, polymarket('Zohran Mamdani'), even);
+  assert.equal(same?.relation, 'same_market', JSON.stringify(same));
+  const other = comparePair(ac, polymarket('Zohran Mamdani'), even);
+  assert.equal(other?.relation, 'co_dependent');
+  assert.equal(other?.dependencyType, 'mutually_exclusive');
+});
