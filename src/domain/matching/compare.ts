@@ -212,6 +212,8 @@ const NAME_CONFLICT_SHARE = 0.15;
 /** Minimum event-wording similarity for any link, and for each co_dependent rule. */
 const MIN_SAME_SIMILARITY = 0.4;
 const MIN_DEPENDENT_SIMILARITY = 0.6;
+/** Places of one contest: near-identical wording, since a word or two is all that tells a primary from the race. */
+const MIN_PLACE_SIMILARITY = 0.85;
 
 /**
  * What links a and b, or null. `weight` is the token weighting (IDF over the markets being linked). Same-exchange
@@ -240,6 +242,23 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
   const ta = a.threshold;
   const tb = b.threshold;
   if ((ta === null) !== (tb === null)) return null;
+  const placeA = a.place ?? 1;
+  const placeB = b.place ?? 1;
+  if (placeA !== placeB) {
+    // One contestant cannot finish in two places of one contest; two contestants in two places can both be Yes.
+    if (options !== 'same' || ta !== null || sim < MIN_PLACE_SIMILARITY) return null;
+    if (dates === 'one_sided' || dates === 'end_near') return null;
+    evidence.push(`wording ${sim.toFixed(3)}`, `option ${a.option.join(' ')}: place ${placeA} vs ${placeB}`);
+    const confidence = combine(sim, [...baseDoubts, DOUBT.sameOption], datePenalty(dates));
+    return verdict(
+      'co_dependent',
+      confidence,
+      'deterministic_graph',
+      'mutually_exclusive',
+      'exclusive',
+      evidence,
+    );
+  }
   if (ta !== null && tb !== null && !sameThreshold(ta, tb)) {
     return thresholdDependency(a, b, ta, tb, sim, baseDoubts, dates, options, evidence);
   }
@@ -247,9 +266,13 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
     evidence.push(`threshold ${describeThreshold(ta)} = ${describeThreshold(tb)}`);
   evidence.push(`wording ${sim.toFixed(3)}`);
 
-  if (options === 'different') {
+  // `kevin hassett` / `kevin warsh`: a shared first name, but neither names the other; two options.
+  if (options === 'different' || options === 'partial') {
     if (!a.exclusive || !b.exclusive || sim < MIN_DEPENDENT_SIMILARITY) return null;
-    if (dates === 'one_sided' || dates === 'end_near') return null;
+    if (dates === 'end_near') return null;
+    // A date one title states and the other does not may be another contest (the 2024 race, the next one); a date
+    // only the rules or end date give, beside a title that names none either, is no such difference.
+    if (dates === 'one_sided' && (a.date ?? b.date)?.source === 'text') return null;
     evidence.push(`options ${a.option.join(' ')} / ${b.option.join(' ')} of one event`);
     const confidence = combine(
       sim,

@@ -335,3 +335,52 @@ test('fixed examples: a Kalshi event-question market with its option appended ma
   assert.equal(other?.relation, 'co_dependent');
   assert.equal(other?.dependencyType, 'mutually_exclusive');
 });
+
+// Real markets of test/fixtures/matching/ (provenance in its README) that the first rules got wrong.
+test('fixed examples: attendance is not a contest; places exclude only for one contestant; shared first names', () => {
+  const cheney = (name: string) =>
+    f({
+      exchange: 'kalshi',
+      question: `Will ${name} attend Dick Cheney's funeral?`,
+      group_title: "Who will attend Dick Cheney's funeral?",
+      rules: `If ${name} attends Dick Cheney's funeral, then the market resolves to Yes.`,
+      end_date: '2025-11-22T02:46:33Z',
+    });
+  assert.equal(comparePair(cheney('Donald Trump'), cheney('Mike Pence'), even), null, 'both may attend');
+
+  const pm = (question: string) => f({ exchange: 'polymarket', question, end_date: undefined });
+  const win = pm('Will Zohran Mamdani win the 2025 NYC mayoral election?');
+  const second = pm('Will Zohran Mamdani win second place in the 2025 NYC mayoral election?');
+  const cuomo = pm('Will Andrew Cuomo win the 2025 NYC mayoral election?');
+  const primaryThird = pm(
+    'Will Zohran Mamdani finish third in the 2025 New York City Mayoral Democratic Primary?',
+  );
+  assert.equal(second.place, 2);
+  const places = comparePair(win, second, even);
+  assert.equal(places?.dependencyType, 'mutually_exclusive');
+  assert.ok(places?.evidence.includes('option mamdani zohran: place 1 vs 2'), places?.evidence.join('; '));
+  assert.equal(comparePair(cuomo, second, even), null, 'Cuomo first and Mamdani second can both be Yes');
+  assert.equal(comparePair(win, primaryThird, even), null, 'the primary is another contest');
+
+  const nominate = (name: string) =>
+    f({
+      exchange: 'kalshi',
+      question: `Will Trump next nominate ${name} as Fed Chair?`,
+      end_date: undefined,
+    });
+  const hassett = nominate('Kevin Hassett');
+  assert.equal(hassett.rate, false, 'a Fed chair nomination is no rate decision');
+  assert.deepEqual(hassett.option, ['hassett', 'kevin']);
+  const two = comparePair(hassett, nominate('Kevin Warsh'), even);
+  assert.equal(two?.dependencyType, 'mutually_exclusive', 'Kevin Hassett and Kevin Warsh are two options');
+  const same = comparePair(
+    nominate('Kevin Warsh'),
+    f({
+      exchange: 'polymarket',
+      question: 'Will Trump nominate Kevin Warsh as the next Fed chair?',
+      end_date: undefined,
+    }),
+    even,
+  );
+  assert.equal(same?.relation, 'same_market');
+});
