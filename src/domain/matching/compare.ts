@@ -281,7 +281,7 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
     );
     return verdict('co_dependent', confidence, 'hierarchical', 'mutually_exclusive', 'exclusive', evidence);
   }
-  if (options === 'partial' || a.exchange === b.exchange) return null;
+  if (a.exchange === b.exchange) return null;
   if (sim < MIN_SAME_SIMILARITY) return null;
   const doubts = [...baseDoubts, ...(ta ? [DOUBT.sameThreshold] : [])];
   const penalties = datePenalty(dates);
