@@ -44,22 +44,34 @@ export class LinksRepo {
 
   /**
    * Replaces every link that has an end in `scope` by `links` (which must hold all links with an end there), in one
-   * transaction: a reader sees the old links or the new ones, never a half-relinked market.
+   * transaction: a reader sees the old links or the new ones, never a half-relinked market. `links` may be a lazy
+   * iterable (the engine's stream): it is written a chunk at a time and never held whole. Answers the rows written.
    */
   async replaceAround(
     scope: readonly string[],
-    links: readonly LinkInput[],
+    links: Iterable<LinkInput>,
     updatedAt: string,
-  ): Promise<void> {
+  ): Promise<number> {
+    let written = 0;
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < scope.length; i += CHUNK) {
         const part = scope.slice(i, i + CHUNK);
         await trx.deleteFrom('market_links').where('svc_id', 'in', part).execute();
         await trx.deleteFrom('market_links').where('linked_svc_id', 'in', part).execute();
       }
-      for (let i = 0; i < links.length; i += CHUNK)
-        await this.upsert(trx, links.slice(i, i + CHUNK), updatedAt);
+      let chunk: LinkInput[] = [];
+      for (const link of links) {
+        chunk.push(link);
+        if (chunk.length === CHUNK) {
+          await this.upsert(trx, chunk, updatedAt);
+          written += chunk.length;
+          chunk = [];
+        }
+      }
+      if (chunk.length > 0) await this.upsert(trx, chunk, updatedAt);
+      written += chunk.length;
     });
+    return written;
   }
 
   /** The stored evidence of one link, or null when there is no such link. */

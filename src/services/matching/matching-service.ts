@@ -78,17 +78,18 @@ export class MatchingService {
     this.dirty = new Set();
     const started = performance.now();
     let scope: string[];
-    let links: EngineLink[];
+    let links: Iterable<EngineLink>;
     if (dirty.length === this.engine.size) {
-      links = this.engine.linkAll();
+      // Everything (a new database): links stream from the engine into the store, never held as a list.
+      links = this.engine.streamAll();
       scope = dirty;
     } else {
       ({ scope, links } = this.engine.linkAround(dirty));
     }
-    const rows: LinkInput[] = toLinkRows(links);
     const now = new Date((this.deps.clock ?? Date.now)()).toISOString();
+    let rows: number;
     try {
-      await this.deps.links.replaceAround(scope, rows, now);
+      rows = await this.deps.links.replaceAround(scope, toLinkRows(links), now);
       await this.deps.state.save(
         dirty.map((svc_id) => ({ svc_id, fingerprint: this.engine.fingerprint(svc_id) ?? '' })),
         now,
@@ -102,11 +103,11 @@ export class MatchingService {
       {
         changed: dirty.length,
         relinked: scope.length,
-        rows: rows.length,
+        rows,
         ms: Math.round(performance.now() - started),
       },
       'markets linked',
     );
-    return { changed: dirty.length, relinked: scope.length, rows: rows.length };
+    return { changed: dirty.length, relinked: scope.length, rows };
   }
 }
