@@ -4,7 +4,7 @@
 // it each page it wrote (`observe`), and `flush` — called at the end of every sync pass — links the markets that
 // are new or whose matching inputs changed, within that pass, replacing only the links around them.
 import type { Market } from '../../domain/market.js';
-import type { LinkInput, LinksRepo } from '../../store/links-repo.js';
+import type { LinksRepo } from '../../store/links-repo.js';
 import type { MarketsRepo } from '../../store/markets-repo.js';
 import type { MatchStateRepo } from '../../store/match-state-repo.js';
 import type { LoggerLike } from '../../venues/port.js';
