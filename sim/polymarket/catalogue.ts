@@ -70,8 +70,9 @@ export class PmMarket implements MarketTraits {
   readonly baseTick: number;
   readonly feeRate: number;
   readonly feeExp: number;
-  readonly status: MarketStatus;
-  readonly yesWon: boolean | null;
+  /** Changes only when the simulator resolves a market on the sandbox chain (Catalogue.markResolved). */
+  status: MarketStatus;
+  yesWon: boolean | null;
   readonly archived: boolean;
   readonly baseVolume: number;
   readonly h: number;
@@ -126,6 +127,9 @@ export class Catalogue {
   private readonly eventSlugs = new Map<string, PmEvent>();
   /** Next numeric suffix per slug stem, so colliding stems do not rescan from -2. */
   private readonly counters = new Map<string, number>();
+  /** Markets listed on the sandbox chain answer to their on-chain condition and position ids instead. */
+  private readonly chainConditions = new Map<string, PmMarket>();
+  private readonly chainTokens = new Map<string, { market: PmMarket; outcome: 0 | 1 }>();
 
   constructor(
     readonly world: World,
@@ -203,14 +207,39 @@ export class Catalogue {
   }
 
   byConditionId(conditionId: string): PmMarket | undefined {
+    const listed = this.chainConditions.get(conditionId.toLowerCase());
+    if (listed) return listed;
     const index = decodeConditionIndex(this.seed, conditionId);
-    return index === null ? undefined : this.markets[index];
+    const market = index === null ? undefined : this.markets[index];
+    // A market listed on chain no longer answers to its generated id.
+    return market && this.conditionId(market) === conditionId.toLowerCase() ? market : undefined;
   }
 
   byToken(tokenId: string): { market: PmMarket; outcome: 0 | 1 } | undefined {
+    const listed = this.chainTokens.get(tokenId);
+    if (listed) return listed;
     const decoded = decodeTokenId(this.seed, tokenId);
     const market = decoded ? this.markets[decoded.index] : undefined;
-    return market && decoded ? { market, outcome: decoded.outcome } : undefined;
+    if (!market || !decoded || this.tokenId(market, decoded.outcome) !== tokenId) return undefined;
+    return { market, outcome: decoded.outcome };
+  }
+
+  /**
+   * Gives a market the ids its condition has on the sandbox chain (condition id from the oracle and question id,
+   * token ids = the CTF position ids of YES and NO), as Polymarket's ids are. Only before the market is served.
+   */
+  listOnChain(m: PmMarket, conditionId: string, positionIds: [string, string]): void {
+    m.cid = conditionId.toLowerCase();
+    m.tokens = positionIds;
+    this.chainConditions.set(m.cid, m);
+    this.chainTokens.set(positionIds[0], { market: m, outcome: 0 });
+    this.chainTokens.set(positionIds[1], { market: m, outcome: 1 });
+  }
+
+  /** The oracle reported the market's payouts: it stops trading and shows its winner. */
+  markResolved(m: PmMarket, yesWon: boolean): void {
+    m.status = 'resolved';
+    m.yesWon = yesWon;
   }
 
   bySlug(slug: string): PmMarket | undefined {

@@ -1,8 +1,7 @@
 // The Polymarket simulator's hold on the sandbox chain (a local anvil with Polymarket's contracts at their Polygon
 // addresses): it is the oracle that prepares and resolves conditions on the real ConditionalTokens contract, the
-// paper-money faucet (it may mint the sandbox collateral) and the relayer's executor. A deposit wallet is not
-// deployed as a contract here: the relayer, having checked the owner's signature as the wallet would, sends the
-// wallet's calls from the wallet's own address (anvil impersonation), so balances and approvals are the wallet's.
+// paper-money faucet (it may mint the sandbox collateral) and the relayer, whose own key deploys deposit wallets
+// (real ERC-1271 contracts, deposit-wallet-chain.ts) and sends their signed batches, each as one transaction.
 // Imports nothing from src/.
 import { randomBytes } from 'node:crypto';
 import {
@@ -18,6 +17,14 @@ import {
   zeroHash,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import {
+  deployDepositWallet,
+  executeWalletBatch,
+  installDepositWalletContracts,
+  type WalletBatch,
+  walletAcceptsSignature,
+  walletNonce,
+} from './deposit-wallet-chain.js';
 
 export interface SimChainOptions {
   rpcUrl: string;
@@ -45,13 +52,15 @@ export interface OnChainCondition {
 
 export class SimChain {
   private readonly conditions = new Map<string, Hex>();
-  /** One transaction at a time: the oracle's and minter's nonces, and impersonated senders, stay in order. */
+  /** One transaction at a time: the oracle's, minter's and relayer's nonces stay in order. */
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly options: SimChainOptions,
     private readonly client: ReturnType<typeof testClient>,
     private readonly oracleKey: Hex,
+    /** The relayer's own account: deploys deposit wallets and submits their batches, paying the gas. */
+    private readonly relayerKey: Hex,
   ) {}
 
   static async connect(options: SimChainOptions): Promise<SimChain> {
@@ -61,7 +70,9 @@ export class SimChain {
       address: privateKeyToAccount(oracleKey).address,
       value: parseEther('1000000'),
     });
-    return new SimChain(options, client, oracleKey);
+    const relayerKey = generatePrivateKey();
+    await installDepositWalletContracts(client, options.rpcUrl, relayerKey);
+    return new SimChain(options, client, oracleKey, relayerKey);
   }
 
   get oracle(): Address {
@@ -81,10 +92,14 @@ export class SimChain {
     await this.client.setBalance({ address: address as Address, value: wei });
   }
 
-  /** A new binary condition with this simulator as its oracle. */
+  /** A new binary condition with this simulator as its oracle (a random question id). */
   createCondition(): Promise<OnChainCondition> {
+    return this.prepare(`0x${randomBytes(32).toString('hex')}` as Hex);
+  }
+
+  /** The binary condition of this question id, with this simulator as its oracle (a catalogue market's). */
+  prepare(questionId: Hex): Promise<OnChainCondition> {
     return this.serial(async () => {
-      const questionId = `0x${randomBytes(32).toString('hex')}` as Hex;
       await this.send(this.oracleKey, this.options.contracts.conditionalTokens, 'prepareCondition', [
         this.oracle,
         questionId,
@@ -130,39 +145,37 @@ export class SimChain {
   }
 
   /**
-   * The wallet's calls, in order, sent from the wallet's address; stops at the first that reverts. Returns the last
-   * transaction's hash and whether every call succeeded.
+   * Deploys the owner's deposit wallet through the factory. `expected` is where the simulator's registry (and the
+   * official client) derive it; a factory that put it anywhere else is a bug, not a wallet.
    */
-  executeAs(
-    wallet: string,
-    calls: readonly { target: Hex; data: Hex }[],
-  ): Promise<{ hash: Hex | null; success: boolean }> {
+  deployDepositWallet(owner: string, expected: string): Promise<Hex> {
     return this.serial(async () => {
-      const from = wallet as Address;
-      await this.client.impersonateAccount({ address: from });
-      // The relayer pays the gas: the wallet gets what the calls cost, as the relayer's wallet would.
-      await this.client.setBalance({ address: from, value: parseEther('10') });
-      let hash: Hex | null = null;
-      try {
-        for (const call of calls) {
-          try {
-            hash = await this.client.sendTransaction({
-              account: from,
-              to: call.target,
-              data: call.data,
-              chain: null,
-            });
-          } catch {
-            return { hash, success: false };
-          }
-          const receipt = await this.client.waitForTransactionReceipt({ hash });
-          if (receipt.status !== 'success') return { hash, success: false };
-        }
-        return { hash, success: true };
-      } finally {
-        await this.client.stopImpersonatingAccount({ address: from });
-      }
+      const { hash, wallet } = await deployDepositWallet(
+        this.client,
+        this.options.rpcUrl,
+        this.relayerKey,
+        owner,
+      );
+      if (wallet !== expected.toLowerCase())
+        throw new Error(`sandbox chain: the factory deployed ${wallet}, the registry expected ${expected}`);
+      return hash;
     });
+  }
+
+  /** One transaction through the factory: the wallet checks the signature, nonce and deadline, then runs every call or none. */
+  executeBatch(batch: WalletBatch, signature: Hex): Promise<{ hash: Hex; success: boolean }> {
+    return this.serial(() =>
+      executeWalletBatch(this.client, this.options.rpcUrl, this.relayerKey, batch, signature),
+    );
+  }
+
+  walletNonce(wallet: string): Promise<bigint> {
+    return walletNonce(this.client, wallet);
+  }
+
+  /** The wallet's own ERC-1271 answer for this digest and signature (an eth_call of isValidSignature). */
+  acceptsSignature(wallet: string, digest: Hex, signature: Hex): Promise<boolean> {
+    return walletAcceptsSignature(this.client, wallet, digest, signature);
   }
 
   private async send(
@@ -190,6 +203,8 @@ export class SimChain {
     return next;
   }
 }
+
+export type SimChainClient = ReturnType<typeof testClient>;
 
 function testClient(options: SimChainOptions) {
   return createTestClient({

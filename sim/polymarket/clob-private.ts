@@ -55,7 +55,13 @@ export function privateClobRoutes(pm: PmContext): Route[] {
     key: ApiKey,
     body: unknown,
   ): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const intake = await intakeOrder(body, key, { cat, exchange, wallets, nowMs: pm.clock.now() });
+    const intake = await intakeOrder(body, key, {
+      cat,
+      exchange,
+      wallets,
+      nowMs: pm.clock.now(),
+      chain: pm.chain,
+    });
     if (!intake.ok) return { status: intake.status, body: { error: intake.error } };
     // No await between admission and submission: concurrent posts see each other's reservations.
     const refused = admit(intake.order, { cat, exchange, accounts });

@@ -81,7 +81,6 @@ export const RELAYER_ERRORS = {
   expired: 'deadline passed',
   notDeployed: 'deposit wallet not deployed',
   noChain: 'no chain to execute on',
-  valueNotSimulated: 'calls sending native value are not simulated',
 } as const;
 
 export const GAMMA_ERRORS = {

@@ -12,6 +12,7 @@ import { createWorld } from '../shared/world.js';
 import { Accounts } from './accounts.js';
 import { Catalogue } from './catalogue.js';
 import { SimChain, type SimChainOptions } from './chain.js';
+import { listCatalogueOnChain, resolveCatalogueMarket } from './chain-markets.js';
 import { privateClobRoutes } from './clob-private.js';
 import { publicClobRoutes } from './clob-public.js';
 import type { PmContext } from './context.js';
@@ -19,7 +20,7 @@ import { dataRoutes } from './data-routes.js';
 import { Exchange } from './exchange.js';
 import { gammaRoutes } from './gamma-routes.js';
 import { listener } from './http-util.js';
-import { type BuilderCreds, relayerRoutes } from './relayer-routes.js';
+import { type BuilderCreds, createDepositWallet, relayerRoutes } from './relayer-routes.js';
 import { Streams } from './streams.js';
 import { WalletRegistry } from './wallet-registry.js';
 
@@ -44,10 +45,16 @@ export interface PolymarketSimOptions {
   depositWalletCutover?: string;
   /**
    * The sandbox chain: with it, paper accounts also get their collateral as real tokens on chain (and a legacy
-   * account's EOA some gas), the relayer runs deposit-wallet batches there, and /__sim/chain/* prepares and resolves
-   * conditions on the real ConditionalTokens contract.
+   * account's EOA some gas), deposit wallets are deployed there as ERC-1271 contracts (type-3 orders are checked by
+   * their isValidSignature), the relayer runs deposit-wallet batches through them, and /__sim/chain/* prepares and
+   * resolves conditions on the real ConditionalTokens contract.
    */
   chain?: SimChainOptions;
+  /**
+   * With a chain: how many catalogue markets (in catalogue order) are listed on it — conditions prepared by the
+   * simulator as oracle, ids taken from the chain, resolved markets' payouts reported (default 50).
+   */
+  chainMarkets?: number;
 }
 
 /**
@@ -129,6 +136,8 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
     chain: opts.chain ? await SimChain.connect(opts.chain) : null,
   };
 
+  if (pm.chain) await listCatalogueOnChain(pm.chain, cat, opts.chainMarkets ?? 50);
+
   const createAccount = async (
     o: { collateral?: unknown; approved?: unknown; kind?: unknown; gas?: unknown } = {},
   ): Promise<PolymarketSimAccount> => {
@@ -154,7 +163,7 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
       for (const at of [address, made.proxy, made.safe]) fund(at);
     } else {
       wallets.profile(address, Math.max(clock.now(), cutover));
-      made.deposit = wallets.deploy(address, 'deposit').address;
+      made.deposit = (await createDepositWallet(pm, address)).address;
       fund(made.deposit);
       accounts.wallet(address).onboarded = true;
     }
@@ -200,7 +209,7 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
       fund: (address, amount) => {
         accounts.wallet(address).collateral += Number(amount);
       },
-      extra: (method, path, body) => chainControl(pm.chain, method, path, body),
+      extra: (method, path, body) => chainControl(pm.chain, cat, method, path, body),
     },
     requests: new SimRequestLog(),
   };
@@ -252,11 +261,13 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
 
 /**
  * /__sim/chain/* (with a chain): POST conditions → a new binary condition with the simulator as oracle;
- * POST resolve {condition_id, winner: Yes|No} reports its payouts; POST fund {address, collateral?, gas?} mints
+ * POST resolve {condition_id, winner: Yes|No} reports its payouts (a listed catalogue market's too, which then shows
+ * as resolved); POST fund {address, collateral?, gas?} mints
  * collateral (base units) and sets the native balance (wei).
  */
 async function chainControl(
   chain: SimChain | null,
+  cat: Catalogue,
   method: string,
   path: string,
   body: Record<string, unknown>,
@@ -281,9 +292,14 @@ async function chainControl(
     if (typeof conditionId !== 'string' || (winner !== 'Yes' && winner !== 'No')) {
       throw new SimControlInputError('condition_id (string) and winner (Yes or No) are required');
     }
-    const tx = chain.resolve(conditionId, winner);
-    if (!tx) throw new SimControlInputError('not a condition this simulator prepared');
-    return { status: 200, body: { tx_hash: await tx } };
+    const market = cat.byConditionId(conditionId);
+    if (market && market.status !== 'active') throw new SimControlInputError('that market is not active');
+    const tx = market
+      ? resolveCatalogueMarket(chain, cat, market, winner)
+      : chain.resolve(conditionId, winner);
+    const hash = await tx;
+    if (!hash) throw new SimControlInputError('not a condition this simulator prepared');
+    return { status: 200, body: { tx_hash: hash } };
   }
   if (route === 'POST /__sim/chain/fund') {
     const { address, collateral, gas } = body;

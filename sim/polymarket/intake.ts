@@ -5,6 +5,7 @@
 import type { Hex } from 'viem';
 import { type Accounts, type ApiKey, reservedCollateral, reservedTokens } from './accounts.js';
 import { type Catalogue, MIN_ORDER_SIZE } from './catalogue.js';
+import type { SimChain } from './chain.js';
 import { CONTRACTS, ORDER_DOMAIN_VERSION } from './contracts.js';
 import {
   allowanceError,
@@ -133,11 +134,24 @@ function makerRule(signed: SignedOrder, key: ApiKey, wallets: WalletRegistry): I
   return null;
 }
 
-function signatureValid(signed: SignedOrder, negRisk: boolean, wallets: WalletRegistry): boolean {
+/**
+ * The exchange's signature check. Type 3 (POLY_1271) asks the deposit wallet: with the sandbox chain, the wallet
+ * contract's own `isValidSignature(orderHash, signature)` (an eth_call; the digest is ours in ethers, the check the
+ * contract's in Solidity); without a chain, the in-simulator stand-in of the same ERC-7739 check.
+ */
+async function signatureValid(
+  signed: SignedOrder,
+  negRisk: boolean,
+  wallets: WalletRegistry,
+  chain: SimChain | null,
+): Promise<boolean> {
   const domain = exchangeDomain(negRisk);
   if (signed.signatureType === 3) {
     const owner = wallets.ownerOf(signed.maker);
-    return !!owner && depositWalletAccepts(signed, domain, signed.maker, owner.owner, signed.signature);
+    if (!owner) return false;
+    if (chain)
+      return chain.acceptsSignature(signed.maker, orderDigest(signed, domain) as Hex, signed.signature);
+    return depositWalletAccepts(signed, domain, signed.maker, owner.owner, signed.signature);
   }
   return recoverOrderSigner(orderDigest(signed, domain), signed.signature) === signed.signer.toLowerCase();
 }
@@ -160,7 +174,14 @@ function limitPrice(collateral: number, shares: number, marketDecimals: number |
 export async function intakeOrder(
   body: unknown,
   key: ApiKey,
-  deps: { cat: Catalogue; exchange: Exchange; wallets: WalletRegistry; nowMs: number },
+  deps: {
+    cat: Catalogue;
+    exchange: Exchange;
+    wallets: WalletRegistry;
+    nowMs: number;
+    /** The sandbox chain, when there is one: type-3 signatures are then checked by the wallet contract. */
+    chain: SimChain | null;
+  },
 ): Promise<Intake> {
   const { cat, exchange } = deps;
   if (typeof body !== 'object' || body === null || Array.isArray(body))
@@ -185,7 +206,7 @@ export async function intakeOrder(
   if (!found) return fail(404, CLOB_ERRORS.marketNotFound);
   const { market, outcome } = found;
   const id = orderHash(signed, market.event.negRisk);
-  if (!signatureValid(signed, market.event.negRisk, deps.wallets))
+  if (!(await signatureValid(signed, market.event.negRisk, deps.wallets, deps.chain)))
     return fail(400, CLOB_ERRORS.invalidSignature);
   const view = exchange.view(market);
   if (!view) return fail(400, CLOB_ERRORS.marketNotReady);

@@ -7,7 +7,11 @@
 // calls: [{target, value, data}]}}` runs a deposit wallet's calls (what `@polymarket/builder-relayer-client`'s
 // `executeDepositWalletBatch` sends): the owner's EIP-712 `Batch` signature in the `DepositWallet` v1 domain is
 // checked against the wallet's owner, the nonce (`GET /nonce?address=<owner>&type=WALLET`) and the deadline, then the
-// calls run on the sandbox chain from the wallet's address.
+// batch goes on chain as one transaction from the relayer's key to the factory, whose wallet contract checks the
+// same signature, nonce and deadline again and runs every call or none (a reverting call fails the whole batch:
+// STATE_FAILED, nothing moved, nonce unspent). With a chain, WALLET-CREATE deploys the wallet contract and the nonce
+// is the wallet's own `nonce()`; without one, deposit wallets exist only in the simulator's registry and WALLET
+// batches are refused.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Hex, verifyTypedData } from 'viem';
@@ -85,10 +89,24 @@ function same(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/**
+ * Deploys (records, and with a chain deploys the contract of) the owner's deposit wallet. `created` is false when it
+ * already existed; `txHash` is the factory transaction when there is a chain.
+ */
+export async function createDepositWallet(
+  pm: PmContext,
+  eoa: string,
+): Promise<{ address: string; created: boolean; txHash: Hex | null }> {
+  const existing = pm.wallets.find(eoa)?.wallets.get('deposit');
+  if (existing) return { address: existing, created: false, txHash: null };
+  const address = pm.wallets.predict(eoa, 'deposit');
+  // On chain first: a wallet the registry knows must have its contract when there is a chain.
+  const txHash = pm.chain ? await pm.chain.deployDepositWallet(eoa, address) : null;
+  return { ...pm.wallets.deploy(eoa, 'deposit'), txHash };
+}
+
 export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
   const txs = new Map<string, RelayerTx>();
-  /** Each owner's next deposit-wallet batch nonce. */
-  const nonces = new Map<string, bigint>();
 
   const authorised = (ctx: Ctx): boolean => {
     const h = ctx.req.headers;
@@ -135,12 +153,12 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
     {
       method: 'GET',
       path: '/nonce',
-      handler: (ctx) => {
+      handler: async (ctx) => {
         const address = ctx.query.get('address');
         if (!address || !ADDRESS.test(address) || ctx.query.get('type') !== 'WALLET') {
           return fail(ctx, 400, RELAYER_ERRORS.invalidRequest);
         }
-        send(ctx, 200, { nonce: (nonces.get(address.toLowerCase()) ?? 0n).toString() });
+        send(ctx, 200, { nonce: (await batchNonce(address)).toString() });
       },
     },
     {
@@ -173,7 +191,7 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
         ) {
           return fail(ctx, 400, RELAYER_ERRORS.invalidRequest);
         }
-        const deployed = pm.wallets.deploy(b.from, 'deposit');
+        const deployed = await createDepositWallet(pm, b.from);
         if (!deployed.created) return fail(ctx, 400, RELAYER_ERRORS.alreadyDeployed);
         // The sandbox's paper money for a new account lands where it can trade: its new deposit wallet.
         pm.accounts.wallet(deployed.address).collateral += pm.newWalletBalance;
@@ -183,7 +201,7 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
         const now = new Date(pm.clock.now()).toISOString();
         const tx: RelayerTx = {
           transactionID: randomUUID(),
-          transactionHash: `0x${randomBytes(32).toString('hex')}`,
+          transactionHash: deployed.txHash ?? `0x${randomBytes(32).toString('hex')}`,
           from: b.from.toLowerCase(),
           to: WALLET_FACTORIES.deposit,
           proxyAddress: deployed.address,
@@ -229,7 +247,7 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
     const wallet = pm.wallets.ownerOf(depositWallet);
     if (wallet?.kind !== 'deposit' || wallet.owner !== owner)
       return fail(ctx, 400, RELAYER_ERRORS.notDeployed);
-    if (BigInt(b.nonce) !== (nonces.get(owner) ?? 0n)) return fail(ctx, 400, RELAYER_ERRORS.invalidNonce);
+    if (BigInt(b.nonce) !== (await batchNonce(owner))) return fail(ctx, 400, RELAYER_ERRORS.invalidNonce);
     if (BigInt(deadline) < BigInt(Math.floor(pm.clock.now() / 1000)))
       return fail(ctx, 400, RELAYER_ERRORS.expired);
     const valid = await verifyTypedData({
@@ -247,15 +265,20 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
     }).catch(() => false);
     if (!valid) return fail(ctx, 400, RELAYER_ERRORS.invalidSignature);
     if (!pm.chain) return fail(ctx, 400, RELAYER_ERRORS.noChain);
-    // The wallet would forward `value`; the executor here pays gas with minted POL and cannot honour a transfer of
-    // the wallet's own POL, so it refuses rather than drop the value silently.
-    if (calls.some((c) => BigInt(c.value) !== 0n)) return fail(ctx, 400, RELAYER_ERRORS.valueNotSimulated);
-    nonces.set(owner, BigInt(b.nonce) + 1n);
-    const result = await pm.chain.executeAs(depositWallet, calls);
+    // A call's `value` is the wallet's own POL, forwarded by the wallet contract; a wallet without it fails the batch.
+    const result = await pm.chain.executeBatch(
+      {
+        wallet: depositWallet as Hex,
+        nonce: BigInt(b.nonce),
+        deadline: BigInt(deadline),
+        calls: calls.map((c) => ({ target: c.target, value: BigInt(c.value), data: c.data })),
+      },
+      b.signature as Hex,
+    );
     const now = new Date(pm.clock.now()).toISOString();
     const tx: RelayerTx = {
       transactionID: randomUUID(),
-      transactionHash: result.hash ?? `0x${'0'.repeat(64)}`,
+      transactionHash: result.hash,
       from: owner,
       to: WALLET_FACTORIES.deposit,
       proxyAddress: depositWallet.toLowerCase(),
@@ -270,6 +293,12 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
       transactionHash: tx.transactionHash,
       state: 'STATE_NEW',
     });
+  }
+
+  /** The owner's deposit wallet's next batch nonce: the contract's own with a chain (0 without, where no batch runs). */
+  async function batchNonce(owner: string): Promise<bigint> {
+    const wallet = pm.wallets.find(owner)?.wallets.get('deposit');
+    return wallet && pm.chain ? pm.chain.walletNonce(wallet) : 0n;
   }
 
   function predicted(owner: string): string {

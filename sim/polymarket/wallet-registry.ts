@@ -5,7 +5,7 @@
 // compare against. Addresses are CREATE2 results from the real factories, so they are the real ones: a deposit wallet
 // is the DepositWalletFactory's Solady ERC-1967 clone of the Polygon DepositWallet implementation (the UUPS
 // layout, which `@polymarket/builder-relayer-client`'s deriveDepositWalletAddress picks when the factory reports no
-// beacon — as on the sandbox chain, where the factory has no code).
+// beacon — as on the sandbox chain, where our factory has no `beacon()`; deposit-wallet-chain.ts deploys them there).
 import { concat, encodeAbiParameters, encodePacked, getContractAddress, type Hex, keccak256 } from 'viem';
 
 export type ContractWalletKind = 'proxy' | 'safe' | 'deposit';
@@ -19,7 +19,7 @@ export const WALLET_FACTORIES = {
 const SAFE_INIT_CODE_HASH = '0x2bce2127ff07fb632d16c8347c4ebf501f4841168bed00d9e6ef715ddb6fcecf';
 const PROXY_INIT_CODE_HASH = '0xd21df8dc65880a8606f09fe0ce3df9b8869287ab0b058be05aa9e8af6330a00b';
 /** DepositWallet implementation on Polygon (`@polymarket/builder-relayer-client@0.0.10` `dist/config`). */
-const DEPOSIT_WALLET_IMPLEMENTATION = '0x58CA52ebe0DadfdF531Cde7062e76746de4Db1eB';
+export const DEPOSIT_WALLET_IMPLEMENTATION = '0x58CA52ebe0DadfdF531Cde7062e76746de4Db1eB';
 
 /**
  * Solady (v0.1.26) `LibClone.initCodeHashERC1967(implementation, args)`: the init code is

@@ -45,3 +45,8 @@ export function ftsAllWords(words: readonly SearchWord[]): string {
 export function tsAllWords(words: readonly SearchWord[]): string {
   return words.map((w) => `'${w.text}'${w.prefix ? ':*' : ''}`).join(' & ');
 }
+
+/** tsquery text requiring any one of the words. */
+export function tsAnyWord(words: readonly SearchWord[]): string {
+  return words.map((w) => `'${w.text}'${w.prefix ? ':*' : ''}`).join(' | ');
+}

@@ -26,7 +26,14 @@ export class SqliteWriter {
     return this.statement(sql).run(...parameters).changes;
   }
 
-  /** Runs a statement that returns rows (e.g. INSERT … RETURNING); its first row, if any. */
+  /** Runs an INSERT; the rows it added (0 when a conflict clause skipped it) and the rowid of the last one. */
+  insert(sql: string, parameters: readonly unknown[]): { changes: number; rowid: number } {
+    checkValue(parameters);
+    const { changes, lastInsertRowid } = this.statement(sql).run(...parameters);
+    return { changes, rowid: Number(lastInsertRowid) };
+  }
+
+  /** Runs a statement that returns rows; its first row, if any. */
   get<R>(sql: string, parameters: readonly unknown[]): R | undefined {
     checkValue(parameters);
     return this.statement(sql).get(...parameters) as R | undefined;

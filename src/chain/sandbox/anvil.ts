@@ -27,18 +27,36 @@ export interface RunningAnvil {
   close(): Promise<void>;
 }
 
+/**
+ * Runs anvil under a shell that holds our end of a pipe on its standard input: when this process ends in any way
+ * (SIGKILL included, as in the crash tests) the pipe closes, `cat` returns and anvil is stopped, so no orphaned
+ * chain outlives the server that started it.
+ */
+const TIED_TO_PARENT = '"$0" "$@" <&- & pid=$!; cat >/dev/null; kill $pid 2>/dev/null; wait $pid';
+
 const LISTENING = /Listening on (127\.0\.0\.1:\d+)/;
 
 export async function startAnvil(options: {
   chainId: number;
   startTimeoutMs?: number;
 }): Promise<RunningAnvil> {
-  const child = spawn(
-    anvilBinary(),
-    // One dev account is enough: the sandbox funds its own keys with anvil_setBalance.
-    ['--chain-id', String(options.chainId), '--host', '127.0.0.1', '--port', '0', '--accounts', '1'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  // One dev account is enough: the sandbox funds its own keys with anvil_setBalance.
+  const args = [
+    '--chain-id',
+    String(options.chainId),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--accounts',
+    '1',
+  ];
+  const child =
+    process.platform === 'win32'
+      ? spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('/bin/sh', ['-c', TIED_TO_PARENT, anvilBinary(), ...args], {
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
   const rpcUrl = await new Promise<string>((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(
@@ -78,6 +96,8 @@ function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    // Closing standard input is how the shell wrapper is told to stop anvil and wait for it.
+    if (child.stdin) child.stdin.end();
+    else child.kill('SIGTERM');
   });
 }

@@ -107,10 +107,10 @@ export function onchainRoutes(app: FastifyInstance, approvals: ApprovalsService,
     preValidation: amountsAsStrings,
     schema: {
       summary,
-      description: `${description} Gasless through Polymarket's relayer, from the session's deposit wallet (signature_type 3; others 501). Refused with 400 and nothing submitted when it could not succeed on chain.`,
+      description: `${description} Gasless through Polymarket's relayer, from the session's deposit wallet (signature_type 3; others 501). Refused with nothing submitted when it could not succeed on chain: 402 insufficient_funds when the wallet holds too few tokens or too little collateral, 400 otherwise.`,
       tags: ['on chain'],
       body,
-      response: { 200: CtfResultSchema, ...ONCHAIN_ERRORS },
+      response: { 200: CtfResultSchema, ...ONCHAIN_ERRORS, 402: ErrorBody },
     },
   });
 

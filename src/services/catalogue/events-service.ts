@@ -83,6 +83,7 @@ export class EventsService {
     const pagination: Pagination = {
       count: page.length,
       total: Math.max(total, page.length),
+      total_exact: true,
       has_more: hasMore,
     };
     if (hasMore) pagination.next_cursor = encodeCursor(fingerprint, [last.volume_total, last.svc_group_id]);

@@ -72,7 +72,12 @@ export const Pagination = Type.Object({
   count: Type.Integer({ minimum: 0 }),
   total: Type.Integer({
     minimum: 0,
-    description: 'Every match of the query; may trail a running sync by up to 30 s',
+    description:
+      'Every match of the query, counted up to 1,000 (see total_exact); may trail a running sync by up to 30 s',
+  }),
+  total_exact: Type.Boolean({
+    description:
+      'false when the query matches more than 1,000 markets: the count stopped there and total is a lower bound',
   }),
   has_more: Type.Boolean(),
   next_cursor: Type.Optional(Type.String({ description: 'Pass back as cursor; absent on the last page' })),

@@ -8,7 +8,13 @@ import { parseSvcId } from '../../domain/svc-id.js';
 import { AppError, validationError } from '../../errors/app-error.js';
 import type { EventsRepo } from '../../store/events-repo.js';
 import type { LinksRepo } from '../../store/links-repo.js';
-import type { MarketFilter, MarketPageRow, MarketsRepo, SearchTier } from '../../store/markets-repo.js';
+import type {
+  MarketCount,
+  MarketFilter,
+  MarketPageRow,
+  MarketsRepo,
+  SearchTier,
+} from '../../store/markets-repo.js';
 import type { VenueContext } from '../../venues/port.js';
 import type { CallerContext } from '../caller-context.js';
 import type { ExchangesService } from '../exchanges-service.js';
@@ -44,9 +50,15 @@ const SCOPE_PARAMS: Record<MarketScope, readonly (keyof MarketsQuery)[]> = {
 };
 const COMMON_PARAMS: readonly (keyof MarketsQuery)[] = ['scope', 'include_matches', 'include_related'];
 const ON_DEMAND_CONCURRENCY = 8;
+/**
+ * A list's total is exact up to this many matches; beyond, the count stops and the response says so
+ * (`total_exact: false`, `total` a lower bound). Counting every match of a common word at a million markets
+ * costs as much as the matches, on every first request of a query; a bounded count never holds a page up.
+ */
+export const TOTAL_CAP = 1000;
 
 export class MarketsService {
-  private readonly totals: TtlCache<number>;
+  private readonly totals: TtlCache<MarketCount>;
   private readonly misses: TtlCache<true>;
 
   constructor(
@@ -103,7 +115,7 @@ export class MarketsService {
     }
     const [rows, total] = await Promise.all([
       this.markets.page(filter, after, limit + 1),
-      this.totals.get(fingerprint, () => this.markets.count(filter)),
+      this.totals.get(fingerprint, () => this.markets.count(filter, TOTAL_CAP)),
     ]);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -112,7 +124,8 @@ export class MarketsService {
     return this.render(q, 'list', page.map(docOf), {
       count: page.length,
       // A total counted moments ago can trail the pages; it never claims fewer rows than were served.
-      total: Math.max(total, (after ? 0 : page.length) + (hasMore ? 1 : 0)),
+      total: Math.max(total.total, (after ? 0 : page.length) + (hasMore ? 1 : 0)),
+      total_exact: total.exact,
       has_more: hasMore,
       next_cursor: nextCursor,
     });
@@ -130,7 +143,7 @@ export class MarketsService {
     const found = await this.lookup([svcId], caller, true);
     const doc = found.get(svcId);
     if (doc === undefined) throw new AppError('market_not_found', `no market ${svcId}`);
-    return this.render(q, 'market', [doc], { count: 1, total: 1, has_more: false });
+    return this.render(q, 'market', [doc], { count: 1, total: 1, total_exact: true, has_more: false });
   }
 
   private async batch(q: MarketsQuery, caller: CallerContext): Promise<Buffer> {
@@ -177,7 +190,7 @@ export class MarketsService {
       q,
       'market_batch',
       docs,
-      { count: docs.length, total: docs.length, has_more: false },
+      { count: docs.length, total: docs.length, total_exact: true, has_more: false },
       { duplicates: [...duplicates], notFound },
     );
   }
@@ -218,6 +231,7 @@ export class MarketsService {
       {
         count: page.length,
         total,
+        total_exact: true,
         has_more: hasMore,
         next_cursor: hasMore ? encodeCursor(fingerprint, [last.seq]) : undefined,
       },
@@ -294,6 +308,7 @@ export class MarketsService {
     const page: Pagination = {
       count: pagination.count,
       total: pagination.total,
+      total_exact: pagination.total_exact,
       has_more: pagination.has_more,
     };
     if (pagination.next_cursor !== undefined) page.next_cursor = pagination.next_cursor;

@@ -1,7 +1,9 @@
 // POST /polymarket/ctf/redeem, /merge and /split (spec §4, wire contract §4): the caller's deposit wallet acts
 // gaslessly through Polymarket's relayer, authorised by the operator's builder credentials and the owner's
-// signature. Everything that would make the call fail on chain is checked first and refused as a 400 with nothing
-// submitted: an unknown or (for redeem) unresolved condition, too few tokens or collateral, a missing approval.
+// signature. Everything that would make the call fail on chain is checked first and refused with nothing submitted:
+// an unknown or (for redeem) unresolved condition or a missing approval is a 400 `validation_error`; too few tokens
+// or too little collateral is a 402 `insufficient_funds`, the code trading answers for an insufficient balance
+// (wire contract §1), so a client handles a shortfall the same way on every route.
 import { Type } from 'typebox';
 import { type Address, type Hex, maxUint256 } from 'viem';
 import { conditionalTokensAbi, erc20Abi } from '../../chain/abis.js';
@@ -73,6 +75,11 @@ function refuse(message: string, field: string): never {
   throw new AppError('validation_error', message, { validationErrors: [`${field}: ${message}`] });
 }
 
+/** The wallet holds less than the operation needs: the trading routes' insufficient-balance answer. */
+function shortfall(message: string): never {
+  throw new AppError('insufficient_funds', message);
+}
+
 /** 2^256 - 1 is the largest uint256; the patterns bound digits, this bounds the value. */
 function uint256(raw: string, field: string): bigint {
   const value = BigInt(raw);
@@ -104,12 +111,12 @@ export class CtfService {
     );
     if (amounts) {
       if (held[0] < amounts[0] || held[1] < amounts[1]) {
-        refuse(`the wallet holds ${held[0]} YES and ${held[1]} NO, fewer than asked`, 'amounts');
+        shortfall(`the wallet holds ${held[0]} YES and ${held[1]} NO, fewer than asked`);
       }
       await this.needOperator(call, call.chain.contracts.negRiskAdapter, 'ctf_neg_risk');
     } else {
       if (held[0] === 0n && held[1] === 0n)
-        refuse(`the wallet holds no tokens of condition ${conditionId}`, 'condition_id');
+        shortfall(`the wallet holds no tokens of condition ${conditionId}`);
       await this.needOperator(call, call.chain.contracts.collateralAdapter, 'ctf');
     }
     return this.submit(call, redeemCall(call.chain, conditionId, amounts));
@@ -124,9 +131,8 @@ export class CtfService {
       positionBalances(call.chain, call.signer.wallet, condition.positionIds),
     );
     if (held[0] < amount || held[1] < amount) {
-      refuse(
+      shortfall(
         `merging ${amount} needs that many YES and NO; the wallet holds ${held[0]} YES and ${held[1]} NO`,
-        'amount',
       );
     }
     await this.needOperator(call, call.chain.contracts.collateralAdapter, 'ctf');
@@ -153,7 +159,7 @@ export class CtfService {
       ]),
     );
     if (balance < amount)
-      refuse(`splitting ${amount} needs that much collateral; the wallet holds ${balance}`, 'amount');
+      shortfall(`splitting ${amount} needs that much collateral; the wallet holds ${balance}`);
     if (allowance < amount)
       refuse(
         "the collateral adapter may not spend the wallet's collateral: POST /approvals with usdc first",

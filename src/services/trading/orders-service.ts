@@ -6,7 +6,7 @@
 // is reconciled with the exchange (by the order hash or our client order id), on a GET of it, on a retried POST
 // with the same Idempotency-Key, and by the reconciler job; it is never sent again. Two writes per order: the
 // journal's SQLite commits were the largest share of what POST /orders adds (bench/orders.ts).
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { ExchangeId } from '../../domain/exchanges.js';
 import type { Order, OrderRequest, Side } from '../../domain/trading.js';
 import { AppError, validationError } from '../../errors/app-error.js';
@@ -109,7 +109,8 @@ export class OrdersService {
       client_order_id: randomUUID(),
     };
     const { client_order_id: _, ...fingerprinted } = request;
-    const requestHash = createHash('sha256').update(JSON.stringify(fingerprinted)).digest('hex');
+    // One-shot: createHash builds and frees a hash object (an OpenSSL context) per order.
+    const requestHash = hash('sha256', JSON.stringify(fingerprinted), 'hex');
     if (idempotencyKey !== undefined) {
       const first = await this.options.journal.byIdempotencyKey(caller.tenant, idempotencyKey);
       if (first) return this.replay(caller, venue, session, first, requestHash);

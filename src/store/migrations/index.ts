@@ -7,6 +7,7 @@ import * as credentials from './0004-credentials.js';
 import * as orders from './0005-orders.js';
 import * as matching from './0006-matching.js';
 import * as builder from './0007-builder.js';
+import * as searchTiers from './0008-search-tiers.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -16,4 +17,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005-orders': orders,
   '0006-matching': matching,
   '0007-builder': builder,
+  '0008-search-tiers': searchTiers,
 };

@@ -27,7 +27,8 @@ before(async () => {
   const config = loadConfig({ env: {}, overrides: { mode: 'sandbox' } });
   chain = await startSandboxChain();
   onChain = connectSandboxChain(chain, config);
-  polymarket = await SIM_VENUE_LAUNCHERS.polymarket!(config, { size: 3, seed: 7, chain });
+  // Size 12 gives the Polymarket catalogue an active, a closed and a resolved binary market, all listed on chain.
+  polymarket = await SIM_VENUE_LAUNCHERS.polymarket!(config, { size: 12, seed: 7, chain });
   kalshi = await SIM_VENUE_LAUNCHERS.kalshi!(config, { size: 3, seed: 7 });
   server = await startTestServer({ venues: [polymarket.adapter, kalshi.adapter], chain: onChain });
 });
@@ -76,6 +77,51 @@ const header = (account: Account) => ({
 });
 
 const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+const ctfReads = parseAbi([
+  'function payoutDenominator(bytes32 conditionId) view returns (uint256)',
+  'function payoutNumerators(bytes32 conditionId, uint256 index) view returns (uint256)',
+  'function getOutcomeSlotCount(bytes32 conditionId) view returns (uint256)',
+]);
+
+interface ClobMarket {
+  condition_id: string;
+  closed: boolean;
+  neg_risk: boolean;
+  tokens: Array<{ token_id: string; outcome: string; winner: boolean }>;
+}
+
+/** The simulator's own CLOB market listing (as Polymarket serves it), read for test set-up. */
+async function clobMarkets(): Promise<ClobMarket[]> {
+  const res = await fetch(`${polymarket.control}/markets`);
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { data: ClobMarket[] }).data;
+}
+
+async function clobMarket(conditionId: string): Promise<ClobMarket> {
+  const res = await fetch(`${polymarket.control}/markets/${conditionId}`);
+  assert.equal(res.status, 200);
+  return (await res.json()) as ClobMarket;
+}
+
+async function payouts(
+  conditionId: string,
+): Promise<{ slots: bigint; denominator: bigint; numerators: bigint[] }> {
+  const ctf = { address: chain.contracts.conditionalTokens, abi: ctfReads } as const;
+  const id = conditionId as Hex;
+  const [slots, denominator] = await Promise.all([
+    onChain.client.readContract({ ...ctf, functionName: 'getOutcomeSlotCount', args: [id] }),
+    onChain.client.readContract({ ...ctf, functionName: 'payoutDenominator', args: [id] }),
+  ]);
+  const numerators =
+    denominator === 0n
+      ? []
+      : await Promise.all(
+          [0n, 1n].map((i) =>
+            onChain.client.readContract({ ...ctf, functionName: 'payoutNumerators', args: [id, i] }),
+          ),
+        );
+  return { slots, denominator, numerators };
+}
 const erc1155 = parseAbi(['function balanceOf(address, uint256) view returns (uint256)']);
 
 async function collateralOf(owner: string): Promise<bigint> {
@@ -260,11 +306,11 @@ describe('CTF split, merge, redeem through the relayer', () => {
     // Not resolved yet: refused before anything is submitted.
     const submits = await relayerSubmits();
     assertError(await ctf('redeem', dw, { condition_id: conditionId }), 400, 'validation_error');
-    // More than held: refused too.
+    // More than held: a shortfall, refused too.
     assertError(
       await ctf('merge', dw, { condition_id: conditionId, amount: '3000001' }),
-      400,
-      'validation_error',
+      402,
+      'insufficient_funds',
     );
     assert.equal(await relayerSubmits(), submits);
 
@@ -310,9 +356,7 @@ describe('CTF split, merge, redeem through the relayer', () => {
       ['split', { condition_id: conditionId, amount: 1000000 }],
       ['split', { condition_id: conditionId }],
       ['split', { condition_id: conditionId, amount: '9'.repeat(78) }],
-      ['split', { condition_id: conditionId, amount: '1000000000000000' }],
       ['split', { condition_id: unknown, amount: '1000000' }],
-      ['merge', { condition_id: conditionId, amount: '1' }],
       ['merge', { condition_id: conditionId, amount: '1', extra: 1 }],
       ['redeem', { condition_id: conditionId, neg_risk: true }],
       ['redeem', { condition_id: conditionId, amounts: ['1', '1'] }],
@@ -327,6 +371,85 @@ describe('CTF split, merge, redeem through the relayer', () => {
       assert.equal(res.status, 400, `${op} ${JSON.stringify(body)}: ${res.text}`);
     }
     assert.equal(await relayerSubmits(), submits);
+  });
+
+  test('shortfalls are 402 insufficient_funds, as in trading, and nothing reaches the relayer', async () => {
+    const held = await simChain('conditions');
+    const heldId = held.condition_id as string;
+    assert.equal((await ctf('split', dw, { condition_id: heldId, amount: '2000000' })).status, 200);
+    await simChain('resolve', { condition_id: heldId, winner: 'Yes' });
+    const empty = await simChain('conditions');
+    const emptyId = empty.condition_id as string;
+    const active = await simChain('conditions');
+    const activeId = active.condition_id as string;
+    await simChain('resolve', { condition_id: emptyId, winner: 'No' });
+    const submits = await relayerSubmits();
+    const balance = await collateralOf(wallet);
+    const short: Array<[string, unknown]> = [
+      // More collateral than the wallet holds.
+      ['split', { condition_id: activeId, amount: (balance + 1n).toString() }],
+      // No tokens at all, then more than held.
+      ['merge', { condition_id: activeId, amount: '1' }],
+      ['merge', { condition_id: heldId, amount: '2000001' }],
+      // A resolved condition the wallet holds nothing of, and a neg-risk redemption above the holding.
+      ['redeem', { condition_id: emptyId }],
+      ['redeem', { condition_id: heldId, neg_risk: true, amounts: ['2000001', '0'] }],
+    ];
+    for (const [op, body] of short) {
+      assertError(await ctf(op, dw, body), 402, 'insufficient_funds');
+    }
+    assert.equal(await relayerSubmits(), submits);
+    assert.equal(await collateralOf(wallet), balance);
+  });
+
+  test("the simulator's markets live on chain: ids are the CTF's, resolved ones are reported by the oracle", async () => {
+    const markets = await clobMarkets();
+    assert.ok(markets.length >= 3);
+    for (const m of markets) {
+      const p = await payouts(m.condition_id);
+      assert.equal(p.slots, 2n, `${m.condition_id} is a prepared binary condition`);
+      const winner = m.tokens.findIndex((t) => t.winner);
+      if (winner === -1) {
+        assert.equal(p.denominator, 0n, `${m.condition_id} is unresolved on chain`);
+      } else {
+        assert.equal(p.denominator, 1n);
+        assert.deepEqual(p.numerators, winner === 0 ? [1n, 0n] : [0n, 1n]);
+      }
+    }
+    assert.ok(
+      markets.some((m) => m.tokens.some((t) => t.winner)),
+      'at least one resolved market',
+    );
+  });
+
+  test('a listed market end to end: split on its token ids, the simulator resolves it, the winner redeems', async () => {
+    const active = (await clobMarkets()).find((m) => !m.closed && !m.neg_risk);
+    assert.ok(active, 'an active binary market');
+    const conditionId = active.condition_id;
+    const ids = active.tokens.map((t) => t.token_id);
+    const start = await collateralOf(wallet);
+    const split = await ctf('split', dw, { condition_id: conditionId, amount: '4000000' });
+    assert.equal(split.status, 200, split.text);
+    // The CLOB's token ids are the ERC-1155 position ids the split minted.
+    assert.deepEqual(await positionsOf(wallet, ids), [4_000_000n, 4_000_000n]);
+
+    const resolved = await simChain('resolve', { condition_id: conditionId, winner: 'No' });
+    const receipt = await onChain.client.getTransactionReceipt({ hash: resolved.tx_hash as Hex });
+    assert.equal(receipt.status, 'success');
+    const after = await clobMarket(conditionId);
+    assert.equal(after.closed, true);
+    assert.deepEqual(
+      after.tokens.map((t) => t.winner),
+      [false, true],
+    );
+    assert.deepEqual((await payouts(conditionId)).numerators, [0n, 1n]);
+
+    const redeem = await ctf('redeem', dw, { condition_id: conditionId });
+    assert.equal(redeem.status, 200, redeem.text);
+    assert.equal((redeem.body as { status: string }).status, 'confirmed');
+    assert.deepEqual(await positionsOf(wallet, ids), [0n, 0n]);
+    // 4 NO paid 1 each; the 4 YES nothing: back where it started.
+    assert.equal(await collateralOf(wallet), start);
   });
 
   test('an EOA session is 501: gasless operations act from a deposit wallet', async () => {

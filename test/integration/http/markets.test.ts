@@ -14,7 +14,7 @@ interface MarketsBody {
   markets: Array<Market & { matched_markets?: unknown[]; related_markets?: unknown[] }>;
   duplicate_ids: string[];
   not_found_ids: string[];
-  pagination: { count: number; total: number; has_more: boolean; next_cursor?: string };
+  pagination: { count: number; total: number; total_exact: boolean; has_more: boolean; next_cursor?: string };
   event?: { event_id: string; title: string; market_count: number; exchange_count: number };
 }
 
@@ -82,6 +82,7 @@ describe('scope=list', () => {
     assert.deepEqual(body.not_found_ids, []);
     assert.equal(body.markets.length, Math.min(100, active().length));
     assert.equal(body.pagination.total, active().length);
+    assert.equal(body.pagination.total_exact, active().length <= 1000, 'a total past 1,000 says it stopped');
     for (const m of body.markets) {
       for (const field of REQUIRED) assert.ok(field in m, `${m.svc_id} lacks ${field}`);
       assert.equal(m.status, 'active');
@@ -201,7 +202,7 @@ describe('scope=market', () => {
       one.markets.map((x) => x.svc_id),
       [m.svc_id],
     );
-    assert.deepEqual(one.pagination, { count: 1, total: 1, has_more: false });
+    assert.deepEqual(one.pagination, { count: 1, total: 1, total_exact: true, has_more: false });
     const two = await get(
       `/api/v1/markets?scope=market&exchange=${m.exchange}&exchange_market_id=${encodeURIComponent(m.exchange_market_id)}`,
     );

@@ -65,6 +65,8 @@ function suite(store: () => Store, via: 'kysely' | 'writer'): void {
       const first = await repo.insert(entry({ idempotencyKey: `k1-${via}` }));
       assert.equal(first.created, true);
       assert.equal(first.row.state, 'sent');
+      // The row an insert answers is the row stored (the writer builds it from the entry instead of RETURNING).
+      assert.deepEqual(first.row, await repo.byId(first.row.id));
       assert.equal((await repo.byIdempotencyKey('cust-a', `k1-${via}`))?.id, first.row.id);
       assert.equal(await repo.byIdempotencyKey('cust-a', `k9-${via}`), undefined);
       const again = await repo.insert(entry({ idempotencyKey: `k1-${via}`, requestHash: 'h2' }));

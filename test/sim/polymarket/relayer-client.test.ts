@@ -40,6 +40,7 @@ const erc20 = parseAbi([
   'function allowance(address owner, address spender) view returns (uint256)',
   'function balanceOf(address) view returns (uint256)',
 ]);
+const walletAbi = parseAbi(['function nonce() view returns (uint256)']);
 const ctf = parseAbi([
   'function splitPosition(address collateralToken, bytes32 parentCollectionId, bytes32 conditionId, uint256[] partition, uint256 amount)',
   'function balanceOf(address owner, uint256 id) view returns (uint256)',
@@ -89,6 +90,15 @@ async function ethCall(to: Address, data: Hex): Promise<bigint> {
   });
   const { result } = (await res.json()) as { result: Hex };
   return BigInt(result);
+}
+
+async function balanceOf(address: Address): Promise<bigint> {
+  const res = await fetch(chain.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [address, 'latest'] }),
+  });
+  return BigInt(((await res.json()) as { result: Hex }).result);
 }
 
 const collateralOf = (owner: string) =>
@@ -160,6 +170,11 @@ describe('official relayer client ↔ simulated relayer on the sandbox chain', (
     assert.equal(mined?.state, 'STATE_CONFIRMED');
     assert.equal(mined?.proxyAddress.toLowerCase(), derived);
     assert.equal(await client.getDeployed(derived, TransactionType.WALLET), true);
+    // A contract now lives at the derived address, and its nonce() (the client's depositWalletV1Abi) reads 0.
+    assert.equal(
+      await ethCall(derived as Address, encodeFunctionData({ abi: walletAbi, functionName: 'nonce' })),
+      0n,
+    );
   });
 
   test('executeDepositWalletBatch approves and splits from the deposit wallet on chain', async () => {
@@ -188,7 +203,54 @@ describe('official relayer client ↔ simulated relayer on the sandbox chain', (
     assert.equal((await client.getNonce(address, TransactionType.WALLET)).nonce, '1');
   });
 
-  test('a tampered signature, a changed call, a native value and a replay are refused and move nothing', async () => {
+  test('a batch is all or nothing: a reverting later call fails it, the earlier approval is undone, the nonce unspent', async () => {
+    const account = await sim.createAccount({ kind: 'deposit', collateral: '10000000' });
+    const wallet = account.wallets.deposit as string;
+    const { client, address } = relayClient(account.credentials.private_key);
+    const { condition_id, position_ids } = await newCondition();
+    // The approval would succeed alone; the split asks for more collateral than the wallet holds and reverts.
+    const failed = await client.executeDepositWalletBatch(
+      approveAndSplit(condition_id, 50_000_000n, 20_000_000n),
+      wallet,
+      deadline(),
+    );
+    assert.equal(await failed.wait(), undefined, 'the client reports the failed state');
+    const [tx] = await client.getTransaction(failed.transactionID);
+    assert.equal(tx?.state, 'STATE_FAILED');
+    const receipt = await fetch(chain.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_getTransactionReceipt',
+        params: [tx?.transactionHash],
+      }),
+    });
+    const { result } = (await receipt.json()) as { result: { status: string; to: string } };
+    assert.equal(result.status, '0x0', 'one mined transaction, reverted');
+    assert.equal(
+      result.to.toLowerCase(),
+      '0x00000000000fb5c9adea0298d729a0cb3823cc07',
+      'sent to the factory',
+    );
+    assert.equal(await allowanceOf(wallet), 0n, 'the approval was undone with the batch');
+    assert.equal(await collateralOf(wallet), 10_000_000n);
+    assert.equal(await positionOf(wallet, position_ids[0]), 0n);
+    assert.equal((await client.getNonce(address, TransactionType.WALLET)).nonce, '0', 'nonce unspent');
+
+    // The same nonce then carries a batch that fits.
+    const ok = await client.executeDepositWalletBatch(
+      approveAndSplit(condition_id, 5_000_000n, 1_000_000n),
+      wallet,
+      deadline(),
+    );
+    assert.equal((await ok.wait())?.state, 'STATE_CONFIRMED');
+    assert.equal(await allowanceOf(wallet), 4_000_000n);
+    assert.equal((await client.getNonce(address, TransactionType.WALLET)).nonce, '1');
+  });
+
+  test('a tampered signature, a changed call and a replay are refused, a batch spending POL it lacks fails; nothing moves', async () => {
     const account = await sim.createAccount({ kind: 'deposit', collateral: '10000000' });
     const wallet = account.wallets.deposit as string;
     const { client, address } = relayClient(account.credentials.private_key);
@@ -228,10 +290,12 @@ describe('official relayer client ↔ simulated relayer on the sandbox chain', (
     changed.depositWalletParams.calls = approveAndSplit(condition_id, 5_000_000n, 9_000_000n);
     const moved = await submit(changed);
     assert.equal(moved.status, 400, JSON.stringify(moved.body));
-    // Correctly signed, but sending native value, which the simulator's executor cannot honour: refused, not dropped.
+    // Correctly signed, but sending native value the wallet does not have: relayed, and the whole batch fails.
     const withValue = { ...args, calls: args.calls.map((c, i) => (i === 0 ? { ...c, value: '1' } : c)) };
     const valued = await submit(await buildDepositWalletBatchRequest(signer, withValue, config));
-    assert.equal(valued.status, 400, JSON.stringify(valued.body));
+    assert.equal(valued.status, 200, JSON.stringify(valued.body));
+    const [failed] = await client.getTransaction(String(valued.body.transactionID));
+    assert.equal(failed?.state, 'STATE_FAILED');
     assert.equal(await collateralOf(wallet), 10_000_000n);
     assert.equal(await allowanceOf(wallet), 0n);
     assert.equal((await client.getNonce(address, TransactionType.WALLET)).nonce, '0');
@@ -244,6 +308,27 @@ describe('official relayer client ↔ simulated relayer on the sandbox chain', (
     assert.equal(replay.status, 400, JSON.stringify(replay.body));
     assert.equal(await collateralOf(wallet), 9_000_000n);
     assert.equal((await client.getNonce(address, TransactionType.WALLET)).nonce, '1');
+  });
+
+  test("a call's native value is paid from the wallet's own POL", async () => {
+    const account = await sim.createAccount({ kind: 'deposit', collateral: '0' });
+    const wallet = account.wallets.deposit as string;
+    const { client } = relayClient(account.credentials.private_key);
+    const fund = await fetch(`${sim.control}/__sim/chain/fund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: wallet, gas: '5000' }),
+    });
+    assert.equal(fund.status, 200);
+    const recipient = `0x${'5e'.repeat(20)}` as Address;
+    const sent = await client.executeDepositWalletBatch(
+      [{ target: recipient, value: '1200', data: '0x' }],
+      wallet,
+      deadline(),
+    );
+    assert.equal((await sent.wait())?.state, 'STATE_CONFIRMED');
+    assert.equal(await balanceOf(recipient), 1200n);
+    assert.equal(await balanceOf(wallet as Address), 3800n);
   });
 
   test('wrong builder credentials are refused (401) and move nothing', async () => {
