@@ -512,7 +512,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       usage: new UsageService(admission, wsUsageView),
       wsUsage: wsUsageView,
       markets,
-      events: new EventsService(eventsRepo, marketsRepo, exchanges, CATALOGUE_TOTALS_TTL_MS),
+      events: new EventsService(eventsRepo, marketsRepo, links, exchanges, CATALOGUE_TOTALS_TTL_MS),
       targets,
       orderbook,
       executionPrice: new ExecutionPriceService(targets, orderbook, config.venues.timeoutMs),

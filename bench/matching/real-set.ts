@@ -16,8 +16,15 @@ function lines<T>(name: string): T[] {
 export function realSet(): { markets: MatchInput[]; truth: Truth; universe: Set<string> } {
   const markets = lines<MatchInput>('real-markets.jsonl');
   const pairs = new Map<string, TruthRelation>();
-  for (const l of lines<{ a: string; b: string; relation: TruthRelation }>('real-labels.jsonl')) {
-    pairs.set(pairKey(l.a, l.b), l.relation);
+  // `unclear`: a pair whose link the labeller could not decide from the text (counted neither right nor wrong).
+  const ambiguous = new Set<string>();
+  for (const l of lines<{ a: string; b: string; relation: TruthRelation | 'unclear' }>('real-labels.jsonl')) {
+    if (l.relation === 'unclear') ambiguous.add(pairKey(l.a, l.b));
+    else pairs.set(pairKey(l.a, l.b), l.relation);
   }
-  return { markets, truth: { pairs, recallPairs: pairs }, universe: new Set(markets.map((m) => m.svc_id)) };
+  return {
+    markets,
+    truth: { pairs, recallPairs: pairs, ambiguous },
+    universe: new Set(markets.map((m) => m.svc_id)),
+  };
 }

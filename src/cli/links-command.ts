@@ -2,7 +2,7 @@
 // given as JSON lines (our Market fields; `svc_id`, `exchange` and `question` required) and writes one line per
 // link, so anyone can audit the engine on their own data. A line that is not a market is an error naming it;
 // nothing is written then.
-import { createReadStream, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Compile } from 'typebox/compile';
 import { MatchInput } from '../domain/matching/features.js';
@@ -32,7 +32,10 @@ export async function linksCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (!values.markets) throw new UsageError('--markets FILE.jsonl is required (omnibook links --help)');
-  const inputs: MatchInput[] = [];
+  // Each market goes into the engine as it is read and each link out as it is found: a million markets never sit
+  // in memory as input objects or output lines, only as the engine's own features.
+  const engine = new MatchEngine();
+  let markets = 0;
   const lines = createInterface({
     input: createReadStream(values.markets, 'utf8'),
     crlfDelay: Number.POSITIVE_INFINITY,
@@ -53,30 +56,62 @@ export async function linksCommand(argv: string[]): Promise<number> {
         `${values.markets}:${n}: ${first ? `${first.instancePath || '/'} ${first.message}` : 'not a market'}`,
       );
     }
-    inputs.push(value);
+    engine.upsert([value]);
+    markets++;
   }
-  const engine = new MatchEngine();
-  engine.upsert(inputs);
-  const out: string[] = [];
-  for (const l of engine.linkAll()) {
-    out.push(
-      JSON.stringify({
-        a: l.a,
-        b: l.b,
-        relation: l.relation,
-        confidence: l.confidence,
-        confidence_tier: l.tier,
-        source: l.source,
-        ...(l.relation === 'co_dependent'
-          ? { dependency_type: l.dependencyType, dependency_direction: l.direction }
-          : {}),
-        evidence: l.evidence,
-      }),
-    );
+  const sink = values.out ? fileSink(values.out) : stdoutSink();
+  let chunk = '';
+  let links = 0;
+  for (const l of engine.streamAll()) {
+    links++;
+    chunk += `${JSON.stringify({
+      a: l.a,
+      b: l.b,
+      relation: l.relation,
+      confidence: l.confidence,
+      confidence_tier: l.tier,
+      source: l.source,
+      ...(l.relation === 'co_dependent'
+        ? { dependency_type: l.dependencyType, dependency_direction: l.direction }
+        : {}),
+      evidence: l.evidence,
+    })}\n`;
+    if (chunk.length >= CHUNK_CHARS) {
+      await sink.write(chunk);
+      chunk = '';
+    }
   }
-  const text = out.length > 0 ? `${out.join('\n')}\n` : '';
-  if (values.out) writeFileSync(values.out, text);
-  else process.stdout.write(text);
-  process.stderr.write(`${inputs.length} markets, ${out.length} links\n`);
+  await sink.write(chunk);
+  sink.close();
+  process.stderr.write(`${markets} markets, ${links} links\n`);
   return 0;
+}
+
+const CHUNK_CHARS = 1 << 20;
+
+interface Sink {
+  write(text: string): Promise<void>;
+  close(): void;
+}
+
+function fileSink(path: string): Sink {
+  const fd = openSync(path, 'w');
+  return {
+    write: async (text) => {
+      if (text.length > 0) writeSync(fd, text);
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+/** Standard output, waiting for it to drain so a slow reader does not make us buffer every line. */
+function stdoutSink(): Sink {
+  return {
+    write: (text) =>
+      new Promise((resolve) => {
+        if (text.length === 0 || process.stdout.write(text)) resolve();
+        else process.stdout.once('drain', () => resolve());
+      }),
+    close: () => {},
+  };
 }

@@ -2,7 +2,7 @@
 // The matching engine writes them; the catalogue only reads what is published.
 import type { Kysely } from 'kysely';
 import type { ExchangeId } from '../domain/exchanges.js';
-import type { RelationLink } from '../domain/market.js';
+import type { MarketStatus, RelationLink } from '../domain/market.js';
 import type { Database } from './schema.js';
 
 export type LinkKind = 'same_market' | 'co_dependent';
@@ -23,6 +23,16 @@ export interface LinkInput {
 /** Rows deleted or written per statement (well under SQLite's bound-parameter limit). */
 const CHUNK = 300;
 
+/** An event joined to another by same_market links of their markets (GET /events `matched_events`). */
+export interface MatchedGroup {
+  event_id: string;
+  title: string;
+  exchange: ExchangeId;
+  status: MarketStatus;
+  link_count: number;
+  confidence: number;
+}
+
 export class LinksRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -34,22 +44,34 @@ export class LinksRepo {
 
   /**
    * Replaces every link that has an end in `scope` by `links` (which must hold all links with an end there), in one
-   * transaction: a reader sees the old links or the new ones, never a half-relinked market.
+   * transaction: a reader sees the old links or the new ones, never a half-relinked market. `links` may be a lazy
+   * iterable (the engine's stream): it is written a chunk at a time and never held whole. Answers the rows written.
    */
   async replaceAround(
     scope: readonly string[],
-    links: readonly LinkInput[],
+    links: Iterable<LinkInput>,
     updatedAt: string,
-  ): Promise<void> {
+  ): Promise<number> {
+    let written = 0;
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < scope.length; i += CHUNK) {
         const part = scope.slice(i, i + CHUNK);
         await trx.deleteFrom('market_links').where('svc_id', 'in', part).execute();
         await trx.deleteFrom('market_links').where('linked_svc_id', 'in', part).execute();
       }
-      for (let i = 0; i < links.length; i += CHUNK)
-        await this.upsert(trx, links.slice(i, i + CHUNK), updatedAt);
+      let chunk: LinkInput[] = [];
+      for (const link of links) {
+        chunk.push(link);
+        if (chunk.length === CHUNK) {
+          await this.upsert(trx, chunk, updatedAt);
+          written += chunk.length;
+          chunk = [];
+        }
+      }
+      if (chunk.length > 0) await this.upsert(trx, chunk, updatedAt);
+      written += chunk.length;
     });
+    return written;
   }
 
   /** The stored evidence of one link, or null when there is no such link. */
@@ -96,6 +118,52 @@ export class LinksRepo {
         })),
       )
       .execute();
+  }
+
+  /**
+   * Events whose markets are published same_market links of each given event's markets: per pair of events, how
+   * many such links join them and the strongest one's confidence; strongest first. An event never matches itself.
+   */
+  async matchedGroups(groupIds: readonly string[]): Promise<Map<string, MatchedGroup[]>> {
+    const out = new Map<string, MatchedGroup[]>();
+    if (groupIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('markets as m1')
+      .innerJoin('market_links as l', 'l.svc_id', 'm1.svc_id')
+      .innerJoin('markets as m2', 'm2.svc_id', 'l.linked_svc_id')
+      .innerJoin('events as e', 'e.svc_group_id', 'm2.svc_group_id')
+      .select((eb) => [
+        'm1.svc_group_id as from_group',
+        'm2.svc_group_id as to_group',
+        'e.exchange',
+        'e.title',
+        'e.status',
+        eb.fn.countAll<number | string>().as('links'),
+        eb.fn.max('l.confidence').as('confidence'),
+      ])
+      .where('m1.svc_group_id', 'in', [...groupIds])
+      .where('l.kind', '=', 'same_market')
+      .where('l.published', '=', 1)
+      .whereRef('m2.svc_group_id', '<>', 'm1.svc_group_id')
+      .groupBy(['m1.svc_group_id', 'm2.svc_group_id', 'e.exchange', 'e.title', 'e.status'])
+      .orderBy('confidence', 'desc')
+      .orderBy('links', 'desc')
+      .orderBy('to_group')
+      .execute();
+    for (const r of rows) {
+      const list = out.get(r.from_group) ?? [];
+      list.push({
+        event_id: r.to_group,
+        title: r.title,
+        exchange: r.exchange,
+        status: r.status,
+        // Postgres answers count(*) as a string (bigint).
+        link_count: Number(r.links),
+        confidence: Number(r.confidence),
+      });
+      out.set(r.from_group, list);
+    }
+    return out;
   }
 
   /** Published links of each market, strongest first; the linked market's current status comes from the store. */

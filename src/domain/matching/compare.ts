@@ -66,11 +66,29 @@ function sameDayIso(a: string, b: string): boolean {
   return a === b;
 }
 
-function fitDates(
+const DAY_MS = 86_400_000;
+
+/**
+ * A day between the dates read on two sides, when one side's date is only its end date, is a convention (a close at
+ * midnight ET is the next day in UTC; one venue closes at noon, the other at 23:59) only if the two markets really
+ * close less than a day apart. Closes a whole day apart or more are two deadlines (the hard negative listed for
+ * the day before), however alike the rest: agreement on an end date is never evidence enough by itself.
+ */
+function closesNear(aEndAt: number | null, bEndAt: number | null): boolean {
+  return aEndAt !== null && bEndAt !== null && Math.abs(aEndAt - bEndAt) < DAY_MS;
+}
+
+function fitDates(a: MatchFeatures, b: MatchFeatures): DateFit {
+  return fitDateFields(a.date, b.date, a.endDay, b.endDay, a.endAt, b.endAt);
+}
+
+function fitDateFields(
   a: MarketDate | null,
   b: MarketDate | null,
   aEnd: string | null,
   bEnd: string | null,
+  aEndAt: number | null,
+  bEndAt: number | null,
 ): DateFit {
   if (a === null && b === null) return 'none';
   if (a === null || b === null) return 'one_sided';
@@ -79,7 +97,8 @@ function fitDates(
     const end = a.source === 'end' ? a.iso : b.iso;
     if (other.precision === 'day' && !other.iso.startsWith('????')) {
       const gap = dayGap(other.iso, end);
-      return gap === 0 ? 'end' : gap <= 1 ? 'end_near' : 'conflict';
+      if (gap === 0) return 'end';
+      return gap <= 1 && closesNear(aEndAt, bEndAt) ? 'end_near' : 'conflict';
     }
     if (other.precision === 'month') return end.startsWith(other.iso) ? 'end' : 'conflict';
     if (other.precision === 'year') return end.startsWith(other.iso) ? 'year' : 'conflict';
@@ -193,6 +212,8 @@ const NAME_CONFLICT_SHARE = 0.15;
 /** Minimum event-wording similarity for any link, and for each co_dependent rule. */
 const MIN_SAME_SIMILARITY = 0.4;
 const MIN_DEPENDENT_SIMILARITY = 0.6;
+/** Places of one contest: near-identical wording, since a word or two is all that tells a primary from the race. */
+const MIN_PLACE_SIMILARITY = 0.85;
 
 /**
  * What links a and b, or null. `weight` is the token weighting (IDF over the markets being linked). Same-exchange
@@ -201,7 +222,7 @@ const MIN_DEPENDENT_SIMILARITY = 0.6;
 export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): PairVerdict | null {
   if (a.svcId === b.svcId) return null;
   if (entitiesConflict(a, b) || timesConflict(a, b) || namesConflict(a, b, weight)) return null;
-  const dates = fitDates(a.date, b.date, a.endDay, b.endDay);
+  const dates = fitDates(a, b);
   if (dates === 'conflict') {
     return dateLadder(a, b, weight);
   }
@@ -213,12 +234,31 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
   const evidence: string[] = [];
   if (entity) evidence.push(`entity ${entity}`);
   evidence.push(`date ${dateText(a.date)} ~ ${dateText(b.date)}: ${dates}`);
+  if (dates === 'end_near' && a.endAt !== null && b.endAt !== null)
+    evidence.push(`closes ${(Math.abs(a.endAt - b.endAt) / 3_600_000).toFixed(1)} h apart`);
   const options = fitOptions(a.option, b.option);
   const baseDoubts = [...(entity ? [DOUBT.sharedEntity] : []), ...dateDoubt(dates)];
 
   const ta = a.threshold;
   const tb = b.threshold;
   if ((ta === null) !== (tb === null)) return null;
+  const placeA = a.place ?? 1;
+  const placeB = b.place ?? 1;
+  if (placeA !== placeB) {
+    // One contestant cannot finish in two places of one contest; two contestants in two places can both be Yes.
+    if (options !== 'same' || ta !== null || sim < MIN_PLACE_SIMILARITY) return null;
+    if (dates === 'one_sided' || dates === 'end_near') return null;
+    evidence.push(`wording ${sim.toFixed(3)}`, `option ${a.option.join(' ')}: place ${placeA} vs ${placeB}`);
+    const confidence = combine(sim, [...baseDoubts, DOUBT.sameOption], datePenalty(dates));
+    return verdict(
+      'co_dependent',
+      confidence,
+      'deterministic_graph',
+      'mutually_exclusive',
+      'exclusive',
+      evidence,
+    );
+  }
   if (ta !== null && tb !== null && !sameThreshold(ta, tb)) {
     return thresholdDependency(a, b, ta, tb, sim, baseDoubts, dates, options, evidence);
   }
@@ -226,9 +266,13 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
     evidence.push(`threshold ${describeThreshold(ta)} = ${describeThreshold(tb)}`);
   evidence.push(`wording ${sim.toFixed(3)}`);
 
-  if (options === 'different') {
+  // `kevin hassett` / `kevin warsh`: a shared first name, but neither names the other; two options.
+  if (options === 'different' || options === 'partial') {
     if (!a.exclusive || !b.exclusive || sim < MIN_DEPENDENT_SIMILARITY) return null;
-    if (dates === 'one_sided' || dates === 'end_near') return null;
+    if (dates === 'end_near') return null;
+    // A date one title states and the other does not may be another contest (the 2024 race, the next one); a date
+    // only the rules or end date give, beside a title that names none either, is no such difference.
+    if (dates === 'one_sided' && (a.date ?? b.date)?.source === 'text') return null;
     evidence.push(`options ${a.option.join(' ')} / ${b.option.join(' ')} of one event`);
     const confidence = combine(
       sim,
@@ -237,7 +281,7 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
     );
     return verdict('co_dependent', confidence, 'hierarchical', 'mutually_exclusive', 'exclusive', evidence);
   }
-  if (options === 'partial' || a.exchange === b.exchange) return null;
+  if (a.exchange === b.exchange) return null;
   if (sim < MIN_SAME_SIMILARITY) return null;
   const doubts = [...baseDoubts, ...(ta ? [DOUBT.sameThreshold] : [])];
   const penalties = datePenalty(dates);

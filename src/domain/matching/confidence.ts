@@ -42,7 +42,10 @@ export const PENALTY = {
   optionOneSided: 0.85,
   dateMissingOneSide: 0.8,
   noDates: 0.9,
-  /** Only end dates, a day apart: never better than MEDIUM (venues close a day apart, but so do hard negatives). */
+  /**
+   * A day apart with one side's date only its end date, the closes under 24 h apart (compare.ts refuses wider):
+   * never better than MEDIUM (venues close hours apart by convention, but hard negatives sit a day away).
+   */
   endDateNear: 0.85,
 } as const;
 

@@ -62,6 +62,8 @@ export interface MatchFeatures {
   date: MarketDate | null;
   /** The end date's day, whatever the text says. */
   endDay: string | null;
+  /** The end date's instant (ms since the epoch): tells a close-time convention from another deadline. */
+  endAt: number | null;
   time: TimeMention | null;
   /** A rate decision (Fed): amounts are exact and mutually exclusive at one meeting. */
   rate: boolean;
@@ -69,12 +71,15 @@ export interface MatchFeatures {
   cumulative: boolean;
   /** Exclusive-outcome wording (who wins, winner, nominee): options of one event exclude each other. */
   exclusive: boolean;
+  /** The finishing place asked about (`second place`, `finish third`, `runner-up`); null when none is named. */
+  place: number | null;
   /** Hash of the inputs matching reads: equal fingerprints need no relinking. */
   fingerprint: string;
 }
 
+// A contest with one winner. `who will`/`which` alone are not: `Who will attend Dick Cheney's funeral?` has many Yes.
 const EXCLUSIVE_CUES =
-  /\b(?:win|wins|winner|won|elected|election|nominee|nomination|champion|championship|mvp|who will|which|next)\b/;
+  /\b(?:win|wins|winner|won|elected|election|nominee|nomination|nominate|champion|championship|mvp|next)\b/;
 const POINT_EVENT_TOKENS: ReadonlySet<string> = new Set([
   'meeting',
   'election',
@@ -114,6 +119,7 @@ export function tokensOf(text: string): string[] {
 interface Parsed {
   dates: DateMention[];
   times: TimeMention[];
+  place: number | null;
   rest: string;
 }
 
@@ -121,7 +127,8 @@ function parse(text: string, reference: Date | null): Parsed {
   const canon = canonicalPhrases(fold(text));
   const d = extractDates(canon, reference);
   const t = extractTimes(d.rest);
-  return { dates: d.dates, times: t.times, rest: t.rest };
+  const p = cutPlace(t.rest);
+  return { dates: d.dates, times: t.times, place: p.place, rest: p.rest };
 }
 
 /** Tokens of words written with a capital in the original text (names), canonicalised. */
@@ -136,7 +143,33 @@ function properTokens(text: string): Set<string> {
 }
 
 const WINNER_RE =
-  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected)\b/u;
+  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected|be the nominee|be nominated|finish|come)\b/u;
+/** The person someone picks (`Will Trump next nominate Kevin Warsh as Fed Chair?`): the option is the object. */
+const PICKED_RE =
+  /\b(?:nominate|appoint|pick|name|choose|select)\s+((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:as|for|to)\b/u;
+
+const PLACES: ReadonlyMap<string, number> = new Map([
+  ['second', 2],
+  ['2nd', 2],
+  ['runner-up', 2],
+  ['runner up', 2],
+  ['third', 3],
+  ['3rd', 3],
+  ['fourth', 4],
+  ['4th', 4],
+]);
+const PLACE_RE =
+  /\b(?:finish(?:es)?\s+(?:in\s+)?|comes?\s+(?:in\s+)?)?(second|2nd|third|3rd|fourth|4th|runner[- ]up)(?:\s+place)?\b/;
+
+/** A finishing place other than first, cut out of folded text so the words left compare as the event's. */
+function cutPlace(rest: string): { place: number | null; rest: string } {
+  const m = PLACE_RE.exec(rest);
+  if (!m) return { place: null, rest };
+  return {
+    place: PLACES.get(m[1] ?? '') ?? null,
+    rest: rest.slice(0, m.index) + ' '.repeat(m[0].length) + rest.slice(m.index + m[0].length),
+  };
+}
 
 /** The option a question asks about: what its words add to the event title, or the named winner. */
 function optionTokens(
@@ -157,7 +190,8 @@ function optionTokens(
     }
   }
   if (out.size === 0) {
-    const m = WINNER_RE.exec(question.replace(/^\s*will\s+/i, 'will '));
+    const asked = question.replace(/^\s*will\s+/i, 'will ');
+    const m = WINNER_RE.exec(asked) ?? PICKED_RE.exec(asked);
     const named = m?.[1];
     if (named)
       for (const t of tokensOf(named)) if (questionTokens.has(t) && !INTERROGATIVES.has(t)) out.add(t);
@@ -220,6 +254,21 @@ export function withoutTags(question: string): string {
   return question.replace(/^\s*(?:\[[^\]]{1,40}\]\s*)+/, '').trim();
 }
 
+function endInstant(timestamp: string | null | undefined): number | null {
+  if (!timestamp) return null;
+  const t = Date.parse(timestamp);
+  return Number.isFinite(t) ? t : null;
+}
+
+/**
+ * `<a question>? - <option>`: a venue's event question followed by the option this market is (Kalshi markets whose
+ * title is the event's question and whose option is only in `yes_sub_title`, Opinion children): the question part.
+ */
+function askedThenOption(question: string): string | null {
+  const at = question.indexOf('? - ');
+  return at > 0 && question.length > at + 4 ? question.slice(0, at + 1) : null;
+}
+
 export function extractFeatures(m: MatchInput): MatchFeatures {
   const endDay = isoDay(m.end_date);
   const reference = endDay === null ? null : new Date(`${endDay}T12:00:00Z`);
@@ -227,7 +276,10 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
   const groupTitle = (m.group_title ?? '').trim();
   const context =
     groupTitle.length > 0 && groupTitle !== question && !question.includes(groupTitle) ? groupTitle : null;
-  const dashContext = groupTitle.length > 0 && question.startsWith(`${groupTitle} - `) ? groupTitle : context;
+  const dashContext =
+    groupTitle.length > 0 && question.startsWith(`${groupTitle} - `)
+      ? groupTitle
+      : (askedThenOption(question) ?? context);
   const q = parse(question, reference);
   const c = dashContext === null ? null : parse(dashContext, reference);
   // The rules are read only when the title leaves the date or the condition open (most titles say both).
@@ -261,7 +313,11 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
   const entities = tokens.filter(isEntity);
   const proper = properTokens(`${question} ${dashContext ?? ''}`);
   const names = event.filter((t) => proper.has(t) && !INTERROGATIVES.has(t));
-  const rate = entities.includes('fed') || /\binterest rates?\b/.test(q.rest);
+  // A rate decision: the Fed (or `interest rates`) and a word of a decision; `Fed Chair` nominations are not one.
+  const rate =
+    /\binterest rates?\b/.test(q.rest) ||
+    (entities.includes('fed') &&
+      /\b(?:rates?|bps|basis points?|cut|hike|hold|decision|meeting)\b/.test(q.rest));
 
   const threshold =
     extractThreshold(q.rest, rate) ??
@@ -290,10 +346,12 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     threshold,
     date,
     endDay,
+    endAt: endInstant(m.end_date),
     time,
     rate,
     cumulative,
     exclusive,
+    place: q.place ?? c?.place ?? null,
     fingerprint: fingerprintOf(m),
   };
 }

@@ -36,6 +36,7 @@ const SYNONYMS: ReadonlyMap<string, string> = new Map([
   ['highest', 'high'],
   ['lowest', 'low'],
   ['mayoral', 'mayor'],
+  ['mayorship', 'mayor'],
   ['presidential', 'president'],
   ['presidency', 'president'],
   ['gubernatorial', 'governor'],

@@ -23,10 +23,27 @@ export const EventsQuery = Type.Object(
     include_markets: Type.Optional(
       Type.Boolean({ description: `Adds up to ${EVENT_MARKETS_EMBEDDED} markets per event` }),
     ),
+    include_matches: Type.Optional(
+      Type.Boolean({
+        description:
+          'Adds matched_events: events whose markets are same_market links of this event’s markets',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type EventsQuery = Static<typeof EventsQuery>;
+
+/** An event on another exchange holding markets linked same_market to this event's markets. */
+export const MatchedEvent = Type.Object({
+  event_id: Type.String(),
+  title: Type.String(),
+  exchange: ExchangeId,
+  status: MarketStatus,
+  link_count: Type.Integer({ minimum: 1, description: 'same_market links between the two events’ markets' }),
+  confidence: Type.Number({ minimum: 0, maximum: 1, description: 'The strongest of those links' }),
+});
+export type MatchedEvent = Static<typeof MatchedEvent>;
 
 /** One event of the list, without its embedded markets. */
 export const EventSummary = Type.Object({
@@ -37,6 +54,7 @@ export const EventSummary = Type.Object({
   exchanges: Type.Array(ExchangeId),
   status: MarketStatus,
   close_time: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  matched_events: Type.Optional(Type.Array(MatchedEvent, { description: 'Only with include_matches' })),
 });
 export type EventSummary = Static<typeof EventSummary>;
 

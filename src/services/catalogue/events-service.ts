@@ -1,7 +1,8 @@
 // GET /events: venue events from the catalogue store, highest volume first, with market counts and optionally
-// their markets.
+// their markets and the events on other exchanges their markets are matched to (same_market links).
 import { validationError } from '../../errors/app-error.js';
 import type { EventPosition, EventRow, EventsRepo } from '../../store/events-repo.js';
+import type { LinksRepo } from '../../store/links-repo.js';
 import type { MarketsRepo } from '../../store/markets-repo.js';
 import type { ExchangesService } from '../exchanges-service.js';
 import {
@@ -21,6 +22,7 @@ export class EventsService {
   constructor(
     private readonly events: EventsRepo,
     private readonly markets: MarketsRepo,
+    private readonly links: LinksRepo,
     private readonly exchanges: ExchangesService,
     totalsTtlMs: number,
   ) {
@@ -58,7 +60,11 @@ export class EventsService {
     const last = page[page.length - 1];
     const hasMore = rows.length > limit && last !== undefined;
     const counts = await this.markets.countByGroups(page.map((e) => e.svc_group_id));
-    const embedded = q.include_markets ? await this.embeddedMarkets(page) : null;
+    const groups = page.map((e) => e.svc_group_id);
+    const [embedded, matched] = await Promise.all([
+      q.include_markets ? this.embeddedMarkets(page) : null,
+      q.include_matches ? this.links.matchedGroups(groups) : null,
+    ]);
     const events = page.map((e) => {
       const item: EventSummary = {
         event_id: e.svc_group_id,
@@ -69,6 +75,7 @@ export class EventsService {
         status: e.status,
         close_time: e.close_time,
       };
+      if (matched) item.matched_events = matched.get(e.svc_group_id) ?? [];
       const json = JSON.stringify(item);
       if (!embedded) return Buffer.from(json);
       return joinJson(`${json.slice(0, -1)},"markets":[`, embedded.get(e.svc_group_id) ?? [], ']}');

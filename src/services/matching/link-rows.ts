@@ -4,8 +4,7 @@ import { mirror } from '../../domain/matching/compare.js';
 import type { LinkInput } from '../../store/links-repo.js';
 import type { EngineLink } from './match-engine.js';
 
-export function toLinkRows(links: readonly EngineLink[]): LinkInput[] {
-  const rows: LinkInput[] = [];
+export function* toLinkRows(links: Iterable<EngineLink>): Generator<LinkInput> {
   for (const l of links) {
     const shared = {
       kind: l.relation,
@@ -15,8 +14,7 @@ export function toLinkRows(links: readonly EngineLink[]): LinkInput[] {
       dependency_type: l.dependencyType,
       evidence: l.evidence,
     } as const;
-    rows.push({ ...shared, svc_id: l.a, linked_svc_id: l.b, dependency_direction: l.direction });
-    rows.push({ ...shared, svc_id: l.b, linked_svc_id: l.a, dependency_direction: mirror(l.direction) });
+    yield { ...shared, svc_id: l.a, linked_svc_id: l.b, dependency_direction: l.direction };
+    yield { ...shared, svc_id: l.b, linked_svc_id: l.a, dependency_direction: mirror(l.direction) };
   }
-  return rows;
 }

@@ -10,7 +10,7 @@
 //  4. Ladder links go to the nearest rung per exchange (implication is transitive; every rung is not linked to every
 //     other), symmetric: a pair is linked when either side is the other's nearest.
 import type { ExchangeId } from '../../domain/exchanges.js';
-import { comparePair, mirror, type PairVerdict, tokenWeight } from '../../domain/matching/compare.js';
+import { comparePair, type PairVerdict, tokenWeight } from '../../domain/matching/compare.js';
 import { extractFeatures, type MatchFeatures, type MatchInput } from '../../domain/matching/features.js';
 import { blockKeys, deadlineKeys, ladderKeys, rungOf } from './blocking.js';
 
@@ -25,37 +25,66 @@ export interface MatchEngineOptions {
   maxBlock?: number;
 }
 
-interface Posting {
-  ids: number[];
-}
-
-/** Keyed collection of id lists; removal is by value (blocks are small). */
+/**
+ * Keyed collection of id lists; removal is by value (blocks are small). Most keys hold one market (a rare token on
+ * one day), so a lone id is stored as the number itself and a list only from the second: at a million markets
+ * that is tens of millions of keys without an object and an array each.
+ */
 class Postings {
-  private readonly map = new Map<string, Posting>();
+  private readonly map = new Map<string, number | number[]>();
 
   add(key: string, id: number): void {
     const p = this.map.get(key);
-    if (p) p.ids.push(id);
-    else this.map.set(key, { ids: [id] });
+    if (p === undefined) this.map.set(key, id);
+    else if (typeof p === 'number') this.map.set(key, [p, id]);
+    else p.push(id);
   }
 
   remove(key: string, id: number): void {
     const p = this.map.get(key);
-    if (!p) return;
-    const at = p.ids.indexOf(id);
-    if (at >= 0) {
-      p.ids[at] = p.ids[p.ids.length - 1] as number;
-      p.ids.pop();
+    if (p === undefined) return;
+    if (typeof p === 'number') {
+      if (p === id) this.map.delete(key);
+      return;
     }
-    if (p.ids.length === 0) this.map.delete(key);
+    const at = p.indexOf(id);
+    if (at >= 0) {
+      p[at] = p[p.length - 1] as number;
+      p.pop();
+    }
+    if (p.length === 1) this.map.set(key, p[0] as number);
+    else if (p.length === 0) this.map.delete(key);
   }
 
   get(key: string): readonly number[] {
-    return this.map.get(key)?.ids ?? [];
+    const p = this.map.get(key);
+    return p === undefined ? NONE : typeof p === 'number' ? [p] : p;
   }
 
   get size(): number {
     return this.map.size;
+  }
+}
+
+const NONE: readonly number[] = [];
+
+/**
+ * One instance of each token string for the whole catalogue: every market's token arrays point at it instead of
+ * holding their own copies (a million markets name `btc` or `election` hundreds of thousands of times).
+ */
+class Interner {
+  private readonly table = new Map<string, string>();
+
+  one(s: string): string {
+    const known = this.table.get(s);
+    if (known !== undefined) return known;
+    this.table.set(s, s);
+    return s;
+  }
+
+  all(list: string[]): string[] {
+    for (let i = 0; i < list.length; i++) list[i] = this.one(list[i] as string);
+    return list;
   }
 }
 
@@ -99,7 +128,7 @@ export class MatchEngine {
   upsert(markets: Iterable<MatchInput>): string[] {
     const changed: string[] = [];
     for (const m of markets) {
-      const f = extractFeatures(m);
+      const f = this.compact(extractFeatures(m));
       const existing = this.ids.get(m.svc_id);
       if (existing !== undefined) {
         if (this.features[existing]?.fingerprint === f.fingerprint) continue;
@@ -118,7 +147,8 @@ export class MatchEngine {
 
   /** Adds features already extracted (a stored snapshot); same contract as upsert. */
   upsertFeatures(list: Iterable<MatchFeatures>): void {
-    for (const f of list) {
+    for (const stored of list) {
+      const f = this.compact(stored);
       const existing = this.ids.get(f.svcId);
       if (existing !== undefined) this.detach(existing);
       const id = existing ?? this.free.pop() ?? this.features.length;
@@ -149,9 +179,17 @@ export class MatchEngine {
 
   /** Every link among all markets. */
   linkAll(): EngineLink[] {
+    return [...this.streamAll()];
+  }
+
+  /**
+   * Every link among all markets, one at a time, each once (from its lower id), so a caller writing them out holds
+   * none: memory stays the engine's own, whatever the number of links.
+   */
+  *streamAll(): Generator<EngineLink> {
     const all: number[] = [];
     for (let id = 0; id < this.features.length; id++) if (this.features[id]) all.push(id);
-    return this.linksFor(all, true);
+    yield* this.walk(all, true);
   }
 
   /**
@@ -174,7 +212,7 @@ export class MatchEngine {
     const ids = [...scope];
     return {
       scope: ids.map((id) => (this.features[id] as MatchFeatures).svcId),
-      links: this.linksFor(ids, false),
+      links: [...this.walk(ids, false)],
     };
   }
 
@@ -198,6 +236,27 @@ export class MatchEngine {
   }
 
   private readonly weight = tokenWeight;
+  private readonly strings = new Interner();
+
+  /** The features with their token strings shared catalogue-wide (see Interner). */
+  private compact(f: MatchFeatures): MatchFeatures {
+    const s = this.strings;
+    const tokens = s.all(f.tokens);
+    // `event` is `tokens` when the market names no option: keep one array, not two equal ones.
+    const event = f.event.length === tokens.length ? tokens : s.all(f.event);
+    return {
+      ...f,
+      tokens,
+      event,
+      option: s.all(f.option),
+      names: s.all(f.names),
+      entities: s.all(f.entities),
+      // Options of one event share its group id; markets of one day share its date strings.
+      group: f.group === null ? null : s.one(f.group),
+      endDay: f.endDay === null ? null : s.one(f.endDay),
+      date: f.date === null ? null : { ...f.date, iso: s.one(f.date.iso) },
+    };
+  }
 
   /** Block candidates of a market, both ways (its probes against others' index keys and the reverse). */
   private candidates(id: number): Set<number> {
@@ -274,22 +333,31 @@ export class MatchEngine {
     return adjacency;
   }
 
+  /**
+   * Verdicts already computed. In a full walk only the current market's row is kept (its candidates' verdicts,
+   * computed for its best match and read again to emit); a pair is then decided at most once per side, and the memo
+   * never grows with the catalogue. A neighbourhood walk (linkAround) is small and keeps them all.
+   */
   private verdicts = new Map<number, Map<number, PairVerdict | null>>();
+  private memoOnly: number | null = null;
 
   private verdict(x: number, y: number): PairVerdict | null {
     const [lo, hi] = x < y ? [x, y] : [y, x];
-    let row = this.verdicts.get(lo);
-    if (!row) {
+    const keep = this.memoOnly === null || this.memoOnly === x || this.memoOnly === y;
+    const key = this.memoOnly === null ? lo : (this.memoOnly as number);
+    const other = this.memoOnly === null ? hi : this.memoOnly === x ? y : x;
+    let row = keep ? this.verdicts.get(key) : undefined;
+    if (keep && !row) {
       row = new Map();
-      this.verdicts.set(lo, row);
+      this.verdicts.set(key, row);
     }
-    if (row.has(hi)) return row.get(hi) ?? null;
+    if (row?.has(other)) return row.get(other) ?? null;
     const v = comparePair(
       this.features[lo] as MatchFeatures,
       this.features[hi] as MatchFeatures,
       this.weight,
     );
-    row.set(hi, v);
+    row?.set(other, v);
     return v;
   }
 
@@ -316,51 +384,66 @@ export class MatchEngine {
     return result;
   }
 
-  private linksFor(ids: readonly number[], everything: boolean): EngineLink[] {
+  /**
+   * Links with an endpoint in `ids`. A full walk (`everything`) emits each pair from its lower id only and forgets
+   * a market's verdicts and best matches once it is done, so it holds no link and no per-pair state behind it.
+   */
+  private *walk(ids: readonly number[], everything: boolean): Generator<EngineLink> {
     this.verdicts = new Map();
     this.groupCache = new Map();
     const bestCache = new Map<number, Map<ExchangeId, number>>();
-    const links = new Map<string, EngineLink>();
-    const emit = (x: number, y: number, v: PairVerdict) => {
+    const seen = new Set<string>();
+    const linkOf = (x: number, y: number, v: PairVerdict): EngineLink => {
       const [lo, hi] = x < y ? [x, y] : [y, x];
-      const key = `${lo}:${hi}`;
-      if (links.has(key)) return;
       const fa = this.features[lo] as MatchFeatures;
       const fb = this.features[hi] as MatchFeatures;
-      links.set(key, { ...v, a: fa.svcId, b: fb.svcId });
+      // A verdict is always computed lower id first, so its direction already reads from a to b.
+      return { ...v, a: fa.svcId, b: fb.svcId };
     };
-    for (const x of ids) {
-      const fx = this.features[x] as MatchFeatures;
-      const bestX = this.best(x, bestCache);
-      for (const y of this.candidates(x)) {
-        if (everything && y < x) continue;
-        const v = this.verdict(x, y);
-        if (!v) continue;
-        if (v.relation === 'same_market') {
-          const fy = this.features[y] as MatchFeatures;
-          if (bestX.get(fy.exchange) !== y) continue;
-          if (this.best(y, bestCache).get(fx.exchange) !== x) continue;
+    try {
+      for (const x of ids) {
+        if (everything) {
+          this.memoOnly = x;
+          this.verdicts = new Map();
         }
-        emit(x, y, v);
+        const fx = this.features[x] as MatchFeatures;
+        const bestX = this.best(x, bestCache);
+        const done = new Set<number>();
+        const fresh = (y: number): boolean => {
+          if (everything) {
+            if (y < x || done.has(y)) return false;
+            done.add(y);
+            return true;
+          }
+          const key = x < y ? `${x}:${y}` : `${y}:${x}`;
+          if (seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        };
+        for (const y of this.candidates(x)) {
+          if (everything && y < x) continue;
+          const v = this.verdict(x, y);
+          if (!v) continue;
+          if (v.relation === 'same_market') {
+            const fy = this.features[y] as MatchFeatures;
+            if (bestX.get(fy.exchange) !== y) continue;
+            if (this.best(y, bestCache).get(fx.exchange) !== x) continue;
+          }
+          if (fresh(y)) yield linkOf(x, y, v);
+        }
+        for (const y of this.ladderNeighbours(x)) {
+          if (everything && y < x) continue;
+          const v = this.verdict(x, y);
+          if (v && v.relation === 'co_dependent' && fresh(y)) yield linkOf(x, y, v);
+        }
+        if (everything) bestCache.delete(x);
       }
-      for (const y of this.ladderNeighbours(x)) {
-        const v = this.verdict(x, y);
-        if (v && v.relation === 'co_dependent') emit(x, y, v);
-      }
-      // Bound the memo: verdicts of markets already done are no longer needed in a full run.
-      if (everything) this.verdicts.delete(x);
+    } finally {
+      this.memoOnly = null;
+      this.verdicts = new Map();
+      this.groupCache = new Map();
     }
-    this.verdicts = new Map();
-    this.groupCache = new Map();
-    return [...links.values()].map((l) => orient(l, this.ids));
   }
-}
-
-/** Keeps `direction` reading from a to b after the pair was stored lowest id first. */
-function orient(link: EngineLink, ids: Map<string, number>): EngineLink {
-  const a = ids.get(link.a) ?? 0;
-  const b = ids.get(link.b) ?? 0;
-  return a <= b ? link : { ...link, a: link.b, b: link.a, direction: mirror(link.direction) };
 }
 
 /** Ids at the nearest rung strictly below and strictly above `value` in a list sorted by rung. */

@@ -4,7 +4,7 @@
 // it each page it wrote (`observe`), and `flush` — called at the end of every sync pass — links the markets that
 // are new or whose matching inputs changed, within that pass, replacing only the links around them.
 import type { Market } from '../../domain/market.js';
-import type { LinkInput, LinksRepo } from '../../store/links-repo.js';
+import type { LinksRepo } from '../../store/links-repo.js';
 import type { MarketsRepo } from '../../store/markets-repo.js';
 import type { MatchStateRepo } from '../../store/match-state-repo.js';
 import type { LoggerLike } from '../../venues/port.js';
@@ -78,17 +78,18 @@ export class MatchingService {
     this.dirty = new Set();
     const started = performance.now();
     let scope: string[];
-    let links: EngineLink[];
+    let links: Iterable<EngineLink>;
     if (dirty.length === this.engine.size) {
-      links = this.engine.linkAll();
+      // Everything (a new database): links stream from the engine into the store, never held as a list.
+      links = this.engine.streamAll();
       scope = dirty;
     } else {
       ({ scope, links } = this.engine.linkAround(dirty));
     }
-    const rows: LinkInput[] = toLinkRows(links);
     const now = new Date((this.deps.clock ?? Date.now)()).toISOString();
+    let rows: number;
     try {
-      await this.deps.links.replaceAround(scope, rows, now);
+      rows = await this.deps.links.replaceAround(scope, toLinkRows(links), now);
       await this.deps.state.save(
         dirty.map((svc_id) => ({ svc_id, fingerprint: this.engine.fingerprint(svc_id) ?? '' })),
         now,
@@ -102,11 +103,11 @@ export class MatchingService {
       {
         changed: dirty.length,
         relinked: scope.length,
-        rows: rows.length,
+        rows,
         ms: Math.round(performance.now() - started),
       },
       'markets linked',
     );
-    return { changed: dirty.length, relinked: scope.length, rows: rows.length };
+    return { changed: dirty.length, relinked: scope.length, rows };
   }
 }

@@ -89,12 +89,39 @@ export function tickSizeOf(m: KalshiMarket): number | null {
   return steps.length > 0 ? Math.min(...steps) : null;
 }
 
+/** A title that asks which option wins (`Who will win the NYC mayoral election in 2025?`) names none itself. */
+const OPEN_QUESTION = /^\s*(?:who|which|what|how)\b/i;
+
+function folded(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The market's question. Kalshi often titles every market of an event with the event's own question (`Who will
+ * win the NYC mayoral election in 2025?`) and names the option a market is about only in `yes_sub_title` (`Zohran
+ * Mamdani`); the title alone would make every candidate's market ask the same thing. Then the option is appended
+ * as `title - option` (the form Opinion's child markets take), so the question says what YES means and can be
+ * searched and matched. A title that already names it, or that asks about a stated option, is kept as it is.
+ */
+export function questionOf(m: KalshiMarket, event: { title: string } | null): string {
+  const option = (m.yes_sub_title ?? '').trim();
+  const title = (m.title ?? '').trim();
+  if (title === '') return event ? `${event.title} ${option}`.trim() : m.ticker;
+  if (option === '' || folded(title).includes(folded(option))) return title;
+  const generic =
+    OPEN_QUESTION.test(title) ||
+    (event !== null && folded(event.title) === folded(title)) ||
+    // A threshold only the subtitle states (`$91,750 or above` under `Bitcoin price today?`).
+    (/\d/.test(option) && !/\d/.test(title));
+  return generic ? `${title} - ${option}` : title;
+}
+
 export function parseMarket(m: KalshiMarket, event: { title: string } | null): Market {
   const yes = yesPriceOf(m);
   const bid = dollars(m.yes_bid_dollars);
   const ask = dollars(m.yes_ask_dollars);
   const last = dollars(m.last_price_dollars);
-  const question = m.title || (event ? `${event.title} ${m.yes_sub_title ?? ''}`.trim() : m.ticker);
+  const question = questionOf(m, event);
   const market: Market = {
     svc_id: encodeSvcId('kalshi', m.ticker),
     svc_group_id: encodeSvcId('kalshi', m.event_ticker),

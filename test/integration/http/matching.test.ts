@@ -138,6 +138,103 @@ test('links to closed and resolved markets are published with their status', asy
   }
 });
 
+interface EventItem {
+  event_id: string;
+  exchanges: string[];
+  status: string;
+  matched_events?: Array<{
+    event_id: string;
+    title: string;
+    exchange: string;
+    status: string;
+    link_count: number;
+    confidence: number;
+  }>;
+}
+
+/** Every active event of one exchange, walked page by page through GET /events. */
+async function eventsOf(exchange: string, flags: string): Promise<Map<string, EventItem>> {
+  const out = new Map<string, EventItem>();
+  for (let cursor: string | undefined; ; ) {
+    const res = await server.request(
+      `/api/v1/events?exchanges=${exchange}&limit=100${flags}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    assert.equal(res.status, 200, res.text);
+    const body = res.body as { events: EventItem[]; pagination: { next_cursor?: string } };
+    for (const e of body.events) out.set(e.event_id, e);
+    cursor = body.pagination.next_cursor;
+    if (!cursor) return out;
+  }
+}
+
+test('GET /events?include_matches=true names the events matched to each event, both ways', async () => {
+  // The expectation, counted here from the stored link rows: same_market links between markets of two events.
+  const rows = await server.runtime.store.db
+    .selectFrom('market_links as l')
+    .innerJoin('markets as a', 'a.svc_id', 'l.svc_id')
+    .innerJoin('markets as b', 'b.svc_id', 'l.linked_svc_id')
+    .innerJoin('events as ea', 'ea.svc_group_id', 'a.svc_group_id')
+    .innerJoin('events as eb', 'eb.svc_group_id', 'b.svc_group_id')
+    .select([
+      'a.svc_group_id as ga',
+      'b.svc_group_id as gb',
+      'a.exchange as xa',
+      'b.exchange as xb',
+      'l.confidence',
+      'eb.status',
+    ])
+    .where('l.kind', '=', 'same_market')
+    .where('l.published', '=', 1)
+    .where('ea.status', '=', 'active')
+    .execute();
+  assert.ok(rows.length > 0, 'the world has matched markets in active events');
+  // Matched events are named whatever their status (a closed one shows `closed`), as linked markets are.
+  const expected = new Map<string, { count: number; confidence: number; status: string }>();
+  for (const r of rows) {
+    const key = `${r.ga}>${r.gb}`;
+    const cell = expected.get(key) ?? { count: 0, confidence: 0, status: r.status };
+    cell.count++;
+    cell.confidence = Math.max(cell.confidence, r.confidence);
+    expected.set(key, cell);
+  }
+  const first = (rows.find((r) => r.status === 'active') ?? rows[0]) as (typeof rows)[number];
+  const [pageA, pageB, plain] = await Promise.all([
+    eventsOf(first.xa, '&include_matches=true'),
+    eventsOf(first.xb, '&include_matches=true'),
+    eventsOf(first.xa, ''),
+  ]);
+  const a = pageA.get(first.ga);
+  const b = pageB.get(first.gb);
+  assert.ok(a && b, 'both events are listed');
+  const ab = a.matched_events?.find((m) => m.event_id === first.gb);
+  const ba = b.matched_events?.find((m) => m.event_id === first.ga);
+  assert.ok(ab, `${first.ga} → ${first.gb}: ${JSON.stringify(a.matched_events)}`);
+  assert.ok(ba, `${first.gb} → ${first.ga}: ${JSON.stringify(b.matched_events)}`);
+  assert.equal(ab.exchange, first.xb);
+  assert.equal(ba.exchange, first.xa);
+  assert.equal(ab.link_count, ba.link_count, 'the same links seen from either side');
+  assert.equal(ab.link_count, expected.get(`${first.ga}>${first.gb}`)?.count);
+  assert.equal(ab.confidence, expected.get(`${first.ga}>${first.gb}`)?.confidence);
+  // Every listed event's matches are exactly the stored ones (no event matches itself), strongest first.
+  for (const e of pageA.values()) {
+    const want = [...expected.entries()]
+      .filter(([k]) => k.startsWith(`${e.event_id}>`))
+      .map(([k]) => k.slice(e.event_id.length + 1))
+      .sort();
+    const got = (e.matched_events ?? []).map((m) => m.event_id);
+    for (const m of e.matched_events ?? [])
+      assert.equal(m.status, expected.get(`${e.event_id}>${m.event_id}`)?.status, 'its own status');
+    assert.deepEqual([...got].sort(), want, e.event_id);
+    assert.ok(!got.includes(e.event_id));
+    const confidences = (e.matched_events ?? []).map((m) => m.confidence);
+    assert.deepEqual(
+      confidences,
+      [...confidences].sort((x, y) => y - x),
+    );
+  }
+  assert.equal(plain.get(first.ga)?.matched_events, undefined, 'only when asked');
+});
+
 test('a pass that changed nothing relinks nothing; a new listing relinks only its neighbourhood', async () => {
   const db = server.runtime.store.db;
   const before = await db

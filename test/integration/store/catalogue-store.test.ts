@@ -285,6 +285,42 @@ onBothDialects('catalogue store', (store) => {
     assert.equal(related.get('kalshi:KXFEDCUT-26DEC')?.[0]?.dependency_type, 'mutually_exclusive');
   });
 
+  test('matched events: groups joined by published same_market links, counted, from both sides', async () => {
+    // The events test above stored both groups (`kalshi:g-KXF`, `polymarket:g-0xa`); the links test, one link
+    // each way is what the engine writes (one row per side).
+    const links = new LinksRepo(store().db);
+    await links.publish(
+      [
+        {
+          svc_id: 'polymarket:0xabc1',
+          linked_svc_id: 'kalshi:KXFEDCUT-26DEC',
+          kind: 'same_market',
+          confidence: 0.97,
+          confidence_tier: 'HIGH',
+          source: 'deterministic_graph',
+        },
+      ],
+      now,
+    );
+    const matched = await links.matchedGroups(['kalshi:g-KXF', 'polymarket:g-0xa', 'limitless:g-btc']);
+    assert.deepEqual(matched.get('kalshi:g-KXF'), [
+      {
+        event_id: 'polymarket:g-0xa',
+        title: 'Fed decision',
+        exchange: 'polymarket',
+        status: 'active',
+        link_count: 1,
+        confidence: 0.97,
+      },
+    ]);
+    assert.equal(matched.get('polymarket:g-0xa')?.[0]?.event_id, 'kalshi:g-KXF');
+    assert.equal(
+      matched.get('limitless:g-btc'),
+      undefined,
+      'co_dependent links and unlinked events add nothing',
+    );
+  });
+
   test('sync state: cursors survive, and one lease holder at a time', async () => {
     const state = new SyncStateRepo(store().db);
     await state.saveCursor('kalshi', 'markets', 'abc', 250, now);

@@ -226,3 +226,161 @@ test('property: moving one side to another day never leaves a same_market link',
     },
   );
 });
+
+// The sandbox world's hard negatives that once made 13 MEDIUM links: a Limitless candidate market that names no
+// date (only its end date says when) beside another venue's market for the election a day later or earlier. The
+// end dates a whole day apart are two deadlines; only closes less than a day apart (a close-time convention) may
+// stand in for a date, and then never above MEDIUM.
+const LIMITLESS_SEATTLE = {
+  exchange: 'limitless',
+  svc_id: 'limitless:alice-moreno-1794009540427',
+  question: 'Alice Moreno',
+  group_title: 'Who will win the Mayor of Seattle election?',
+  rules:
+    'This market will resolve to "YES" if Alice Moreno wins the election for Mayor of Seattle. Otherwise, this market will resolve to "NO".',
+  end_date: '2027-03-21T23:59:00.000Z',
+} as const;
+
+test('fixed examples: an end date a day away from the other side is another election, not the same market', () => {
+  const polymarket = f({
+    exchange: 'polymarket',
+    question: 'Will Alice Moreno win the election for Mayor of Seattle?',
+    group_title: 'Who will win the election for Mayor of Seattle?',
+    rules:
+      'This market will resolve to "Yes" if Alice Moreno wins the election for Mayor of Seattle held by March 22. Otherwise, this market will resolve to "No".',
+    end_date: '2027-03-22T23:59:00Z',
+  });
+  const kalshi = f({
+    exchange: 'kalshi',
+    exchange_market_id: 'KXMAYORMIA-27B-AMOR',
+    question: 'Will Alice Moreno win the Miami mayoral election?',
+    group_title: 'Who will win the Miami mayoral election?',
+    rules:
+      'If Alice Moreno is certified as the winner of the Miami mayoral election held before Mar 5, 2027, then the market resolves to Yes.',
+    end_date: '2027-03-05T23:59:00.000Z',
+  });
+  const limitlessMiami = f({
+    exchange: 'limitless',
+    question: 'Alice Moreno',
+    group_title: 'Who will win the Mayor of Miami election?',
+    end_date: '2027-03-06T23:59:00.000Z',
+  });
+  const predictfun = f({
+    exchange: 'predictfun',
+    question: 'Will Alice Moreno win the election for Mayor of Denver by May 12, 2027?',
+    group_title: 'Mayor of Denver election winner',
+    end_date: '2027-05-12T23:59:00.000Z',
+  });
+  const limitlessDenver = f({
+    exchange: 'limitless',
+    question: 'Alice Moreno',
+    group_title: 'Who will win the Mayor of Denver election?',
+    end_date: '2027-05-11T23:59:00.000Z',
+  });
+  const limitlessSeattle = f(LIMITLESS_SEATTLE);
+  for (const [x, y] of [
+    [limitlessSeattle, polymarket],
+    [kalshi, limitlessMiami],
+    [limitlessDenver, predictfun],
+  ] as const) {
+    assert.equal(comparePair(x, y, even)?.relation === 'same_market', false, `${x.svcId} ~ ${y.svcId}`);
+    assert.equal(comparePair(y, x, even)?.relation === 'same_market', false, `${y.svcId} ~ ${x.svcId}`);
+  }
+});
+
+test('fixed examples: an end-date-only market still matches the same deadline, and a close hours apart stays MEDIUM', () => {
+  const limitless = f(LIMITLESS_SEATTLE);
+  const sameDay = f({
+    exchange: 'predictfun',
+    question: 'Will Alice Moreno win the election for Mayor of Seattle by March 21, 2027?',
+    group_title: 'Mayor of Seattle election winner',
+    end_date: '2027-03-21T23:59:00.000Z',
+  });
+  const exact = comparePair(limitless, sameDay, even);
+  assert.equal(exact?.relation, 'same_market');
+  assert.equal(exact?.tier, 'HIGH');
+  // The same deadline, closed at midnight Eastern: the 22nd in UTC, but four hours after the other venue's close.
+  const eastern = f({ ...LIMITLESS_SEATTLE, end_date: '2027-03-22T03:59:00.000Z' });
+  const near = comparePair(eastern, sameDay, even);
+  assert.equal(near?.relation, 'same_market');
+  assert.equal(near?.tier, 'MEDIUM');
+  assert.ok(near?.evidence.includes('closes 4.0 h apart'), near?.evidence.join('; '));
+});
+
+// KXNYCMAYOR-25 as our Kalshi adapter now shapes it (the candidate from `yes_sub_title`) against Polymarket's
+// per-candidate questions (public code index file ids 8455640222, 55734125693; provenance in
+// test/fixtures/matching/README.md): the same candidate is one market, the other candidate excludes it.
+test('fixed examples: a Kalshi event-question market with its option appended matches the per-candidate market', () => {
+  const kalshi = (suffix: string, name: string) =>
+    f({
+      exchange: 'kalshi',
+      svc_id: `kalshi:KXNYCMAYOR-25-${suffix}`,
+      exchange_market_id: `KXNYCMAYOR-25-${suffix}`,
+      question: `Who will win the NYC mayoral election in 2025? - ${name}`,
+      group_title: 'NYC Mayor 2025',
+      end_date: undefined,
+    });
+  const polymarket = (name: string) =>
+    f({
+      exchange: 'polymarket',
+      question: `Will ${name} win the 2025 NYC mayoral election?`,
+      end_date: '2025-11-04T12:00:00Z',
+    });
+  const zm = kalshi('ZM', 'Zohran Mamdani');
+  const ac = kalshi('AC', 'Andrew Cuomo');
+  assert.deepEqual(zm.option, ['mamdani', 'zohran']);
+  const same = comparePair(zm, polymarket('Zohran Mamdani'), even);
+  assert.equal(same?.relation, 'same_market', JSON.stringify(same));
+  const other = comparePair(ac, polymarket('Zohran Mamdani'), even);
+  assert.equal(other?.relation, 'co_dependent');
+  assert.equal(other?.dependencyType, 'mutually_exclusive');
+});
+
+// Real markets of test/fixtures/matching/ (provenance in its README) that the first rules got wrong.
+test('fixed examples: attendance is not a contest; places exclude only for one contestant; shared first names', () => {
+  const cheney = (name: string) =>
+    f({
+      exchange: 'kalshi',
+      question: `Will ${name} attend Dick Cheney's funeral?`,
+      group_title: "Who will attend Dick Cheney's funeral?",
+      rules: `If ${name} attends Dick Cheney's funeral, then the market resolves to Yes.`,
+      end_date: '2025-11-22T02:46:33Z',
+    });
+  assert.equal(comparePair(cheney('Donald Trump'), cheney('Mike Pence'), even), null, 'both may attend');
+
+  const pm = (question: string) => f({ exchange: 'polymarket', question, end_date: undefined });
+  const win = pm('Will Zohran Mamdani win the 2025 NYC mayoral election?');
+  const second = pm('Will Zohran Mamdani win second place in the 2025 NYC mayoral election?');
+  const cuomo = pm('Will Andrew Cuomo win the 2025 NYC mayoral election?');
+  const primaryThird = pm(
+    'Will Zohran Mamdani finish third in the 2025 New York City Mayoral Democratic Primary?',
+  );
+  assert.equal(second.place, 2);
+  const places = comparePair(win, second, even);
+  assert.equal(places?.dependencyType, 'mutually_exclusive');
+  assert.ok(places?.evidence.includes('option mamdani zohran: place 1 vs 2'), places?.evidence.join('; '));
+  assert.equal(comparePair(cuomo, second, even), null, 'Cuomo first and Mamdani second can both be Yes');
+  assert.equal(comparePair(win, primaryThird, even), null, 'the primary is another contest');
+
+  const nominate = (name: string) =>
+    f({
+      exchange: 'kalshi',
+      question: `Will Trump next nominate ${name} as Fed Chair?`,
+      end_date: undefined,
+    });
+  const hassett = nominate('Kevin Hassett');
+  assert.equal(hassett.rate, false, 'a Fed chair nomination is no rate decision');
+  assert.deepEqual(hassett.option, ['hassett', 'kevin']);
+  const two = comparePair(hassett, nominate('Kevin Warsh'), even);
+  assert.equal(two?.dependencyType, 'mutually_exclusive', 'Kevin Hassett and Kevin Warsh are two options');
+  const same = comparePair(
+    nominate('Kevin Warsh'),
+    f({
+      exchange: 'polymarket',
+      question: 'Will Trump nominate Kevin Warsh as the next Fed chair?',
+      end_date: undefined,
+    }),
+    even,
+  );
+  assert.equal(same?.relation, 'same_market');
+});

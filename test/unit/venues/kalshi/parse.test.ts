@@ -87,6 +87,50 @@ test('a fixed-point market (GET /markets/{ticker}) normalizes: ticker ids, dolla
   assert.match(m.description ?? '', /^If Elon Musk visits Mars/);
 });
 
+// Kalshi titles the markets of a multi-candidate event with the event's question and names each candidate only in
+// `yes_sub_title`. The values are KXNYCMAYOR-25's, as quoted in a public Kalshi copy-trading test fixture (public
+// code index file id 71644154796; the same source as test/fixtures/matching/'s Fed markets), set on the recorded
+// payload above so every other field is a real one.
+test('a market titled with its event question keeps the option yes_sub_title names (KXNYCMAYOR)', () => {
+  const recorded = decode<{ market: Parameters<typeof parseMarket>[0] }>(
+    KalshiMarketResponse,
+    fixture('http_get_markets_ticker.json'),
+  ).market;
+  const mayor = (ticker: string, candidate: string) =>
+    parseMarket(
+      {
+        ...recorded,
+        ticker,
+        event_ticker: 'KXNYCMAYOR-25',
+        title: 'Who will win the NYC mayoral election in 2025?',
+        yes_sub_title: candidate,
+        no_sub_title: candidate,
+      },
+      { title: 'NYC Mayor 2025' },
+    );
+  const mamdani = mayor('KXNYCMAYOR-25-ZM', 'Zohran Mamdani');
+  const cuomo = mayor('KXNYCMAYOR-25-AC', 'Andrew Cuomo');
+  assert.equal(mamdani.question, 'Who will win the NYC mayoral election in 2025? - Zohran Mamdani');
+  assert.equal(cuomo.question, 'Who will win the NYC mayoral election in 2025? - Andrew Cuomo');
+  assert.notEqual(mamdani.question, cuomo.question, 'two candidates never ask the same question');
+  assert.equal(mamdani.group_title, 'NYC Mayor 2025');
+  // A title that already names the option is left alone (the recorded `Mars` / `Before 2050` subtitles).
+  const page = decode<{ markets: Parameters<typeof parseMarket>[0][] }>(
+    KalshiMarketsPage,
+    fixture('http_get_markets.json'),
+  );
+  assert.deepEqual(
+    page.markets.map((m) => parseMarket(m, null).question),
+    ['Will Elon Musk visit Mars before Aug 1, 2099?', 'Will humans colonize Mars before 2050?'],
+  );
+  // The WebSocket lifecycle's metadata names the player in the title too (KXWTAMATCH-25OCT02LYSGAU-LYS).
+  const lys = parseMarket(
+    { ...recorded, title: 'Will Eva Lys win the Lys vs Gauff match?', yes_sub_title: 'Eva Lys' },
+    null,
+  );
+  assert.equal(lys.question, 'Will Eva Lys win the Lys vs Gauff match?');
+});
+
 test('a market list page (GET /markets?tickers=) decodes and every market normalizes', () => {
   const page = decode<{ markets: Parameters<typeof parseMarket>[0][]; cursor: string }>(
     KalshiMarketsPage,
