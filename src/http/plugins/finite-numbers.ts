@@ -15,20 +15,21 @@ export function installFiniteNumberGuard(app: FastifyInstance): void {
   });
 }
 
-/** Path of the first non-finite number inside a parsed value, or null. */
-function nonFinite(value: unknown, path: string): string | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
-  if (value === null || typeof value !== 'object') return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nonFinite(value[i], `${path}.${i}`);
-      if (found) return found;
+/**
+ * Path of the first non-finite number inside a parsed value, or null. Iterative: a body may nest arrays thousands
+ * deep (the fuzz sends such), which a recursive walk would answer with a stack overflow.
+ */
+function nonFinite(root: unknown, rootPath: string): string | null {
+  const pending: Array<[unknown, string]> = [[root, rootPath]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return path;
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) pending.push([value[i], `${path}.${i}`]);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value).reverse()) pending.push([item, `${path}.${key}`]);
     }
-    return null;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    const found = nonFinite(item, `${path}.${key}`);
-    if (found) return found;
   }
   return null;
 }

@@ -46,7 +46,7 @@ function judge(backend: string, request: RequestSpec, answer: Answer, extra: str
 // example's path stands for the corpus's first real value of that name (ids differ from run to run).
 const EXAMPLES: Array<[RequestSpec]> = [
   // PostgreSQL: limit=1e309 is coerced to Infinity, passes validation and reaches SQL ("invalid input syntax for
-  // type bigint") → 500. Not fixed yet: this example fails on postgres + redis until it is.
+  // type bigint") → 500. Fixed by the non-finite number guard (src/http/plugins/finite-numbers.ts).
   [
     {
       method: 'GET',
@@ -55,6 +55,27 @@ const EXAMPLES: Array<[RequestSpec]> = [
       key: { kind: 'builder' },
       headers: {},
       body: null,
+    },
+  ],
+  // A body of arrays nested thousands deep overflowed the first, recursive, non-finite number guard → 500.
+  [
+    {
+      method: 'DELETE',
+      path: '/',
+      query: '',
+      key: { kind: 'builder' },
+      headers: {},
+      body: { contentType: 'application/json', text: `${'['.repeat(6000)}${']'.repeat(6000)}` },
+    },
+  ],
+  [
+    {
+      method: 'POST',
+      path: '/api/v1/keys',
+      query: '',
+      key: { kind: 'builder' },
+      headers: {},
+      body: { contentType: 'application/json', text: `${'['.repeat(6000)}${']'.repeat(6000)}` },
     },
   ],
   // A refused end-user change (over the builder's pool) committed the lock's bump of builders.pool_version.
