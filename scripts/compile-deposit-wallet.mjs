@@ -2,38 +2,16 @@
 // `solc` npm package and prints the JSON checked in beside it as deposit-wallet.json:
 // `node scripts/compile-deposit-wallet.mjs --write` rewrites it. test/unit/chain/deposit-wallet-contracts.test.ts
 // recompiles and compares, so the bytecode the simulator deploys is always the output of the source beside it.
-// Same compiler settings as scripts/compile-sandbox-contracts.mjs.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// Compiled by compileDir of scripts/compile-sandbox-contracts.mjs, with the same settings as our other contracts.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { compileDir } from './compile-sandbox-contracts.mjs';
 
-const require = createRequire(import.meta.url);
 const DIR = join(import.meta.dirname, '..', 'sim', 'polymarket', 'contracts');
-const SOURCES = ['DepositWallet.sol'];
 export const OUTPUT = join(DIR, 'deposit-wallet.json');
 
 export function compileDepositWallet() {
-  const solc = require('solc');
-  const input = {
-    language: 'Solidity',
-    sources: Object.fromEntries(SOURCES.map((f) => [f, { content: readFileSync(join(DIR, f), 'utf8') }])),
-    settings: {
-      optimizer: { enabled: true, runs: 200 },
-      evmVersion: 'cancun',
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
-    },
-  };
-  const out = JSON.parse(solc.compile(JSON.stringify(input)));
-  const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const contracts = {};
-  for (const file of SOURCES) {
-    for (const [name, c] of Object.entries(out.contracts[file])) {
-      if (c.evm.bytecode.object.length > 0)
-        contracts[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
-    }
-  }
-  return { compiler: solc.version(), contracts };
+  return compileDir(DIR, ['DepositWallet.sol']);
 }
 
 if (process.argv[1] === import.meta.filename) {

@@ -23,7 +23,8 @@ export function compileFeeEscrow() {
   return compileDir(FEE_ESCROW_DIR, ['FeeEscrow.sol']);
 }
 
-function compileDir(dir, sources) {
+/** Compiles `sources` in `dir` with our one set of compiler settings (the deposit wallet script uses it too). */
+export function compileDir(dir, sources) {
   const solc = require('solc');
   const input = {
     language: 'Solidity',

@@ -3,17 +3,9 @@
 // pull and settle). Kept apart from sandbox-chain.ts: the escrow is ours, not one of Polymarket's contracts, and
 // lives at the address its deployment gives it. Loaded only by `omnibook sandbox` and tests.
 import { readFileSync } from 'node:fs';
-import {
-  type Abi,
-  type Address,
-  createTestClient,
-  type Hex,
-  http,
-  parseEther,
-  publicActions,
-  walletActions,
-} from 'viem';
+import type { Abi, Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { fundedDeployer } from './funded-deployer.js';
 import type { SandboxChain } from './sandbox-chain.js';
 
 export interface FeeEscrowDeployment {
@@ -40,23 +32,7 @@ export async function deployFeeEscrow(
   chain: SandboxChain,
   options: { treasury?: Hex } = {},
 ): Promise<FeeEscrowDeployment> {
-  const operatorKey = generatePrivateKey();
-  const operator = privateKeyToAccount(operatorKey);
-  const client = createTestClient({
-    mode: 'anvil',
-    account: operator,
-    chain: {
-      id: chain.chainId,
-      name: 'sandbox',
-      nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 },
-      rpcUrls: { default: { http: [chain.rpcUrl] } },
-    },
-    pollingInterval: 50,
-    transport: http(chain.rpcUrl),
-  })
-    .extend(publicActions)
-    .extend(walletActions);
-  await client.setBalance({ address: operator.address, value: parseEther('1000000') });
+  const { key: operatorKey, account: operator, client } = await fundedDeployer(chain.rpcUrl, chain.chainId);
   const treasury = options.treasury ?? privateKeyToAccount(generatePrivateKey()).address;
   const artifact = feeEscrowArtifact();
   const hash = await client.deployContract({

@@ -6,19 +6,10 @@
 // every address Omnibook uses live is the one it uses here. Loaded only by `omnibook sandbox` and tests.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import {
-  type Abi,
-  type Address,
-  createTestClient,
-  type Hex,
-  http,
-  parseEther,
-  publicActions,
-  walletActions,
-} from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { Abi, Address, Hex } from 'viem';
 import { POLYGON_CHAIN_ID, POLYGON_V2_CONTRACTS, type PolymarketContracts } from '../polymarket-contracts.js';
 import { startAnvil } from './anvil.js';
+import { fundedDeployer } from './funded-deployer.js';
 
 export interface SandboxChain {
   rpcUrl: string;
@@ -53,23 +44,7 @@ function conditionalTokensArtifact(): Artifact {
 export async function startSandboxChain(): Promise<SandboxChain> {
   const anvil = await startAnvil({ chainId: POLYGON_CHAIN_ID });
   try {
-    const minterKey = generatePrivateKey();
-    const account = privateKeyToAccount(minterKey);
-    const client = createTestClient({
-      mode: 'anvil',
-      account,
-      chain: {
-        id: POLYGON_CHAIN_ID,
-        name: 'sandbox',
-        nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 },
-        rpcUrls: { default: { http: [anvil.rpcUrl] } },
-      },
-      pollingInterval: 50,
-      transport: http(anvil.rpcUrl),
-    })
-      .extend(publicActions)
-      .extend(walletActions);
-    await client.setBalance({ address: account.address, value: parseEther('1000000') });
+    const { key: minterKey, client } = await fundedDeployer(anvil.rpcUrl, POLYGON_CHAIN_ID);
     const contracts = POLYGON_V2_CONTRACTS;
     const own = ownContracts();
     const place = async (artifact: Artifact, at: Address, args: readonly unknown[] = []) => {
