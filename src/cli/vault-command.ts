@@ -3,10 +3,11 @@
 // records each key wraps. Key text is never printed.
 import { join } from 'node:path';
 import { loadConfig } from '../config/load.js';
+import { BuilderRepo } from '../store/builder-repo.js';
 import { CredentialsRepo } from '../store/credentials-repo.js';
 import { openStore } from '../store/database.js';
 import { loadKeyring } from '../vault/keyring-source.js';
-import { rotateRecords } from '../vault/rotation.js';
+import { rotateEndUserKeys, rotateRecords } from '../vault/rotation.js';
 import { parse, UsageError } from './args.js';
 
 const FLAGS = {
@@ -43,6 +44,7 @@ export async function vaultCommand(argv: string[]): Promise<number> {
   try {
     await store.migrate();
     const repo = new CredentialsRepo(store.db);
+    let unopenableEndUserKeys = 0;
     if (sub === 'rotate') {
       const result = await rotateRecords(repo, keyring);
       process.stdout.write(
@@ -53,9 +55,17 @@ export async function vaultCommand(argv: string[]): Promise<number> {
           `cannot open ${key.kind} of ${key.customer_id} on ${key.exchange}: its master key is not configured (OMNIBOOK_MASTER_KEY_PREVIOUS) or the row was altered\n`,
         );
       }
+      const endUsers = await rotateEndUserKeys(new BuilderRepo(store.db), keyring);
+      process.stdout.write(`rewrapped ${endUsers.rewrapped} builder end-user API key(s)\n`);
+      for (const customerId of endUsers.unopenable) {
+        process.stderr.write(
+          `cannot open the API key of builder end-user ${customerId}: its master key is not configured (OMNIBOOK_MASTER_KEY_PREVIOUS) or the row was altered\n`,
+        );
+      }
+      unopenableEndUserKeys = endUsers.unopenable.length;
     }
     const counts = await repo.countByMasterKey();
-    let left = 0;
+    let left = unopenableEndUserKeys;
     for (const { master_key_id: id, records } of counts) {
       const role = id === keyring.current.id ? 'current' : keyring.byId(id) ? 'previous' : 'not configured';
       if (id !== keyring.current.id) left += records;

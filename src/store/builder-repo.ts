@@ -58,6 +58,27 @@ export class BuilderRepo {
     return this.db.selectFrom('builder_users').selectAll().where('key_id', '=', keyId).executeTakeFirst();
   }
 
+  /** Every builder's end-users' sealed API keys in customer-id order after `after`: what vault rotation rewraps. */
+  async sealedKeys(
+    after: string | null,
+    limit: number,
+  ): Promise<Array<{ customer_id: string; sealed_key: string }>> {
+    let query = this.db.selectFrom('builder_users').select(['customer_id', 'sealed_key']);
+    if (after !== null) query = query.where('customer_id', '>', after);
+    return query.orderBy('customer_id').limit(limit).execute();
+  }
+
+  /** Compare-and-set of one end-user's sealed key: false when the row no longer holds `expected`. */
+  async replaceSealedKey(customerId: string, expected: string, sealed: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('builder_users')
+      .set({ sealed_key: sealed })
+      .where('customer_id', '=', customerId)
+      .where('sealed_key', '=', expected)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** One page of a builder's end-users in creation order, after the keyset `after`. */
   async page(
     builderId: string,

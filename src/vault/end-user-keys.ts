@@ -27,6 +27,7 @@ export class EndUserKeys {
   }
 }
 
-function bindingOf(customerId: string): RecordBinding {
+/** What an end-user's sealed key is bound to (rotation rewraps it under the same binding). */
+export function bindingOf(customerId: string): RecordBinding {
   return { purpose: PURPOSE, customerId, exchange: '' };
 }

@@ -2,8 +2,10 @@
 // per transaction, each a compare-and-set on its sealed text, so a record a server rewrote meanwhile is read again
 // instead of overwritten. Servers read both keys throughout (their keyring holds the old one as previous), so a
 // request meets either form and opens it.
+import type { BuilderRepo } from '../store/builder-repo.js';
 import type { CredentialRow, CredentialsRepo, RecordKey } from '../store/credentials-repo.js';
 import { bindingOf } from './credentials-store.js';
+import { bindingOf as endUserKeyBinding } from './end-user-keys.js';
 import { masterKeyIdOf, rewrap, VaultError } from './envelope.js';
 import type { MasterKeyring } from './master-key.js';
 
@@ -63,4 +65,44 @@ async function rotateOne(
   }
   // Deleted meanwhile, or rewritten by servers on every attempt (each rewrite seals under the current key).
   return 'current';
+}
+
+export interface EndUserKeysRotation {
+  /** Builder end-users' sealed API keys now wrapped under the current key by this run. */
+  rewrapped: number;
+  /** End-users (customer ids) whose sealed key opens with no configured key. */
+  unopenable: string[];
+}
+
+/**
+ * The same rotation for the builder end-users' API keys, which the vault seals in builder_users (end-user-keys.ts)
+ * rather than in credentials: each row whose envelope names another master key is rewrapped with a compare-and-set,
+ * so a key a server resealed meanwhile is left as it is (servers seal under the current key).
+ */
+export async function rotateEndUserKeys(
+  repo: BuilderRepo,
+  keyring: MasterKeyring,
+): Promise<EndUserKeysRotation> {
+  const current = keyring.current.id;
+  const result: EndUserKeysRotation = { rewrapped: 0, unopenable: [] };
+  let after: string | null = null;
+  for (;;) {
+    const page = await repo.sealedKeys(after, PAGE);
+    for (const row of page) {
+      let sealed: string;
+      try {
+        // A malformed envelope is reported like one no key opens, and the rotation goes on.
+        if (masterKeyIdOf(row.sealed_key) === current) continue;
+        sealed = rewrap(keyring, row.sealed_key, endUserKeyBinding(row.customer_id));
+      } catch (error) {
+        if (!(error instanceof VaultError)) throw error;
+        result.unopenable.push(row.customer_id);
+        continue;
+      }
+      if (await repo.replaceSealedKey(row.customer_id, row.sealed_key, sealed)) result.rewrapped += 1;
+    }
+    const last = page.at(-1);
+    if (!last || page.length < PAGE) return result;
+    after = last.customer_id;
+  }
 }

@@ -115,7 +115,10 @@ test('rotate rewraps every record under the new key while the server runs', asyn
     })(),
   ]);
   assert.equal(rotated.code, 0, rotated.stderr);
-  assert.equal(rotated.stdout, `rewrapped 6 record(s) under master key ${newId}\n${newId}\t9\tcurrent\n`);
+  assert.equal(
+    rotated.stdout,
+    `rewrapped 6 record(s) under master key ${newId}\nrewrapped 0 builder end-user API key(s)\n${newId}\t9\tcurrent\n`,
+  );
   for (const text of [rotated.stdout, rotated.stderr, status.stdout, status.stderr]) {
     assert.ok(!text.includes(OLD) && !text.includes(NEW) && !text.includes(managedPrivateKey.slice(2)));
   }

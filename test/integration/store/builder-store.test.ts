@@ -6,6 +6,9 @@ import { before, test } from 'node:test';
 import { ApiKeysRepo } from '../../../src/store/api-keys-repo.js';
 import { BuilderRepo, type BuilderUserRow } from '../../../src/store/builder-repo.js';
 import { ApiKeyService } from '../../../src/tenancy/api-keys.js';
+import { EndUserKeys } from '../../../src/vault/end-user-keys.js';
+import { generateMasterKey, MasterKeyring } from '../../../src/vault/master-key.js';
+import { rotateEndUserKeys } from '../../../src/vault/rotation.js';
 import { onBothDialects } from './dialects.js';
 
 onBothDialects('builder store', (store) => {
@@ -31,7 +34,7 @@ onBothDialects('builder store', (store) => {
     return id;
   }
 
-  function create(builderId: string, externalId: string, qps: number) {
+  function create(builderId: string, externalId: string, qps: number, seal?: (customerId: string) => string) {
     const customerId = `cus_${++seq}_${Math.random().toString(36).slice(2)}`;
     const { row } = keys.prepare({ name: externalId, tier: 'pro', qpsLimit: qps, customerId });
     const user: BuilderUserRow = {
@@ -42,7 +45,7 @@ onBothDialects('builder store', (store) => {
       eoa_address: null,
       qps_limit: qps,
       key_id: row.id,
-      sealed_key: 'sealed',
+      sealed_key: seal ? seal(customerId) : 'sealed',
       status: 'active',
       created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
       deactivated_at: null,
@@ -104,5 +107,37 @@ onBothDialects('builder store', (store) => {
       after = { created_at: last.created_at, customer_id: last.customer_id };
     }
     assert.deepEqual(all, ['p0', 'p1', 'p2', 'p3', 'p4']);
+  });
+
+  test('vault rotation rewraps end-users’ sealed API keys under the new master key, once, and a resealed one is kept', async () => {
+    const oldKey = generateMasterKey();
+    const newKey = generateMasterKey();
+    const b = await builder(100);
+    const made: Array<{ customerId: string; clear: string }> = [];
+    for (let i = 0; i < 3; i++) {
+      const clear = `omni_end_user_${i}_${Math.random().toString(36).slice(2)}`;
+      const outcome = await create(b, `rot${i}`, 1, (customerId) =>
+        new EndUserKeys(new MasterKeyring(oldKey)).seal(customerId, clear),
+      );
+      assert.equal(outcome.kind, 'created');
+      if (outcome.kind === 'created') made.push({ customerId: outcome.user.customer_id, clear });
+    }
+    const both = new MasterKeyring(newKey, [oldKey]);
+    const first = await rotateEndUserKeys(repo, both);
+    // Other tests' end-users hold a placeholder that no key opens; they are reported, never rewritten.
+    assert.ok(first.rewrapped >= 3, `rewrapped ${first.rewrapped}`);
+    for (const { customerId, clear } of made) {
+      const row = await repo.user(customerId);
+      assert.ok(row);
+      assert.equal(new EndUserKeys(new MasterKeyring(newKey)).open(customerId, row.sealed_key), clear);
+      assert.throws(() => new EndUserKeys(new MasterKeyring(oldKey)).open(customerId, row.sealed_key));
+    }
+    assert.equal((await rotateEndUserKeys(repo, both)).rewrapped, 0);
+    // A compare-and-set against a text the row no longer holds changes nothing.
+    const one = made[0];
+    assert.ok(one);
+    const before = await repo.user(one.customerId);
+    assert.equal(await repo.replaceSealedKey(one.customerId, 'not-what-is-stored', 'x'), false);
+    assert.equal((await repo.user(one.customerId))?.sealed_key, before?.sealed_key);
   });
 });
