@@ -65,6 +65,15 @@ export async function installDepositWalletContracts(
   await place(artifacts.DepositWalletFactory, WALLET_FACTORIES.deposit, [DEPOSIT_WALLET_IMPLEMENTATION]);
 }
 
+/** The relayer's own signing client: it pays the gas of every deployment and batch it sends. */
+function relayerWallet(client: SimChainClient, rpcUrl: string, relayerKey: Hex) {
+  return createWalletClient({
+    account: privateKeyToAccount(relayerKey),
+    chain: client.chain,
+    transport: http(rpcUrl),
+  });
+}
+
 /** Deploys `owner`'s wallet through the factory; returns the transaction and the wallet the factory reported. */
 export async function deployDepositWallet(
   client: SimChainClient,
@@ -72,11 +81,7 @@ export async function deployDepositWallet(
   relayerKey: Hex,
   owner: string,
 ): Promise<{ hash: Hex; wallet: string }> {
-  const wallet = createWalletClient({
-    account: privateKeyToAccount(relayerKey),
-    chain: client.chain,
-    transport: http(rpcUrl),
-  });
+  const wallet = relayerWallet(client, rpcUrl, relayerKey);
   const { result, request } = await client.simulateContract({
     account: wallet.account,
     address: WALLET_FACTORIES.deposit,
@@ -102,11 +107,7 @@ export async function executeWalletBatch(
   batch: WalletBatch,
   signature: Hex,
 ): Promise<{ hash: Hex; success: boolean }> {
-  const wallet = createWalletClient({
-    account: privateKeyToAccount(relayerKey),
-    chain: client.chain,
-    transport: http(rpcUrl),
-  });
+  const wallet = relayerWallet(client, rpcUrl, relayerKey);
   const hash = await wallet.writeContract({
     address: WALLET_FACTORIES.deposit,
     abi: depositWalletFactoryAbi,
