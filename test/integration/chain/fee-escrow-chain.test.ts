@@ -19,6 +19,7 @@ import { deployFeeEscrow, type FeeEscrowDeployment } from '../../../src/chain/sa
 import { type SandboxChain, startSandboxChain } from '../../../src/chain/sandbox/sandbox-chain.js';
 import { connectSandboxChain } from '../../../src/cli/sandbox-venues.js';
 import { loadConfig } from '../../../src/config/load.js';
+import { PULL_FEE_TYPES } from '../../support/pull-fee.js';
 
 let chain: SandboxChain;
 let onChain: OnChain;
@@ -82,14 +83,7 @@ async function sign(
       verifyingContract: deployment.address,
       ...domain,
     },
-    {
-      PullFee: [
-        { name: 'orderId', type: 'bytes32' },
-        { name: 'payer', type: 'address' },
-        { name: 'feeAmount', type: 'uint256' },
-        { name: 'deadline', type: 'uint256' },
-      ],
-    },
+    PULL_FEE_TYPES,
     message,
   )) as Hex;
 }

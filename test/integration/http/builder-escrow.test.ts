@@ -22,6 +22,7 @@ import type { Market } from '../../../src/domain/market.js';
 import { MarketsRepo } from '../../../src/store/markets-repo.js';
 import { walkVenue } from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
+import { PULL_FEE_TYPES } from '../../support/pull-fee.js';
 import { startTestServer, type TestRequestInit, type TestServer } from '../../support/server.js';
 
 interface ApiOrder {
@@ -145,14 +146,7 @@ async function feeAuth(
       verifyingContract: escrow.address,
       ...o.domain,
     },
-    {
-      PullFee: [
-        { name: 'orderId', type: 'bytes32' },
-        { name: 'payer', type: 'address' },
-        { name: 'feeAmount', type: 'uint256' },
-        { name: 'deadline', type: 'uint256' },
-      ],
-    },
+    PULL_FEE_TYPES,
     message,
   );
   return {
