@@ -93,8 +93,9 @@ export class FeeEscrowsRepo {
   }
 
   /**
-   * Marks the fee settled with the split the contract made (`filled` of `size`; null when another settler's split
-   * is not known here). False when it was no longer held (someone else recorded it first).
+   * Marks the fee settled with the split the contract made (`filled` of `size`; null from a caller that found it
+   * settled by someone else). The caller whose settlement went through records its split even when a racing caller
+   * marked the row first; false when nothing changed.
    */
   async settled(
     orderId: string,
@@ -110,7 +111,9 @@ export class FeeEscrowsRepo {
         updated_ms: nowMs,
       })
       .where('order_id', '=', orderId)
-      .where('state', '=', 'held')
+      .where((eb) =>
+        split ? eb.or([eb('state', '=', 'held'), eb('filled_units', 'is', null)]) : eb('state', '=', 'held'),
+      )
       .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }

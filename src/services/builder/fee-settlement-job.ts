@@ -40,7 +40,10 @@ export interface FeeSettlementJobOptions {
   logger: LoggerLike;
   intervalMs: number;
   leaseTtlMs: number;
-  /** A fee recorded (or tried) less than this long ago is left to the request that has it in hand. */
+  /**
+   * A fee with no journal row this long after it was recorded belongs to an order that was never sent (until then
+   * the request that pulled it may still be sending it).
+   */
   graceMs: number;
   /** Deadline of one trading call to an exchange. */
   timeoutMs: number;
@@ -141,7 +144,8 @@ export class FeeSettlementJob implements BackgroundJob {
     const { fees, logger } = this.options;
     let settled = 0;
     let lastError: string | null = null;
-    const rows = await fees.held(this.clock() - this.options.graceMs, this.options.batch ?? 50);
+    // A fee tried within the last interval waits for the next pass, so an open order is asked about once a pass.
+    const rows = await fees.held(this.clock() - this.options.intervalMs, this.options.batch ?? 50);
     for (const fee of rows) {
       if (this.stopped) break;
       // Renewed as the batch goes: a pass that outlives its lease stops, and the new holder goes on.
