@@ -45,8 +45,9 @@ const ERC20 = [
   'function approve(address, uint256) returns (bool)',
   'function mint(address, uint256)',
 ];
-const ESCROW_EVENTS = [
+const ESCROW_ABI = [
   'event FeeSettled(bytes32 indexed orderId, uint256 toAffiliate, uint256 toTreasury, uint256 refunded)',
+  'function pullFee(bytes32 orderId, address payer, uint256 feeAmount, uint256 deadline, bytes signature, address affiliate, uint16 affiliateBps)',
 ];
 
 let chain: SandboxChain;
@@ -59,6 +60,7 @@ let collateral: Contract;
 let job: FeeSettlementJob;
 let alice: Wallet;
 let bob: Wallet;
+let carol: Wallet;
 
 before(async () => {
   const overrides = {
@@ -76,11 +78,17 @@ before(async () => {
   escrow = await deployFeeEscrow(chain);
   // A bare network: ethers' own for chain id 137 asks the Polygon gas station on the internet for fees.
   const network = new Network('omnibook-sandbox', chain.chainId);
-  provider = new JsonRpcProvider(chain.rpcUrl, network, { batchMaxCount: 1, staticNetwork: network });
+  // No result cache: a nonce read 250 ms ago is stale once the transaction it was read for is mined.
+  provider = new JsonRpcProvider(chain.rpcUrl, network, {
+    batchMaxCount: 1,
+    staticNetwork: network,
+    cacheTimeout: -1,
+  });
   collateral = new Contract(chain.contracts.collateral, ERC20, provider);
   // Funded before the simulator starts: it mints with the same key when it settles trades on chain.
   alice = await payer(1_000_000n);
   bob = await payer(1_000_000n);
+  carol = await payer(1_000_000n);
   polymarket = await SIM_VENUE_LAUNCHERS.polymarket!(config, { size: 12, seed: 11, chain });
   server = await startTestServer({
     venues: [polymarket.adapter],
@@ -243,7 +251,7 @@ describe('fees of orders nobody reads again are settled by the background job', 
     assert.equal(await balance(escrow.treasury), sa.toTreasury + sb.toTreasury);
 
     // One settlement per fee on chain, whoever asked.
-    const logs = await new Contract(escrow.address, ESCROW_EVENTS, provider).queryFilter('FeeSettled', 0);
+    const logs = await new Contract(escrow.address, ESCROW_ABI, provider).queryFilter('FeeSettled', 0);
     const settledIds = logs.map((l) => ('args' in l ? String(l.args[0]).toLowerCase() : ''));
     assert.deepEqual(settledIds.sort(), [a.feeId, b.feeId].map((id) => id.toLowerCase()).sort());
 
@@ -257,5 +265,31 @@ describe('fees of orders nobody reads again are settled by the background job', 
       // B's split was recorded by whichever racing caller's own settle went through.
       assert.equal(row?.filledUnits, BigInt(Math.round(order.filled * 1_000_000)), `${fee}`);
     }
+  });
+
+  test('a fee pulled for an order that was never sent (the server stopped in between) is refunded', async () => {
+    // What a server that stopped between the pull and the send leaves: the fee recorded and pulled, no journal row.
+    const fee = 30_000n;
+    const auth = await feeAuth(carol, fee);
+    const fees = new FeeEscrowsRepo(server.runtime.store.db);
+    const recordedAt = Date.now() - 10 * 60_000;
+    await fees.insert({
+      orderId: String(auth.order_id).toLowerCase(),
+      customerId: user.customer_id,
+      exchange: 'polymarket',
+      clientOrderId: 'never-sent',
+      nowMs: recordedAt,
+    });
+    const operator = new NonceManager(new Wallet(escrow.operatorKey, provider));
+    const pull = new Contract(escrow.address, ESCROW_ABI, operator).getFunction('pullFee');
+    await (
+      await pull(auth.order_id, auth.payer, fee, auth.deadline, auth.signature, AFFILIATE, AFFILIATE_BPS)
+    ).wait();
+    assert.equal(await balance(carol.address), 1_000_000n - fee);
+
+    for (let pass = 0; pass < 200 && (await balance(carol.address)) < 1_000_000n; pass++)
+      await job.nextPass();
+    assert.equal(await balance(carol.address), 1_000_000n, 'refunded in full');
+    assert.equal((await fees.byOrderId(String(auth.order_id).toLowerCase()))?.state, 'settled');
   });
 });
