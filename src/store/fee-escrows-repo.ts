@@ -2,7 +2,7 @@
 // before its fee is pulled and moved to `settled` once the contract closed the escrow; every move is conditional on
 // the row still being held, so a request and the background job (on any node) settling the same fee both finish with
 // one row in one final state. The contract itself refuses a second settlement of an escrow id.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, FeeEscrowsTable } from './schema.js';
 
 export interface FeeEscrowRow {
@@ -11,6 +11,8 @@ export interface FeeEscrowRow {
   exchange: string;
   clientOrderId: string;
   state: FeeEscrowsTable['state'];
+  /** The fee_auth's deadline, Unix seconds. */
+  deadlineS: number;
   filledUnits: bigint | null;
   sizeUnits: bigint | null;
   createdMs: number;
@@ -22,16 +24,18 @@ export interface NewFeeEscrow {
   customerId: string;
   exchange: string;
   clientOrderId: string;
+  deadlineS: number;
   nowMs: number;
 }
 
-function toRow(r: FeeEscrowsTable): FeeEscrowRow {
+function toRow(r: Selectable<FeeEscrowsTable>): FeeEscrowRow {
   return {
     orderId: r.order_id,
     customerId: r.customer_id,
     exchange: r.exchange,
     clientOrderId: r.client_order_id,
     state: r.state,
+    deadlineS: Number(r.deadline_s),
     filledUnits: r.filled_units === null ? null : BigInt(r.filled_units),
     sizeUnits: r.size_units === null ? null : BigInt(r.size_units),
     createdMs: Number(r.created_ms),
@@ -52,6 +56,7 @@ export class FeeEscrowsRepo {
         exchange: fee.exchange,
         client_order_id: fee.clientOrderId,
         state: 'held',
+        deadline_s: fee.deadlineS,
         created_ms: fee.nowMs,
         updated_ms: fee.nowMs,
       })

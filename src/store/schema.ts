@@ -204,6 +204,8 @@ export interface FeeEscrowsTable {
   /** The journal row's client_order_id: the order the fee was taken for. */
   client_order_id: string;
   state: FeeEscrowState;
+  /** The fee_auth's deadline, Unix seconds (0: pulled before it was recorded). */
+  deadline_s: Generated<number>;
   filled_units: string | null;
   size_units: string | null;
   created_ms: number;

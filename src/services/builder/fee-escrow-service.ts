@@ -123,16 +123,18 @@ export class FeeEscrowService implements FeeEscrow {
       take: async (order) => {
         // Recorded before the pull, so a fee pulled for an order that is then never sent (the process stopped in
         // between) is found and refunded by the settlement job.
-        if (!(await fees.insert({ orderId, ...order, nowMs: this.clock() }))) {
+        if (
+          !(await fees.insert({ orderId, ...order, deadlineS: Number(auth.deadline), nowMs: this.clock() }))
+        ) {
           throw new AppError('conflict', 'fee_auth.order_id has already escrowed a fee; sign a new order_id');
         }
         try {
           await contract.pull(auth, affiliate, affiliateBps);
         } catch (error) {
-          // A pull that certainly took nothing leaves no record, so the same fee_auth may be presented again (after
-          // an approval, say); one whose outcome is unknown stays held for the settlement job to look up.
-          const record = await contract.record(orderId).catch(() => null);
-          if (record?.state === 'none') await fees.forget(orderId);
+          // A pull the contract refused took nothing and leaves no record, so the same fee_auth may be presented
+          // again (after an approval, say). One whose outcome is unknown (no receipt in time: the transaction may
+          // still be mined) stays held; the settlement job refunds it, or forgets it once its deadline has passed.
+          if (error instanceof EscrowCallError && error.kind === 'reverted') await fees.forget(orderId);
           throw pullError(error);
         }
       },

@@ -4,7 +4,8 @@
 // lease table the catalogue sync uses, so one node settles when several share a database) takes the held fees
 // nobody tried for a while, least recently tried first, and for each:
 // - no journal row `graceMs` after the fee was recorded: the order was never sent (the process stopped between the
-//   pull and the send): refunded, or forgotten when the chain holds nothing under its id;
+//   pull and the send): refunded, or forgotten when the chain holds nothing under its id once the fee_auth's
+//   deadline has passed (until then a pull whose outcome was unknown may still be mined);
 // - the row rejected (the exchange refused it, or had no record of it): refunded;
 // - the row still unsettled (sent, outcome unknown): left for the order reconciler to settle first;
 // - accepted: the order's last known state if closed, else the exchange's answer asked with the customer's stored
@@ -26,9 +27,10 @@ import type { SyncStateRepo } from '../../store/sync-state-repo.js';
 import type { LoggerLike, VenueContext } from '../../venues/port.js';
 import type { ExchangesService } from '../exchanges-service.js';
 import { type OrdersService, orderOfRow } from '../trading/orders-service.js';
-import { CLOSED, type FeeEscrowService, REFUND, splitOf } from './fee-escrow-service.js';
+import { CLOSED, type FeeEscrowService, type FeeSplit, REFUND, splitOf } from './fee-escrow-service.js';
 
 export const FEE_SETTLEMENT_LEASE = 'fee-settlement';
+const DEADLINE_MARGIN_S = 60;
 
 export interface FeeSettlementJobOptions {
   escrow: FeeEscrowService;
@@ -175,18 +177,14 @@ export class FeeSettlementJob implements BackgroundJob {
 
   /** Settles one held fee if its order is closed (see the file comment for each case). */
   async settleOne(fee: FeeEscrowRow): Promise<FeeOutcome> {
-    const { escrow, fees, journal, orders, exchanges, logger } = this.options;
-    const orderId = fee.orderId as Hex;
+    const { journal, orders, exchanges } = this.options;
     const row = await journal.find(fee.customerId, fee.exchange, fee.clientOrderId);
     if (!row) {
       if (this.clock() - fee.createdMs < this.options.graceMs) return 'waiting';
       // Never sent: whatever the pull took goes back.
-      const done = await escrow.settle(orderId, REFUND, logger);
-      if (done !== 'none') return 'settled';
-      await fees.forget(orderId);
-      return 'forgotten';
+      return this.close(fee, REFUND);
     }
-    if (row.state === 'rejected') return this.close(orderId, REFUND);
+    if (row.state === 'rejected') return this.close(fee, REFUND);
     if (UNSETTLED.includes(row.state)) return 'waiting';
     let order = orderOfRow(row);
     if (!CLOSED.has(order.status)) {
@@ -196,17 +194,17 @@ export class FeeSettlementJob implements BackgroundJob {
       order = await orders.refresh(row, venue, session, this.ctx(row.customerId, fee.orderId));
       if (!CLOSED.has(order.status)) return 'waiting';
     }
-    return this.close(orderId, splitOf(order));
+    return this.close(fee, splitOf(order));
   }
 
-  private async close(orderId: Hex, split: ReturnType<typeof splitOf>): Promise<FeeOutcome> {
-    const done = await this.options.escrow.settle(orderId, split, this.options.logger);
-    // Nothing on chain under a journalled order's fee id: the pull's outcome was unknown and it took nothing.
-    if (done === 'none') {
-      await this.options.fees.forget(orderId);
-      return 'forgotten';
-    }
-    return 'settled';
+  private async close(fee: FeeEscrowRow, split: FeeSplit): Promise<FeeOutcome> {
+    const done = await this.options.escrow.settle(fee.orderId as Hex, split, this.options.logger);
+    if (done !== 'none') return 'settled';
+    // Nothing on chain under this id: a pull whose outcome was unknown may still be mined until the fee_auth's
+    // deadline (with a minute's margin for the chain's clock); after it, nothing ever will be.
+    if (this.clock() < (fee.deadlineS + DEADLINE_MARGIN_S) * 1000) return 'waiting';
+    await this.options.fees.forget(fee.orderId);
+    return 'forgotten';
   }
 
   private ctx(tenant: string, orderId: string): VenueContext {

@@ -17,6 +17,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('exchange', 'text', (c) => c.notNull())
     .addColumn('client_order_id', 'text', (c) => c.notNull())
     .addColumn('state', 'text', (c) => c.notNull())
+    // The fee_auth's deadline (Unix s): after it the contract takes no pull under this id, so a fee the chain does
+    // not hold by then never will be (0 for fees copied from the journal, which were pulled before it was written).
+    .addColumn('deadline_s', 'bigint', (c) => c.notNull().defaultTo(0))
     // What the settlement distributed: filled of size (integers, millionths of a share); null until settled.
     .addColumn('filled_units', 'text')
     .addColumn('size_units', 'text')

@@ -269,6 +269,8 @@ describe('fees of orders nobody reads again are settled by the background job', 
 
   test('a fee pulled for an order that was never sent (the server stopped in between) is refunded', async () => {
     // What a server that stopped between the pull and the send leaves: the fee recorded and pulled, no journal row.
+    // (The job may look at the record before the pull below is mined: it finds nothing on chain before the
+    // fee_auth's deadline and waits.)
     const fee = 30_000n;
     const auth = await feeAuth(carol, fee);
     const fees = new FeeEscrowsRepo(server.runtime.store.db);
@@ -278,6 +280,7 @@ describe('fees of orders nobody reads again are settled by the background job', 
       customerId: user.customer_id,
       exchange: 'polymarket',
       clientOrderId: 'never-sent',
+      deadlineS: Number(auth.deadline),
       nowMs: recordedAt,
     });
     const operator = new NonceManager(new Wallet(escrow.operatorKey, provider));

@@ -15,6 +15,7 @@ const fee = (n: number, nowMs = 1_000) => ({
   customerId: 'cust-fee',
   exchange: 'polymarket',
   clientOrderId: `coid-${n}`,
+  deadlineS: 1_900_000_000,
   nowMs,
 });
 
@@ -27,6 +28,7 @@ onBothDialects('fee escrows', (store) => {
     const row = await repo().byOrderId(id(1));
     assert.equal(row?.state, 'held');
     assert.equal(row?.clientOrderId, 'coid-1');
+    assert.equal(row?.deadlineS, 1_900_000_000);
     assert.equal(row?.filledUnits, null);
   });
 
@@ -106,10 +108,10 @@ onBothDialects('fee escrows', (store) => {
       .orderBy('order_id')
       .execute();
     assert.deepEqual(
-      copied.map((r) => [r.order_id, r.client_order_id, r.state, Number(r.created_ms)]),
+      copied.map((r) => [r.order_id, r.client_order_id, r.state, Number(r.created_ms), Number(r.deadline_s)]),
       [
-        [id(101), 'old-1', 'held', 7_001],
-        [id(103), 'old-3', 'held', 7_003],
+        [id(101), 'old-1', 'held', 7_001, 0],
+        [id(103), 'old-3', 'held', 7_003, 0],
       ],
     );
   });
