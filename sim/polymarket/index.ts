@@ -10,7 +10,7 @@ import { SimFaults } from '../shared/faults.js';
 import { SimRequestLog } from '../shared/request-log.js';
 import { createWorld } from '../shared/world.js';
 import { Accounts } from './accounts.js';
-import { Catalogue } from './catalogue.js';
+import { Catalogue, HOUSE_ADDRESS } from './catalogue.js';
 import { SimChain, type SimChainOptions } from './chain.js';
 import { listCatalogueOnChain, resolveCatalogueMarket } from './chain-markets.js';
 import { privateClobRoutes } from './clob-private.js';
@@ -22,6 +22,7 @@ import { gammaRoutes } from './gamma-routes.js';
 import { listener } from './http-util.js';
 import { type BuilderCreds, createDepositWallet, relayerRoutes } from './relayer-routes.js';
 import { Streams } from './streams.js';
+import { settleOnChain } from './trade-chain.js';
 import { WalletRegistry } from './wallet-registry.js';
 
 export interface PolymarketSimOptions {
@@ -136,7 +137,13 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
     chain: opts.chain ? await SimChain.connect(opts.chain) : null,
   };
 
-  if (pm.chain) await listCatalogueOnChain(pm.chain, cat, opts.chainMarkets ?? 50);
+  if (pm.chain) {
+    const chain = pm.chain;
+    await listCatalogueOnChain(chain, cat, opts.chainMarkets ?? 50);
+    // The house market maker trades on chain too: its account has approved both exchanges.
+    await chain.approveExchanges(HOUSE_ADDRESS, { splits: true });
+    exchange.settler = (t) => settleOnChain(chain, cat, accounts, t);
+  }
 
   const createAccount = async (
     o: { collateral?: unknown; approved?: unknown; kind?: unknown; gas?: unknown } = {},
@@ -170,6 +177,8 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
     if (pm.chain) {
       for (const at of onChain) await pm.chain.fundCollateral(at, BigInt(collateral));
       if (kind === 'legacy' && o.gas !== false) await pm.chain.fundGas(address, 10n ** 19n);
+      // An account created approved has approved the exchanges on chain too, where its trades settle.
+      if (o.approved !== false) for (const at of onChain) await pm.chain.approveExchanges(at);
     }
     // CLOB API keys are bound to the signing EOA, also for deposit-wallet trading (docs/venues/polymarket-sim.md).
     const key = accounts.createKey(address, '0');
