@@ -287,7 +287,8 @@ function listMarket(cat: Catalogue, exchange: Exchange): { status: number; body:
  * /__sim/chain/* (with a chain): POST conditions → a new binary condition with the simulator as oracle;
  * POST resolve {condition_id, winner: Yes|No} reports its payouts (a listed catalogue market's too, which then shows
  * as resolved); POST fund {address, collateral?, gas?} mints
- * collateral (base units) and sets the native balance (wei).
+ * collateral (base units) and sets the native balance (wei); POST approve {address} sets the address up as having
+ * approved both exchanges for collateral and outcome tokens (anvil impersonation), where its trades settle.
  */
 async function chainControl(
   chain: SimChain | null,
@@ -338,6 +339,14 @@ async function chainControl(
     }
     if (typeof collateral === 'string') await chain.fundCollateral(address, BigInt(collateral));
     if (typeof gas === 'string') await chain.fundGas(address, BigInt(gas));
+    return { status: 200, body: { ok: true } };
+  }
+  if (route === 'POST /__sim/chain/approve') {
+    // Set-up for a wallet whose keys the caller does not hold (a managed deposit wallet): as if it had approved.
+    const { address } = body;
+    if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address))
+      throw new SimControlInputError('address is required');
+    await chain.approveExchanges(address);
     return { status: 200, body: { ok: true } };
   }
   return null;
