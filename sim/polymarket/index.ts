@@ -83,6 +83,7 @@ export interface PolymarketSimAccount {
 
 export interface PolymarketSimAccountOptions {
   collateral?: string;
+  /** Default true; with a chain the account's wallets are also set up approved on chain, where its trades settle. */
   approved?: boolean;
   kind?: PolymarketSimAccountKind;
   /** With a chain: whether a legacy account's EOA gets gas (default true). */
