@@ -1,7 +1,7 @@
 // Trading settles on the sandbox chain: orders placed through our API on a market the Polymarket simulator listed on
 // chain are matched by its CLOB and settled by its exchange contract the way the CTF Exchange settles them — the
 // buyer's collateral to the seller and the seller's ERC-1155 tokens to the buyer, a YES+NO set minted when two
-// buyers meet — so the tokens bought are real ERC-1155 balances, and redeem through our API after resolution pays
+// buyers meet and merged when two sellers do — so the tokens bought are real ERC-1155 balances, and redeem through our API after resolution pays
 // them out. Every balance is read back from the chain with ethers, an implementation independent of the viem code
 // on both the server's and the simulator's side.
 import assert from 'node:assert/strict';
@@ -304,6 +304,46 @@ describe('trades settle on the sandbox chain', () => {
     assert.equal(hit.status, 200, hit.text);
     assert.equal((hit.body as { status: string }).status, 'filled', hit.text);
     assert.equal(await tokens(funder(buyer), yesId), before + 5_000_000n);
+  });
+
+  test('a sell of YES against a resting sell of NO merges the set: each seller is paid its price', async () => {
+    const { market, outcome, clob } = roomy[1]!;
+    const [yesId, noId] = clob.tokens.map((t) => t.token_id) as [string, string];
+    const other = market.outcomes[1]?.name as string;
+    const b = await book(market, outcome);
+    const [bid] = b.bids[0] as [number, number];
+    const [ask] = b.asks[0] as [number, number];
+    assert.ok(ask - bid >= 1.5 * b.tick_size, 'room inside the spread');
+    const yesPrice = round(bid + b.tick_size);
+    const noPrice = round(1 - yesPrice);
+    const [yesHeld, noHeld] = await Promise.all([tokens(funder(buyer), yesId), tokens(funder(seller), noId)]);
+    assert.ok(yesHeld >= 5_000_000n && noHeld >= 5_000_000n);
+    // A NO ask at 1 − p is a YES bid at p inside the spread: it rests.
+    const resting = await post('/api/v1/orders?exchange=polymarket', seller, {
+      market_id: market.exchange_market_id,
+      outcome: other,
+      side: 'sell',
+      price: noPrice,
+      size: 5,
+    });
+    assert.equal(resting.status, 200, resting.text);
+    assert.equal((resting.body as { status: string }).status, 'open', resting.text);
+    const [noSellerUsdc, yesSellerUsdc] = await Promise.all([usdc(funder(seller)), usdc(funder(buyer))]);
+    const hit = await post('/api/v1/orders?exchange=polymarket', buyer, {
+      market_id: market.exchange_market_id,
+      outcome,
+      side: 'sell',
+      price: yesPrice,
+      size: 5,
+    });
+    assert.equal(hit.status, 200, hit.text);
+    assert.equal((hit.body as { status: string }).status, 'filled', hit.text);
+    assert.equal(await tokens(funder(buyer), yesId), yesHeld - 5_000_000n);
+    assert.equal(await tokens(funder(seller), noId), noHeld - 5_000_000n);
+    assert.equal(await usdc(funder(seller)), noSellerUsdc + base(noPrice * 5));
+    // The taker is paid its side of the merged set, less the taker fee.
+    const received = (await usdc(funder(buyer))) - yesSellerUsdc;
+    assert.ok(received > 0n && received <= base(yesPrice * 5), `the YES seller got ${received}`);
   });
 });
 
