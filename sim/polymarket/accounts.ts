@@ -177,8 +177,6 @@ export function applyFill(p: Position, side: 'BUY' | 'SELL', shares: number, usd
   const basis = p.size > 0 ? Math.round((p.cost * Math.min(shares, p.size)) / p.size) : 0;
   p.realized += usdc - basis;
   p.cost -= basis;
-  // Tokens sold beyond the ledger's position came from outside trading (a split on the sandbox chain, whose
-  // balance the CLOB checked); the ledger tracks what trading bought, never below zero.
-  p.size = Math.max(0, p.size - shares);
-  if (p.size === 0) p.cost = 0;
+  p.size -= shares;
+  if (p.size <= 0) p.cost = 0;
 }
