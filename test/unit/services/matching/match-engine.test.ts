@@ -131,6 +131,9 @@ test('a market with no date meets the dated markets of its subject, linking ever
   ] as const) {
     const engine = new MatchEngine();
     engine.linkAround(engine.upsert(pick([...first])));
-    assert.deepEqual(excluded(engine.linkAround(engine.upsert(pick([...second]))).links), [...undated].sort());
+    assert.deepEqual(
+      excluded(engine.linkAround(engine.upsert(pick([...second]))).links),
+      [...undated].sort(),
+    );
   }
 });
