@@ -38,6 +38,12 @@ test('dates: every venue style, with years inferred from the end date', () => {
     endOf: false,
   });
   assert.equal(day('at the 2026 Dec. FOMC meeting')?.iso, '2026-12', 'year first, abbreviated month');
+  // Polymarket's summit markets: `around May 14-15, 2026` is a span of days, dated by its first day and its year.
+  assert.equal(day('with Xi Jinping around May 14-15, 2026.')?.iso, '2026-05-14');
+  assert.equal(day('May 14–15, 2026')?.iso, '2026-05-14');
+  const spanThenTime = extractDates('on march 11 - 12:00pm et', ref);
+  assert.equal(spanThenTime.dates[0]?.iso, '2027-03-11', 'a dash before a time is no span of days');
+  assert.deepEqual(extractTimes(spanThenTime.rest).times, [{ minutes: 720, zone: 'et' }]);
   assert.equal(day('in 2027 march')?.precision, 'month');
   assert.deepEqual(
     extractDates('2027 may 3', ref).dates.map((d) => d.precision),
