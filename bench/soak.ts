@@ -12,7 +12,7 @@
 // dropped connection, a WebSocket error) counted and the first ones shown. Writes bench/results/soak.json,
 // soak.csv and soak-memory.png (bench/line-chart.ts). Figures are printed and written, never asserted.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { lineChart } from './line-chart.js';
@@ -54,6 +54,8 @@ interface Sample {
   requests: number;
   ws_open: number;
   ws_messages: number;
+  /** The machine's 1-minute load average when the sample was taken (the machine is shared: it says how busy). */
+  load_1m: number;
 }
 
 /** Unexpected answers by kind, with the first few of each kept whole. */
@@ -393,6 +395,7 @@ async function main(): Promise<void> {
         requests,
         ws_open: sockets.size,
         ws_messages: wsMessages,
+        load_1m: loadavg()[0] ?? Number.NaN,
       };
       samples.push(sample);
       if (samples.length % 6 === 1) {
@@ -418,6 +421,8 @@ async function main(): Promise<void> {
     const heapTrend = trend(samples, (s) => s.heap_used_mb);
     const elapsedS = samples.at(-1)?.t_s ?? 0;
     const machine = machineFacts();
+    const loads = samples.map((s) => s.load_1m);
+    const loadLine = `load average (1 min) during the run: mean ${mean(loads).toFixed(2)}, min ${Math.min(...loads).toFixed(2)}, max ${Math.max(...loads).toFixed(2)} on ${machineFacts().cores} cores`;
     const line = (name: string, t: Trend) =>
       `${name.padEnd(10)} slope ${t.slopeMbPerHour.toFixed(2).padStart(8)} MB/h (after warm-up ${t.slopeAfterWarmupMbPerHour.toFixed(2)} MB/h); ` +
       `first third ${t.firstThirdMb.toFixed(1)} MB, last third ${t.lastThirdMb.toFixed(1)} MB ` +
@@ -425,6 +430,7 @@ async function main(): Promise<void> {
     const report = [
       `soak: ${(elapsedS / 60).toFixed(1)} min of mixed load on omnibook serve (SQLite), ${samples.length} samples every ${SETTINGS.sampleS} s`,
       `machine: ${machine.cpuModel}, ${machine.cores} cores, node ${machine.node} (shared machine: other work was running)`,
+      loadLine,
       ...(interrupted
         ? [`stopped early by a signal after ${(elapsedS / 60).toFixed(1)} of ${SETTINGS.minutes} min`]
         : []),
@@ -451,6 +457,7 @@ async function main(): Promise<void> {
           wsMessages,
           cancelRetries,
           interrupted,
+          loadAverage1m: { mean: mean(loads), min: Math.min(...loads), max: Math.max(...loads) },
           trend: { rss: rssTrend, heapUsed: heapTrend },
           unexpectedErrors: Object.fromEntries(errors.counts),
           examples: errors.examples,
