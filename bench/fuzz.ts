@@ -177,7 +177,9 @@ async function runShard(name: string, backend: FuzzBackend, index: number): Prom
       await bare.close();
     }
 
-    progress(`${name}: ${CASES} requests over ${stack.markets} stored markets (seed ${SEED})`);
+    progress(
+      `${name}: every ${SHARDS === 1 ? '' : `${SHARDS}th `}batch of ${BATCH} of ${CASES} requests over ${stack.markets} stored markets (seed ${SEED})`,
+    );
     const statuses: Record<string, number> = {};
     const ok = new Set<string>();
     const examples: string[] = [];

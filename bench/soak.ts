@@ -58,13 +58,17 @@ interface Sample {
   load_1m: number;
 }
 
-/** Unexpected answers by kind, with the first few of each kept whole. */
+/**
+ * Unexpected answers by kind, with the first few of each kind kept whole (per kind, so that a rare kind is not
+ * crowded out by a frequent one such as timeouts on a busy machine).
+ */
 class Errors {
   readonly counts = new Map<string, number>();
   readonly examples: string[] = [];
   add(kind: string, detail: string): void {
-    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
-    if (this.examples.length < 20) this.examples.push(`${kind}: ${detail.slice(0, 500)}`);
+    const seen = this.counts.get(kind) ?? 0;
+    this.counts.set(kind, seen + 1);
+    if (seen < 3 && this.examples.length < 40) this.examples.push(`${kind}: ${detail.slice(0, 500)}`);
   }
   total(): number {
     return [...this.counts.values()].reduce((a, b) => a + b, 0);
