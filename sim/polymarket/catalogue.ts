@@ -250,6 +250,11 @@ export class Catalogue {
     this.chainTokens.set(positionIds[1], { market: m, outcome: 1 });
   }
 
+  /** Whether the market was listed on the sandbox chain (its ids are the chain's; its trades settle there). */
+  isOnChain(m: PmMarket): boolean {
+    return m.cid !== undefined && this.chainConditions.get(m.cid) === m;
+  }
+
   /** The oracle reported the market's payouts: it stops trading and shows its winner. */
   markResolved(m: PmMarket, yesWon: boolean): void {
     m.status = 'resolved';

@@ -25,6 +25,14 @@ import {
   walletAcceptsSignature,
   walletNonce,
 } from './deposit-wallet-chain.js';
+import {
+  approveExchanges,
+  type ChainSettlement,
+  houseSplit,
+  installSettlementExchange,
+  sendSettlement,
+  tradingFunds,
+} from './settlement-chain.js';
 
 export interface SimChainOptions {
   rpcUrl: string;
@@ -61,6 +69,8 @@ export class SimChain {
     private readonly oracleKey: Hex,
     /** The relayer's own account: deploys deposit wallets and submits their batches, paying the gas. */
     private readonly relayerKey: Hex,
+    /** The exchange operator's account: the only caller of the settlement exchange's `settle`. */
+    private readonly operatorKey: Hex,
   ) {}
 
   static async connect(options: SimChainOptions): Promise<SimChain> {
@@ -72,7 +82,9 @@ export class SimChain {
     });
     const relayerKey = generatePrivateKey();
     await installDepositWalletContracts(client, options.rpcUrl, relayerKey);
-    return new SimChain(options, client, oracleKey, relayerKey);
+    const operatorKey = generatePrivateKey();
+    await installSettlementExchange(client, options.rpcUrl, operatorKey, options.contracts);
+    return new SimChain(options, client, oracleKey, relayerKey, operatorKey);
   }
 
   get oracle(): Address {
@@ -167,6 +179,66 @@ export class SimChain {
     return this.serial(() =>
       executeWalletBatch(this.client, this.options.rpcUrl, this.relayerKey, batch, signature),
     );
+  }
+
+  /**
+   * Sets `owner` up as having approved both exchanges for collateral and outcome tokens (a paper account created
+   * approved, or the house), through anvil's impersonation — the simulator holds no key for contract wallets.
+   */
+  approveExchanges(owner: string, opts: { splits?: boolean } = {}): Promise<void> {
+    return this.serial(() =>
+      approveExchanges(
+        this.client,
+        this.options.rpcUrl,
+        this.options.contracts,
+        owner as Address,
+        opts.splits === true,
+      ),
+    );
+  }
+
+  /** The owner's collateral (tokenId null) or outcome-token balance, and what the exchange may move of it. */
+  tradingFunds(
+    owner: string,
+    exchange: Address,
+    tokenId: string | null,
+  ): Promise<{ balance: bigint; allowance: bigint }> {
+    return tradingFunds(
+      this.client,
+      this.options.contracts,
+      owner as Address,
+      exchange,
+      tokenId === null ? null : BigInt(tokenId),
+    );
+  }
+
+  /**
+   * One match settled on chain by the operator. `house` first receives what it must deliver (minted collateral,
+   * and a split set when it sells outcome tokens), since the house is the simulator's paper market maker.
+   */
+  settleTrade(
+    settlement: ChainSettlement,
+    house: { address: Address; collateral: bigint; sets: bigint } | null,
+  ): Promise<{ hash: Hex; success: boolean }> {
+    return this.serial(async () => {
+      if (house && house.collateral + house.sets > 0n) {
+        await this.send(this.options.minterKey, this.options.contracts.collateral, 'mint', [
+          house.address,
+          house.collateral + house.sets,
+        ]);
+        if (house.sets > 0n) {
+          await houseSplit(
+            this.client,
+            this.options.rpcUrl,
+            this.options.contracts,
+            house.address,
+            settlement.market.conditionId,
+            house.sets,
+          );
+        }
+      }
+      return sendSettlement(this.client, this.options.rpcUrl, this.operatorKey, settlement);
+    });
   }
 
   walletNonce(wallet: string): Promise<bigint> {

@@ -64,12 +64,15 @@ export function privateClobRoutes(pm: PmContext): Route[] {
     });
     if (!intake.ok) return { status: intake.status, body: { error: intake.error } };
     // No await between admission and submission: concurrent posts see each other's reservations.
-    const refused = admit(intake.order, { cat, exchange, accounts });
+    const refused = admit(intake.order, { cat, exchange, accounts }, intake.chainFunds);
     if (refused) return { status: 400, body: { error: refused } };
     const result = exchange.submit(intake.order, intake.postOnly);
     if (!result.ok) return { status: 400, body: { error: result.error } };
     const o = intake.order;
     const t = result.trade;
+    // A match on a market listed on the sandbox chain is answered once its settlement transaction is mined, so the
+    // hash in the answer is the real one and the positions are on chain when the client hears of the fill.
+    await t?.settled;
     const [making, taking] = !t ? ['', ''] : o.side === 'BUY' ? [t.usdc, t.size] : [t.size, t.usdc];
     return {
       status: 200,

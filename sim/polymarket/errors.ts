@@ -66,8 +66,8 @@ export function balanceError(balance: number, reserved: number, amount: number):
   return `not enough balance / allowance: the balance is not enough -> balance: ${balance}${active}, order amount: ${amount}`;
 }
 
-export function allowanceError(amount: number): string {
-  return `not enough balance / allowance: the allowance is not enough -> allowance: 0, order amount: ${amount}`;
+export function allowanceError(amount: number, allowance = 0): string {
+  return `not enough balance / allowance: the allowance is not enough -> allowance: ${allowance}, order amount: ${amount}`;
 }
 
 /** Relayer refusals. The real relayer's texts for these cases are not in our sources; these are the simulator's. */

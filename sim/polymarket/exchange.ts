@@ -75,6 +75,11 @@ export class Exchange {
   /** Bumped on every book change, so caches of derived figures know when to recompute. */
   version = 0;
   feed: FeedSink = SILENT;
+  /**
+   * Settles a user's match on the sandbox chain (trade-chain.ts), when the simulator runs with one. Called once
+   * per trade with a user in it, right after the ledger moved; its promise is kept on the trade as `settled`.
+   */
+  settler: ((t: TradeRecord) => Promise<void>) | null = null;
   private readonly stepMs: number[];
   private readonly live = new Map<number, LiveBook>();
   private readonly orders = new Map<string, PmOrder>();
@@ -185,6 +190,8 @@ export class Exchange {
     let trade: TradeRecord | null = null;
     if (fills.length > 0) {
       trade = settle(this.accounts, this.cat, o, fills, nowMs);
+      if (this.settler && (!o.house || trade.makers.some((f) => !f.order.house)))
+        trade.settled = this.settler(trade);
       lb.book.prune(isBid ? 'asks' : 'bids');
       const lastFill = fills[fills.length - 1];
       if (lastFill) lb.last = { price: lastFill.yesPrice, takerSide: isBid ? 'BUY' : 'SELL' };

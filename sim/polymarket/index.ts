@@ -10,7 +10,7 @@ import { SimFaults } from '../shared/faults.js';
 import { SimRequestLog } from '../shared/request-log.js';
 import { createWorld } from '../shared/world.js';
 import { Accounts } from './accounts.js';
-import { Catalogue } from './catalogue.js';
+import { Catalogue, HOUSE_ADDRESS } from './catalogue.js';
 import { SimChain, type SimChainOptions } from './chain.js';
 import { listCatalogueOnChain, resolveCatalogueMarket } from './chain-markets.js';
 import { privateClobRoutes } from './clob-private.js';
@@ -22,6 +22,7 @@ import { gammaRoutes } from './gamma-routes.js';
 import { listener } from './http-util.js';
 import { type BuilderCreds, createDepositWallet, relayerRoutes } from './relayer-routes.js';
 import { Streams } from './streams.js';
+import { settleOnChain } from './trade-chain.js';
 import { WalletRegistry } from './wallet-registry.js';
 
 export interface PolymarketSimOptions {
@@ -82,6 +83,7 @@ export interface PolymarketSimAccount {
 
 export interface PolymarketSimAccountOptions {
   collateral?: string;
+  /** Default true; with a chain the account's wallets are also set up approved on chain, where its trades settle. */
   approved?: boolean;
   kind?: PolymarketSimAccountKind;
   /** With a chain: whether a legacy account's EOA gets gas (default true). */
@@ -136,7 +138,13 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
     chain: opts.chain ? await SimChain.connect(opts.chain) : null,
   };
 
-  if (pm.chain) await listCatalogueOnChain(pm.chain, cat, opts.chainMarkets ?? 50);
+  if (pm.chain) {
+    const chain = pm.chain;
+    await listCatalogueOnChain(chain, cat, opts.chainMarkets ?? 50);
+    // The house market maker trades on chain too: its account has approved both exchanges.
+    await chain.approveExchanges(HOUSE_ADDRESS, { splits: true });
+    exchange.settler = (t) => settleOnChain(chain, cat, accounts, t);
+  }
 
   const createAccount = async (
     o: { collateral?: unknown; approved?: unknown; kind?: unknown; gas?: unknown } = {},
@@ -170,6 +178,8 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
     if (pm.chain) {
       for (const at of onChain) await pm.chain.fundCollateral(at, BigInt(collateral));
       if (kind === 'legacy' && o.gas !== false) await pm.chain.fundGas(address, 10n ** 19n);
+      // An account created approved has approved the exchanges on chain too, where its trades settle.
+      if (o.approved !== false) for (const at of onChain) await pm.chain.approveExchanges(at);
     }
     // CLOB API keys are bound to the signing EOA, also for deposit-wallet trading (docs/venues/polymarket-sim.md).
     const key = accounts.createKey(address, '0');
@@ -278,7 +288,8 @@ function listMarket(cat: Catalogue, exchange: Exchange): { status: number; body:
  * /__sim/chain/* (with a chain): POST conditions → a new binary condition with the simulator as oracle;
  * POST resolve {condition_id, winner: Yes|No} reports its payouts (a listed catalogue market's too, which then shows
  * as resolved); POST fund {address, collateral?, gas?} mints
- * collateral (base units) and sets the native balance (wei).
+ * collateral (base units) and sets the native balance (wei); POST approve {address} sets the address up as having
+ * approved both exchanges for collateral and outcome tokens (anvil impersonation), where its trades settle.
  */
 async function chainControl(
   chain: SimChain | null,
@@ -329,6 +340,14 @@ async function chainControl(
     }
     if (typeof collateral === 'string') await chain.fundCollateral(address, BigInt(collateral));
     if (typeof gas === 'string') await chain.fundGas(address, BigInt(gas));
+    return { status: 200, body: { ok: true } };
+  }
+  if (route === 'POST /__sim/chain/approve') {
+    // Set-up for a wallet whose keys the caller does not hold (a managed deposit wallet): as if it had approved.
+    const { address } = body;
+    if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address))
+      throw new SimControlInputError('address is required');
+    await chain.approveExchanges(address);
     return { status: 200, body: { ok: true } };
   }
   return null;

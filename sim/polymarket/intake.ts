@@ -21,11 +21,18 @@ import type { Exchange } from './exchange.js';
 import type { OrderType, PmOrder } from './order.js';
 import { depositWalletAccepts, orderDigest, recoverOrderSigner } from './order-signature.js';
 import { takerFee } from './settlement.js';
+import { exchangeFor } from './settlement-chain.js';
 import { decimalsOf, fmtUnits, ONE, tickDecimals } from './units.js';
 import type { WalletRegistry } from './wallet-registry.js';
 
+/** The funder's balance and allowance on the sandbox chain, for a market listed there (SimChain.tradingFunds). */
+export interface ChainFunds {
+  balance: bigint;
+  allowance: bigint;
+}
+
 export type Intake =
-  | { ok: true; order: PmOrder; postOnly: boolean }
+  | { ok: true; order: PmOrder; postOnly: boolean; chainFunds: ChainFunds | null }
   | { ok: false; status: number; error: string };
 
 interface SignedOrder {
@@ -266,28 +273,53 @@ export async function intakeOrder(
     status: 'LIVE',
     tradeIds: [],
   };
-  return { ok: true, order, postOnly };
+  // A market listed on the sandbox chain settles there, so, as the real CLOB does, the funder's balance and
+  // allowance are read from the chain (collateral for a buy, the outcome token for a sell).
+  const chainFunds =
+    deps.chain && cat.isOnChain(market)
+      ? await deps.chain.tradingFunds(
+          order.account,
+          exchangeFor(market.event.negRisk),
+          side === 'BUY' ? null : signed.tokenId,
+        )
+      : null;
+  return { ok: true, order, postOnly, chainFunds };
 }
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const units = (v: bigint): number => Number(v > MAX_SAFE ? MAX_SAFE : v);
 
 /**
  * The checks that read mutable state — duplicate, allowance, free balance — run again here, synchronously right
- * before the order is submitted, so two concurrent posts (or a retried one) cannot both pass them.
+ * before the order is submitted, so two concurrent posts (or a retried one) cannot both pass them. With
+ * `chainFunds` (a market on the sandbox chain) the balance and allowance are the chain's, less what the funder's
+ * live orders already hold back; otherwise the ledger's.
  */
 export function admit(
   order: PmOrder,
   deps: { cat: Catalogue; exchange: Exchange; accounts: Accounts },
+  chainFunds: ChainFunds | null = null,
 ): string | null {
   const { cat, exchange, accounts } = deps;
   if (exchange.order(order.id)) return duplicatedError(order.id);
   const wallet = accounts.wallet(order.account);
-  if (!wallet.approved) return allowanceError(order.makerAmount);
+  // The ledger's approval flag stands in for the chain's only where there is no chain to read.
+  if (!chainFunds && !wallet.approved) return allowanceError(order.makerAmount);
   const m = order.market;
-  if (order.side === 'BUY') {
-    const reserved = reservedCollateral(wallet);
-    const need = order.makerAmount + takerFee(m.feeRate, m.feeExp, order.price, order.size);
-    return wallet.collateral - reserved < need ? balanceError(wallet.collateral, reserved, need) : null;
-  }
-  const held = wallet.positions.get(cat.tokenId(m, order.outcome))?.size ?? 0;
-  const reserved = reservedTokens(wallet, m, order.outcome);
-  return held - reserved < order.makerAmount ? balanceError(held, reserved, order.makerAmount) : null;
+  const [reserved, need, ledgerBalance] =
+    order.side === 'BUY'
+      ? [
+          reservedCollateral(wallet),
+          order.makerAmount + takerFee(m.feeRate, m.feeExp, order.price, order.size),
+          wallet.collateral,
+        ]
+      : [
+          reservedTokens(wallet, m, order.outcome),
+          order.makerAmount,
+          wallet.positions.get(cat.tokenId(m, order.outcome))?.size ?? 0,
+        ];
+  if (chainFunds && chainFunds.allowance < BigInt(reserved + need))
+    return allowanceError(order.makerAmount, units(chainFunds.allowance));
+  const balance = chainFunds ? units(chainFunds.balance) : ledgerBalance;
+  return balance - reserved < need ? balanceError(balance, reserved, need) : null;
 }

@@ -29,6 +29,13 @@ export interface TradeRecord {
   feeRateBps: number;
   ms: number;
   txHash: string;
+  /**
+   * With the sandbox chain, for a market listed on it: where the match's settlement transaction stands (trade-chain.ts).
+   * Absent for a match settled in the ledger only.
+   */
+  chainStatus?: 'PENDING' | 'CONFIRMED' | 'FAILED';
+  /** Resolves once the on-chain settlement (if any) is mined or has failed; never rejects. */
+  settled?: Promise<void>;
 }
 
 export interface Viewer {
@@ -51,6 +58,11 @@ function makerOrdersJson(t: TradeRecord, cat: Catalogue): Array<Record<string, u
   }));
 }
 
+/** A ledger-only match is confirmed at once; an on-chain one is MINED until its receipt, then CONFIRMED or FAILED. */
+function restStatus(t: TradeRecord): 'MINED' | 'CONFIRMED' | 'FAILED' {
+  return t.chainStatus === 'PENDING' ? 'MINED' : (t.chainStatus ?? 'CONFIRMED');
+}
+
 /** REST Trade (GET /data/trades); REST prefixes the status. */
 export function tradeJson(t: TradeRecord, cat: Catalogue, viewer: Viewer): Record<string, unknown> {
   const seconds = String(Math.floor(t.ms / 1000));
@@ -63,7 +75,7 @@ export function tradeJson(t: TradeRecord, cat: Catalogue, viewer: Viewer): Recor
     size: fmtUnits(t.size),
     fee_rate_bps: String(t.feeRateBps),
     price: fmtUnits(t.price),
-    status: 'TRADE_STATUS_CONFIRMED',
+    status: `TRADE_STATUS_${restStatus(t)}`,
     match_time: seconds,
     last_update: seconds,
     outcome: outcomeName(t.taker.outcome),

@@ -1,7 +1,8 @@
 // The sandbox chain: a local anvil answering as Polygon (137) with Polymarket's contracts at their Polygon
 // addresses — the real Gnosis ConditionalTokens bytecode (npm `@gnosis.pm/conditional-tokens-contracts`), our
 // 6-decimal collateral standing in for pUSD, and our CollateralAdapter stand-in at the CollateralAdapter,
-// NegRiskCollateralAdapter and NegRiskAdapter addresses. The exchanges need no code: they are approval targets.
+// NegRiskCollateralAdapter and NegRiskAdapter addresses. The exchanges are approval targets
+// here; the Polymarket simulator places its own settlement exchange at their addresses (it is the one that matches).
 // Each contract is deployed normally and its runtime code then copied to the Polygon address (anvil_setCode), so
 // every address Omnibook uses live is the one it uses here. Loaded only by `omnibook sandbox` and tests.
 import { readFileSync } from 'node:fs';

@@ -164,8 +164,9 @@ const ctf = (op: string, account: Account, body: unknown) =>
   server.request(`/api/v1/polymarket/ctf/${op}`, { method: 'POST', headers: header(account), body });
 
 describe('approvals', () => {
+  // Paper accounts created `approved: false`: the simulator sets an approved one up with its approvals on chain.
   test('an EOA reads false, grants them all (one receipt each), reads true', async () => {
-    const eoa = await simAccount({});
+    const eoa = await simAccount({ approved: false });
     const before = await approvals(eoa);
     assert.equal(before.length, 10);
     assert.ok(before.every((a) => !a.approved));
@@ -201,7 +202,7 @@ describe('approvals', () => {
   });
 
   test('only the asked group is granted', async () => {
-    const eoa = await simAccount({});
+    const eoa = await simAccount({ approved: false });
     const res = await server.request('/api/v1/approvals?exchange=polymarket', {
       method: 'POST',
       headers: header(eoa),
@@ -214,7 +215,7 @@ describe('approvals', () => {
   });
 
   test('a wallet without gas gets a failed item per approval saying so, and nothing changes', async () => {
-    const poor = await simAccount({ gas: false });
+    const poor = await simAccount({ gas: false, approved: false });
     const res = await server.request('/api/v1/approvals?exchange=polymarket', {
       method: 'POST',
       headers: header(poor),
@@ -237,7 +238,7 @@ describe('approvals', () => {
   });
 
   test('a deposit wallet grants them gaslessly through the relayer', async () => {
-    const dw = await simAccount({ kind: 'deposit' });
+    const dw = await simAccount({ kind: 'deposit', approved: false });
     assert.ok((await approvals(dw)).every((a) => !a.approved));
     const res = await server.request('/api/v1/approvals?exchange=polymarket', {
       method: 'POST',
@@ -250,7 +251,7 @@ describe('approvals', () => {
   });
 
   test('bad requests: nothing asked 400, another exchange 501, unknown exchange 404, unknown field 400', async () => {
-    const eoa = await simAccount({});
+    const eoa = await simAccount({ approved: false });
     const post = (query: string, body: unknown) =>
       server.request(`/api/v1/approvals?${query}`, { method: 'POST', headers: header(eoa), body });
     assertError(await post('exchange=polymarket', {}), 400, 'validation_error');

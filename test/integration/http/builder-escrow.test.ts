@@ -210,6 +210,17 @@ describe('builder orders with fee escrow on the sandbox chain', () => {
       body: { customer_id: user.customer_id, exchange: 'polymarket', mode: 'managed' },
     });
     assert.equal(onboarded.status, 200, onboarded.text);
+    // The simulator's markets here are listed on the sandbox chain, where trades settle: as on Polymarket, the
+    // user's deposit wallet has approved the exchanges before its orders are taken (set up through the simulator's
+    // control: approvals are not among the routes a builder acts on for a user).
+    const funder = (onboarded.body as { funder_address?: string }).funder_address;
+    assert.ok(funder, onboarded.text);
+    const approved = await fetch(`${polymarket.control}/__sim/chain/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: funder }),
+    });
+    assert.equal(approved.status, 200, await approved.text());
   });
 
   const place = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
