@@ -4,6 +4,7 @@
 import { type CompiledQuery, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Market } from '../domain/market.js';
 import type { Dialect } from './database.js';
+import type { PgReader } from './pg-reader.js';
 import type { Database } from './schema.js';
 import {
   ftsAllWords,
@@ -69,6 +70,8 @@ export class MarketsRepo {
     private readonly dialect: Dialect,
     /** SQLite's read-only connection for the hot reads; without it reads go through Kysely. */
     private readonly reader: SqliteReader | null = null,
+    /** PostgreSQL's prepared statements for the list page; without it the page goes through Kysely. */
+    private readonly pgReader: PgReader | null = null,
   ) {}
 
   /**
@@ -302,13 +305,15 @@ export class MarketsRepo {
   }
 
   private async plainPage(f: PreparedFilter, afterSeq: number, limit: number) {
-    const rows = await this.rows(
-      this.filtered(this.db.selectFrom('markets'), f)
-        .select(['seq', this.docColumn()])
-        .where('seq', '>', afterSeq)
-        .orderBy('seq')
-        .limit(limit),
-    );
+    const query = this.filtered(this.db.selectFrom('markets'), f)
+      .select(['seq', this.docColumn()])
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit);
+    // A keyset page over (status, seq): its plan is the same whatever the values, so it may be prepared.
+    const rows = this.pgReader
+      ? await this.pgReader.all<{ seq: number; doc: Buffer | string }>(query.compile())
+      : await this.rows(query);
     return rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) }));
   }
 
@@ -374,14 +379,36 @@ export class MarketsRepo {
     query: SelectQueryBuilder<Database, 'markets', { seq: number }>,
     withDocs: boolean,
   ): Promise<Array<{ seq: number; doc: Buffer }>> {
-    if (!withDocs) return (await query.execute()).map((r) => ({ seq: Number(r.seq), doc: NO_DOC }));
+    return (await this.pgSeqRowsAndMax(query, withDocs, false)).rows;
+  }
+
+  /**
+   * pgSeqRows, and with `withMaxSeq` the highest seq in the store asked in the same statement (an init plan run
+   * once), so the walk's density rule costs no round trip of its own. 0 when no row came back.
+   */
+  private async pgSeqRowsAndMax(
+    query: SelectQueryBuilder<Database, 'markets', { seq: number }>,
+    withDocs: boolean,
+    withMaxSeq: boolean,
+  ): Promise<{ rows: Array<{ seq: number; doc: Buffer }>; maxSeq: number }> {
+    const maxSeq = withMaxSeq ? sql<number>`(select max(seq) from markets)` : sql<number>`0`;
+    if (!withDocs) {
+      const rows = await query.select(maxSeq.as('max_seq')).execute();
+      return {
+        rows: rows.map((r) => ({ seq: Number(r.seq), doc: NO_DOC })),
+        maxSeq: Number(rows[0]?.max_seq ?? 0),
+      };
+    }
     const rows = await this.db
       .selectFrom(query.as('w'))
       .innerJoin('markets as m', 'm.seq', 'w.seq')
-      .select(['m.seq', sql<Buffer | string>`convert_from(m.doc, 'UTF8')`.as('doc')])
+      .select(['m.seq', sql<Buffer | string>`convert_from(m.doc, 'UTF8')`.as('doc'), maxSeq.as('max_seq')])
       .orderBy('m.seq')
       .execute();
-    return rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) }));
+    return {
+      rows: rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) })),
+      maxSeq: Number(rows[0]?.max_seq ?? 0),
+    };
   }
 
   /** PostgreSQL: the filter's rows (the walk index holds every column it reads). */
@@ -410,8 +437,8 @@ export class MarketsRepo {
     withDocs: boolean,
   ): Promise<Array<{ seq: number; doc: Buffer }>> {
     const match = sql<SqlBool>`tsv_question @@ to_tsquery('simple', ${tsAllWords(f.words)})`;
-    const walk = (from: number, to: number, n: number) =>
-      this.pgSeqRows(
+    const walk = (from: number, to: number, n: number, withMaxSeq: boolean) =>
+      this.pgSeqRowsAndMax(
         this.pgRows(f, exclude)
           .where('seq', '>', from)
           .where('seq', '<=', to)
@@ -419,18 +446,21 @@ export class MarketsRepo {
           .orderBy('seq')
           .limit(n),
         withDocs,
+        withMaxSeq,
       );
     let end = afterSeq + WALK_WINDOW;
-    const found = await walk(afterSeq, end, limit);
+    // The first window also asks for the store's highest seq, which the density rule needs when it comes up short.
+    const first = await walk(afterSeq, end, limit, true);
+    const found = first.rows;
     if (found.length >= limit) return found;
     // The density walked so far says how far the rest lies: walk on (twice that far) while that costs less than
     // fetching every match left through GIN (each a heap page, HEAP_VS_WALK times a walked index row).
-    const maxSeq = found.length > 0 ? await this.maxSeq() : 0;
+    const maxSeq = first.maxSeq;
     while (found.length > 0 && found.length < limit && end < maxSeq) {
       const density = found.length / (end - afterSeq);
       const further = Math.ceil((2 * (limit - found.length)) / density);
       if (further >= HEAP_VS_WALK * density * (maxSeq - end)) break;
-      found.push(...(await walk(end, end + further, limit - found.length)));
+      found.push(...(await walk(end, end + further, limit - found.length, false)).rows);
       end += further;
     }
     if (found.length >= limit || (found.length > 0 && end >= maxSeq)) return found;
@@ -444,14 +474,6 @@ export class MarketsRepo {
     );
     found.push(...rest);
     return found;
-  }
-
-  private async maxSeq(): Promise<number> {
-    const row = await this.db
-      .selectFrom('markets')
-      .select((eb) => eb.fn.max('seq').as('m'))
-      .executeTakeFirst();
-    return Number(row?.m ?? 0);
   }
 
   /**
