@@ -209,6 +209,25 @@ function namesConflict(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight):
 
 const NAME_CONFLICT_SHARE = 0.15;
 
+/**
+ * Beyond who is named, the two sides say something alike about them: they share a word that is no name or
+ * entity (`win`, `nominate`, `mayoral`), or one of them says nothing but names. Two questions about the same
+ * people that share no other word ask different things (`Will Trump and Xi hug at their summit?` and `How long
+ * will Trump and Xi shake hands when they meet?`), however much the names weigh. Used where no threshold says
+ * what is measured.
+ */
+function sharePredicate(a: MatchFeatures, b: MatchFeatures): boolean {
+  const rest = (f: MatchFeatures) => {
+    const named = new Set([...f.names, ...f.entities]);
+    return f.event.filter((t) => !named.has(t));
+  };
+  const ra = rest(a);
+  const rb = rest(b);
+  if (ra.length === 0 || rb.length === 0) return true;
+  const set = new Set(ra);
+  return rb.some((t) => set.has(t));
+}
+
 /** Minimum event-wording similarity for any link, and for each co_dependent rule. */
 const MIN_SAME_SIMILARITY = 0.4;
 const MIN_DEPENDENT_SIMILARITY = 0.6;
@@ -283,6 +302,7 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
   }
   if (a.exchange === b.exchange) return null;
   if (sim < MIN_SAME_SIMILARITY) return null;
+  if (ta === null && !sharePredicate(a, b)) return null;
   const doubts = [...baseDoubts, ...(ta ? [DOUBT.sameThreshold] : [])];
   const penalties = datePenalty(dates);
   if (options === 'same') {

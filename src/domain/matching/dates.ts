@@ -63,7 +63,9 @@ const PATTERNS: ReadonlyArray<{
   },
   {
     re: new RegExp(
-      `${PREP_RE}\\b(${MONTH_RE})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4})\\b)?${NOT_AMOUNT}`,
+      // A span of days (`around May 14-15, 2026`, a summit) reads as its first day, with the span's year; a
+      // dash before a time (`March 11 - 12:00PM`) is no span.
+      `${PREP_RE}\\b(${MONTH_RE})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*[-–]\\s*\\d{1,2}(?:st|nd|rd|th)?(?![:\\d]|\\s*[ap]\\.?m\\b))?\\b(?:,?\\s+(\\d{4})\\b)?${NOT_AMOUNT}`,
       'g',
     ),
     read: (m) => day(m[4] ? Number(m[4]) : null, monthOf(m[2]), Number(m[3])),

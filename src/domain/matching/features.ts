@@ -319,10 +319,13 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     (entities.includes('fed') &&
       /\b(?:rates?|bps|basis points?|cut|hike|hold|decision|meeting)\b/.test(q.rest));
 
+  // An Opinion categorical child carries its parent's rules, which describe every option (`10–15s — resolves YES
+  // if no handshake exceeds 15 seconds. 15s+ — …`): a condition read there belongs to no child in particular.
+  const sharedRules = m.exchange === 'opinion' && dashLayout;
   const threshold =
     extractThreshold(q.rest, rate) ??
     (c ? extractThreshold(c.rest, rate) : null) ??
-    (rules() ? extractThreshold((rules() as Parsed).rest, rate) : null);
+    (!sharedRules && rules() ? extractThreshold((rules() as Parsed).rest, rate) : null);
   const titleDate = q.dates[0] ?? c?.dates[0];
   const needRules =
     titleDate === undefined || titleDate.precision !== 'day' || titleDate.iso.startsWith('????');

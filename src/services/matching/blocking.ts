@@ -5,6 +5,10 @@
 // the day before and after. Nothing is compared across unrelated subjects, days or thresholds, so the work grows
 // with the size of blocks, not with the square of the catalogue.
 //
+// A market with no date at all (no title, rules, ticker or end date) may be any date's market: it is compared with
+// the dated markets of its subject through lookups only (crossDateKeys), never through stored keys, so the dated
+// catalogue pays nothing for the rare undated market (see MatchEngine.candidates).
+//
 // Ladders (nested thresholds on one subject and day, Fed amounts at one meeting, deadlines of one question) are
 // grouped without the threshold (or without the date) and linked to their nearest rungs only, per exchange.
 import { shiftDay } from '../../domain/matching/dates.js';
@@ -85,4 +89,37 @@ export function rungOf(f: MatchFeatures, key: string): number {
   if (key.startsWith('D|'))
     return Math.floor(Date.parse((f.date?.iso ?? '').padEnd(10, '-01').slice(0, 10)) / 86_400_000);
   return f.threshold?.value ?? 0;
+}
+
+/**
+ * The coarse date parts a dated market is indexed under: its month (`m:` for a day, `mc:` for a month) or its year
+ * (`yc:`). Every dated market has exactly one, so probing a subject token under every coarse part the catalogue
+ * holds reaches every dated market of that subject, whatever its day.
+ */
+export function coarseDatePart(f: MatchFeatures): string | null {
+  return dateParts(f).index.find((p) => !p.startsWith('d:')) ?? null;
+}
+
+/**
+ * What an undated market looks up to meet the dated markets of its subject, or a dated market to meet the undated
+ * ones, per subject token: `others` are the keys to read, `own` the key of this side's own block, which must be
+ * within the size limit too. Lookups only, each side the mirror of the other (an undated market reads every coarse
+ * date part under `n`-blocked tokens, a dated one reads `n` under its own coarse part), so the candidate relation
+ * stays symmetric, an incremental relink sees what a full one does, and nothing is stored for it.
+ */
+export function crossDateProbes(
+  f: MatchFeatures,
+  coarseParts: Iterable<string>,
+): Array<{ own: string; others: string[] }> {
+  const thr = thresholdPart(f);
+  if (f.date === null) {
+    const parts = [...coarseParts];
+    return blockTokens(f).map((token) => ({
+      own: `${token}|n|${thr}`,
+      others: parts.map((part) => `${token}|${part}|${thr}`),
+    }));
+  }
+  const part = coarseDatePart(f);
+  if (part === null) return [];
+  return blockTokens(f).map((token) => ({ own: `${token}|${part}|${thr}`, others: [`${token}|n|${thr}`] }));
 }

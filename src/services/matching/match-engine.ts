@@ -12,7 +12,7 @@
 import type { ExchangeId } from '../../domain/exchanges.js';
 import { comparePair, type PairVerdict, tokenWeight } from '../../domain/matching/compare.js';
 import { extractFeatures, type MatchFeatures, type MatchInput } from '../../domain/matching/features.js';
-import { blockKeys, deadlineKeys, ladderKeys, rungOf } from './blocking.js';
+import { blockKeys, coarseDatePart, crossDateProbes, deadlineKeys, ladderKeys, rungOf } from './blocking.js';
 
 export interface EngineLink extends PairVerdict {
   /** svc_id of one side; `direction` reads from a to b. */
@@ -98,6 +98,8 @@ export class MatchEngine {
   private readonly ladders = new Postings();
   private live = 0;
   private skippedBlocks = 0;
+  /** Coarse date parts (months, years) of the dated markets, counted: what an undated market looks up. */
+  private readonly coarseParts = new Map<string, number>();
 
   constructor(options: MatchEngineOptions = {}) {
     this.maxBlock = options.maxBlock ?? 2_000;
@@ -223,6 +225,8 @@ export class MatchEngine {
     for (const k of keys.probe) this.probes.add(k, id);
     for (const k of ladderKeys(f)) this.ladders.add(k, id);
     for (const k of deadlineKeys(f)) this.ladders.add(k, id);
+    const part = coarseDatePart(f);
+    if (part !== null) this.coarseParts.set(part, (this.coarseParts.get(part) ?? 0) + 1);
   }
 
   private detach(id: number): void {
@@ -233,6 +237,12 @@ export class MatchEngine {
     for (const k of keys.probe) this.probes.remove(k, id);
     for (const k of ladderKeys(f)) this.ladders.remove(k, id);
     for (const k of deadlineKeys(f)) this.ladders.remove(k, id);
+    const part = coarseDatePart(f);
+    if (part !== null) {
+      const left = (this.coarseParts.get(part) ?? 1) - 1;
+      if (left > 0) this.coarseParts.set(part, left);
+      else this.coarseParts.delete(part);
+    }
   }
 
   private readonly weight = tokenWeight;
@@ -258,7 +268,11 @@ export class MatchEngine {
     };
   }
 
-  /** Block candidates of a market, both ways (its probes against others' index keys and the reverse). */
+  /**
+   * Block candidates of a market, both ways (its probes against others' index keys and the reverse), and across
+   * dates between undated and dated markets of one subject (crossDateProbes: lookups in the index both ways, so the
+   * relation stays symmetric and an incremental relink sees what a full one does).
+   */
   private candidates(id: number): Set<number> {
     const f = this.features[id] as MatchFeatures;
     const out = new Set<number>();
@@ -272,6 +286,13 @@ export class MatchEngine {
     };
     for (const k of keys.probe) visit(this.index.get(k));
     for (const k of keys.index) visit(this.probes.get(k));
+    for (const { own, others } of crossDateProbes(f, this.coarseParts.keys())) {
+      if (this.index.get(own).length > this.maxBlock) {
+        this.skippedBlocks++;
+        continue;
+      }
+      for (const k of others) visit(this.index.get(k));
+    }
     return out;
   }
 

@@ -384,3 +384,36 @@ test('fixed examples: attendance is not a contest; places exclude only for one c
   );
   assert.equal(same?.relation, 'same_market');
 });
+
+test('fixed examples: the same people doing different things are no same_market (real Trump-Xi summit markets)', () => {
+  // Opinion's handshake bucket (parent's rules: `on May 14, 2026`) and Polymarket's hug and kiss markets (`around
+  // May 14-15, 2026`): one day, the same two names, nothing else in common. Without a threshold saying what is
+  // measured, only the names would agree.
+  const handshake = f({
+    exchange: 'opinion',
+    svc_group_id: 'opinion:788',
+    group_title: 'How long will Trump and Xi shake hands when they meet?',
+    question: 'How long will Trump and Xi shake hands when they meet? - 10–15s',
+    rules:
+      'This market resolves based on the length of the longest qualifying handshake between Donald Trump and Xi Jinping on May 14, 2026 (Beijing local time).',
+    end_date: '2026-05-15T00:00:00.000Z',
+  });
+  const summit = (what: string) =>
+    f({
+      exchange: 'polymarket',
+      question: `Will Trump and Xi ${what} at their summit?`,
+      description: `Donald Trump is scheduled to visit China for a summit with Xi Jinping around May 14-15, 2026. This market will resolve to “Yes” if Donald Trump and Xi Jinping ${what} at any point during this summit.`,
+      end_date: undefined,
+    });
+  assert.equal(handshake.date?.iso, '2026-05-14');
+  assert.equal(summit('hug').date?.iso, '2026-05-14');
+  assert.equal(comparePair(handshake, summit('hug'), even), null);
+  assert.equal(comparePair(handshake, summit('kiss'), even), null);
+  // The same question in other words still shares its predicate (`nominate`) beyond the names.
+  const kalshi = f({ exchange: 'kalshi', question: 'Will Trump next nominate Kevin Warsh as Fed Chair?' });
+  const poly = f({
+    exchange: 'polymarket',
+    question: 'Will Trump nominate Kevin Warsh as the next Fed chair?',
+  });
+  assert.equal(comparePair(kalshi, poly, even)?.relation, 'same_market');
+});

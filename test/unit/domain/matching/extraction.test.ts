@@ -2,11 +2,13 @@
 // really use (Kalshi titles, rules and tickers; Polymarket questions; Limitless `$BTC` titles with dates in the
 // text; Opinion parent - child titles; Predict.fun categories) come out as the same features.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { extractDates, extractTimes, kalshiTickerDate } from '../../../../src/domain/matching/dates.js';
 import { extractFeatures, type MatchInput, withoutTags } from '../../../../src/domain/matching/features.js';
 import { extractThreshold } from '../../../../src/domain/matching/thresholds.js';
+import { marketsOfRow } from '../../../../src/venues/opinion/parse.js';
 import { assertProperty } from '../../../support/property.js';
 
 const ref = new Date('2027-07-15T12:00:00Z');
@@ -36,6 +38,12 @@ test('dates: every venue style, with years inferred from the end date', () => {
     endOf: false,
   });
   assert.equal(day('at the 2026 Dec. FOMC meeting')?.iso, '2026-12', 'year first, abbreviated month');
+  // Polymarket's summit markets: `around May 14-15, 2026` is a span of days, dated by its first day and its year.
+  assert.equal(day('with Xi Jinping around May 14-15, 2026.')?.iso, '2026-05-14');
+  assert.equal(day('May 14–15, 2026')?.iso, '2026-05-14');
+  const spanThenTime = extractDates('on march 11 - 12:00pm et', ref);
+  assert.equal(spanThenTime.dates[0]?.iso, '2027-03-11', 'a dash before a time is no span of days');
+  assert.deepEqual(extractTimes(spanThenTime.rest).times, [{ minutes: 720, zone: 'et' }]);
   assert.equal(day('in 2027 march')?.precision, 'month');
   assert.deepEqual(
     extractDates('2027 may 3', ref).dates.map((d) => d.precision),
@@ -242,4 +250,23 @@ test('the fingerprint changes with the matching inputs only', () => {
   const c = f({ exchange: 'opinion', question: 'Bitcoin above $90,000 on Jul 15, 2027?' });
   assert.equal(a.fingerprint, b.fingerprint);
   assert.notEqual(a.fingerprint, c.fingerprint);
+});
+
+test("Opinion categorical children take no condition from their parent's rules, which describe every option", () => {
+  // The recorded categorical market (test/fixtures/opinion), shaped by our adapter: both children carry the
+  // parent's rules, which say `exceeds 15 seconds` and `more than 15 seconds` of one option each.
+  const row = JSON.parse(
+    readFileSync(
+      new URL('../../../fixtures/opinion/http_get_market_categorical_result_data.json', import.meta.url),
+      'utf8',
+    ),
+  );
+  const children = marketsOfRow(row).map((m) => extractFeatures(m as MatchInput));
+  assert.deepEqual(
+    children.map((f) => [f.option, f.threshold, f.date?.iso, f.exclusive]),
+    [
+      [['10-15s'], null, '2026-05-14', true],
+      [['15s+'], null, '2026-05-14', true],
+    ],
+  );
 });

@@ -4,12 +4,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { realSet } from '../../../../bench/matching/real-set.js';
 import { type SyntheticMarket, syntheticMarkets } from '../../../../bench/matching/synthetic.js';
 import { createWorld } from '../../../../sim/shared/world.js';
 import { type EngineLink, MatchEngine } from '../../../../src/services/matching/match-engine.js';
 import { assertProperty } from '../../../support/property.js';
 
 const markets = [...syntheticMarkets(createWorld({ seed: 11, size: 120 }))];
+// The real labelled set holds markets with no date at all beside dated ones of the same subject (the Fed chair
+// nomination): mixed in, batching must still equal linking everything, across the undated/dated lookups too.
+const real = realSet().markets;
 
 function shape(l: EngineLink): string {
   const [a, b, direction] =
@@ -61,7 +65,8 @@ test('property: linking batch by batch (each linkAround replacing its scope) equ
       fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 8 }),
       fc.integer({ min: 0, max: 1000 }),
       (cuts, rot) => {
-        const order = [...markets.slice(rot % markets.length), ...markets.slice(0, rot % markets.length)];
+        const all = [...markets, ...real];
+        const order = [...all.slice(rot % all.length), ...all.slice(0, rot % all.length)];
         const engine = new MatchEngine();
         const stored = new Map<string, EngineLink>();
         let at = 0;
@@ -98,4 +103,37 @@ test('property: linking batch by batch (each linkAround replacing its scope) equ
       ],
     },
   );
+});
+
+test('a market with no date meets the dated markets of its subject, linking everything and batch by batch', () => {
+  // Kalshi's Hassett market is dated by its rules (before Jan 20, 2029); the Warsh and Bessent stand-ins carry no
+  // date at all. One nominee excludes the others, whichever order the markets arrive in.
+  const hassett = 'kalshi:KXFEDCHAIRNOM-29-KH';
+  const undated = [
+    'kalshi:fed-chair-warsh',
+    'kalshi:fed-chair-bessent',
+    'polymarket:fed-chair-warsh',
+    'polymarket:fed-chair-bessent',
+  ];
+  const pick = (ids: string[]) => real.filter((m) => ids.includes(m.svc_id));
+  const excluded = (links: EngineLink[]) =>
+    links
+      .filter((l) => l.relation === 'co_dependent' && (l.a === hassett || l.b === hassett))
+      .map((l) => (l.a === hassett ? l.b : l.a))
+      .filter((id) => undated.includes(id))
+      .sort();
+  const full = new MatchEngine();
+  full.upsert(pick([hassett, ...undated]));
+  assert.deepEqual(excluded(full.linkAll()), [...undated].sort());
+  for (const [first, second] of [
+    [undated, [hassett]],
+    [[hassett], undated],
+  ] as const) {
+    const engine = new MatchEngine();
+    engine.linkAround(engine.upsert(pick([...first])));
+    assert.deepEqual(
+      excluded(engine.linkAround(engine.upsert(pick([...second]))).links),
+      [...undated].sort(),
+    );
+  }
 });
