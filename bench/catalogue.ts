@@ -4,18 +4,20 @@
 //  2. Load ~BENCH_MARKETS markets the same way (cached between runs in BENCH_CATALOGUE_DIR / a PG schema, since a
 //     million takes minutes), then run `omnibook serve` on that store with sync off and drive it with autocannon:
 //     scope=list throughput against a bare node:http server answering the same bytes (ratio, target ≥ 0.4),
-//     keyword search p50/p99 with 32 connections (target p99 ≤ 25 ms), batch lookups of 100 ids p99, and the
-//     server's resident memory.
+//     keyword search p50/p99 with 32 connections (target p99 ≤ 25 ms on SQLite, ≤ 50 ms on PostgreSQL), batch
+//     lookups of 100 ids p99, and the server's resident memory. Each run also reports the CPU per request of the
+//     server process and of the PostgreSQL backends serving it: on a shared machine wall-clock figures measure
+//     the neighbours too, CPU per request much less.
 // Everything runs on 127.0.0.1; the figures are printed, never asserted.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { type LoadSummary, runLoad } from './load.js';
-import { machineFacts, processMemory } from './machine.js';
+import { machineFacts, processCpuMs, processMemory } from './machine.js';
 import { cleanEnv, createBenchKey, REPO_ROOT, randomAdminKey, startBaseline } from './servers.js';
 import { type ServerProcess, spawnServer } from './spawn-server.js';
 import { progress } from './support.js';
@@ -27,6 +29,8 @@ const MARKETS_PER_PROPOSITION = 3.53;
 const SEARCH_CONNECTIONS = 32;
 const BATCH_CONNECTIONS = 8;
 const BENCH_PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The served store's connections carry this name, so their backends' CPU can be found and counted. */
+const SERVED_APP_NAME = 'omnibook-bench-served';
 
 type Dialect = 'sqlite' | 'postgres';
 
@@ -70,10 +74,67 @@ function sizeFor(markets: number): number {
   return Math.max(10, Math.round(markets / MARKETS_PER_PROPOSITION));
 }
 
-function pgUrl(schema: string): string {
+function pgUrl(schema: string, applicationName?: string): string {
   const url = new URL(BENCH_PG_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
+  if (applicationName) url.searchParams.set('application_name', applicationName);
   return url.toString();
+}
+
+/** CPU ms per request: the server process, and (PostgreSQL) the database backends serving its pool. */
+interface CpuPerRequest {
+  serverMs: number;
+  dbMs: number | null;
+}
+
+/** PostgreSQL backends of the served store (by application_name) and the CPU each has used so far. */
+async function backendCpu(): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: BENCH_PG_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where application_name = $1',
+      [SERVED_APP_NAME],
+    );
+    const cpu = new Map<number, number>();
+    for (const { pid } of rows) {
+      const ms = processCpuMs(pid);
+      if (ms !== undefined) cpu.set(pid, ms);
+    }
+    return cpu;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Measures the CPU the server (and its PostgreSQL backends) spend on `run`'s requests. A backend that appears
+ * during the run counts from zero; one that closes during it is lost (the pool keeps them while busy).
+ */
+async function withCpu<T extends { totalRequests: number }>(
+  target: Target,
+  serverPid: number,
+  run: () => Promise<T>,
+): Promise<T & { cpu: CpuPerRequest }> {
+  const db = target.databaseUrl !== null;
+  const serverBefore = processCpuMs(serverPid) ?? 0;
+  const dbBefore = db ? await backendCpu() : new Map<number, number>();
+  const result = await run();
+  const serverAfter = processCpuMs(serverPid) ?? 0;
+  let dbMs: number | null = null;
+  if (db) {
+    dbMs = 0;
+    for (const [pid, ms] of await backendCpu()) dbMs += ms - (dbBefore.get(pid) ?? 0);
+  }
+  const n = Math.max(1, result.totalRequests);
+  return {
+    ...result,
+    cpu: { serverMs: (serverAfter - serverBefore) / n, dbMs: dbMs === null ? null : dbMs / n },
+  };
+}
+
+function cpuText(cpu: CpuPerRequest): string {
+  return `CPU/request: server ${cpu.serverMs.toFixed(2)} ms${cpu.dbMs === null ? '' : `, PostgreSQL ${cpu.dbMs.toFixed(2)} ms`}`;
 }
 
 async function resetPgSchema(schema: string): Promise<void> {
@@ -142,7 +203,14 @@ async function startServer(target: Target, adminKey: string): Promise<ServerProc
     name: `omnibook-${target.dialect}`,
     command: process.execPath,
     args: ['bin/omnibook.js', 'serve', '--port', '0', '--data-dir', target.dataDir, '--log-level', 'warn'],
-    env: envFor(target, { OMNIBOOK_ADMIN_KEY: adminKey, OMNIBOOK_CATALOGUE_SYNC: '0' }),
+    // Sync and the book recorder off: this measures the catalogue's reads. The recorder would poll the live
+    // venues' books (its default top 5 per exchange), unreachable from a loopback bench: DNS failures, retries
+    // and error stacks took about a sixth of the server's CPU in a profile of the list run.
+    env: envFor(target, {
+      OMNIBOOK_ADMIN_KEY: adminKey,
+      OMNIBOOK_CATALOGUE_SYNC: '0',
+      OMNIBOOK_RECORDER: '0',
+    }),
     cwd: REPO_ROOT,
     startTimeoutMs: 120_000,
   });
@@ -231,7 +299,7 @@ async function coldPass(
   baseUrl: string,
   key: string,
   paths: readonly string[],
-): Promise<DialectResult['cold']> {
+): Promise<Omit<DialectResult['cold'], 'cpu'> & { totalRequests: number }> {
   const latencies: number[] = [];
   let next = 0;
   const worker = async () => {
@@ -248,7 +316,8 @@ async function coldPass(
   latencies.sort((a, b) => a - b);
   const at = (p: number) =>
     latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? 0;
-  return { p50Ms: at(50), p99Ms: at(99), maxMs: latencies.at(-1) ?? 0, count: latencies.length };
+  const count = latencies.length;
+  return { p50Ms: at(50), p99Ms: at(99), maxMs: latencies.at(-1) ?? 0, count, totalRequests: count };
 }
 
 function checkClean(s: LoadSummary): void {
@@ -263,11 +332,11 @@ interface DialectResult {
   syncSeconds: number;
   loadedMarkets: number;
   loadSeconds: number | null;
-  listRounds: Array<{ baseline: number; ours: number }>;
-  search: LoadSummary;
+  listRounds: Array<{ baseline: number; ours: number; cpu: CpuPerRequest }>;
+  search: LoadSummary & { cpu: CpuPerRequest };
   /** Every search query once, 4 at a time, before the load run: latencies with the totals still uncounted. */
-  cold: { p50Ms: number; p99Ms: number; maxMs: number; count: number };
-  batch: LoadSummary;
+  cold: { p50Ms: number; p99Ms: number; maxMs: number; count: number; cpu: CpuPerRequest };
+  batch: LoadSummary & { cpu: CpuPerRequest };
   rssMiB: number | null;
   peakMiB: number | null;
 }
@@ -289,7 +358,11 @@ async function benchDialect(s: Settings, dialect: Dialect, tmp: string): Promise
   const target: Target =
     dialect === 'sqlite'
       ? { dialect, dataDir: join(s.cacheDir, cacheName), databaseUrl: null }
-      : { dialect, dataDir: join(s.cacheDir, cacheName), databaseUrl: pgUrl(`omnibook_bench_${s.markets}`) };
+      : {
+          dialect,
+          dataDir: join(s.cacheDir, cacheName),
+          databaseUrl: pgUrl(`omnibook_bench_${s.markets}`, SERVED_APP_NAME),
+        };
   const marker = join(s.cacheDir, `${cacheName}.done`);
   let loadSeconds: number | null = null;
   if (!existsSync(marker)) {
@@ -324,20 +397,26 @@ async function benchDialect(s: Settings, dialect: Dialect, tmp: string): Promise
       await load('warm', `${baseline.url}${listUrl}`, key, 50, 2);
       const b = await load(`baseline#${round}`, `${baseline.url}${listUrl}`, key, 50, s.durationS);
       await load('warm', `${ours.url}${listUrl}`, key, 50, 2);
-      const o = await load(`list#${round}`, `${ours.url}${listUrl}`, key, 50, s.durationS);
+      const o = await withCpu(target, ours.pid, () =>
+        load(`list#${round}`, `${ours.url}${listUrl}`, key, 50, s.durationS),
+      );
       checkClean(b);
       checkClean(o);
-      listRounds.push({ baseline: b.reqPerSec, ours: o.reqPerSec });
+      listRounds.push({ baseline: b.reqPerSec, ours: o.reqPerSec, cpu: o.cpu });
       progress(
-        `${dialect}: list round ${round}: ${o.reqPerSec.toFixed(0)} vs ${b.reqPerSec.toFixed(0)} req/s`,
+        `${dialect}: list round ${round}: ${o.reqPerSec.toFixed(0)} vs ${b.reqPerSec.toFixed(0)} req/s; ${cpuText(o.cpu)}`,
       );
     }
     // One pass over every query first, measured on its own: each query's total is counted then (the cold cost),
     // and served from the 30 s cache afterwards, as for any popular search; the measured run repeats them.
-    const cold = await coldPass(ours.url, key, w.searches);
-    const search = await load('search', ours.url, key, SEARCH_CONNECTIONS, s.durationS, w.searches);
+    const cold = await withCpu(target, ours.pid, () => coldPass(ours.url, key, w.searches));
+    const search = await withCpu(target, ours.pid, () =>
+      load('search', ours.url, key, SEARCH_CONNECTIONS, s.durationS, w.searches),
+    );
     checkClean(search);
-    const batch = await load('batch', ours.url, key, BATCH_CONNECTIONS, s.durationS, w.batches);
+    const batch = await withCpu(target, ours.pid, () =>
+      load('batch', ours.url, key, BATCH_CONNECTIONS, s.durationS, w.batches),
+    );
     checkClean(batch);
     const mem = processMemory(ours.pid);
     return {
@@ -365,10 +444,16 @@ function report(s: Settings, results: DialectResult[]): string[] {
     `catalogue benchmark — ${m.cpuModel}, ${m.cores} cores, ${m.totalMemMiB} MiB, node ${m.node}`,
     `command: BENCH_MARKETS=${s.markets} BENCH_SYNC_MARKETS=${s.syncMarkets} BENCH_DURATION=${s.durationS} npm run bench:catalogue`,
     'load: autocannon in this process, 127.0.0.1; list 50 connections; search 32; batch 8',
+    // Latency and req/s measure whatever else the machine runs; CPU per request much less so.
+    `machine load average (1, 5, 15 min) at the end: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}`,
   ];
   for (const r of results) {
     const ratios = r.listRounds.map((x) => x.ours / x.baseline);
     const ours = r.listRounds.reduce((a, x) => a + x.ours, 0) / r.listRounds.length;
+    const listCpu = r.listRounds.map((x) => cpuText(x.cpu)).join('; ');
+    const searchTarget = r.dialect === 'postgres' ? 50 : 25;
     const base = r.listRounds.reduce((a, x) => a + x.baseline, 0) / r.listRounds.length;
     lines.push(
       '',
@@ -376,9 +461,13 @@ function report(s: Settings, results: DialectResult[]): string[] {
       `  sync: ${r.syncMarkets} markets in ${r.syncSeconds.toFixed(1)} s (${(r.syncMarkets / r.syncSeconds).toFixed(0)} markets/s; target ≤ 60 s at 100,000)`,
       `  catalogue served: ${r.loadedMarkets} markets${r.loadSeconds === null ? ' (cached load)' : `, loaded in ${r.loadSeconds.toFixed(0)} s`}`,
       `  scope=list limit=100: ${ours.toFixed(0)} req/s vs bare node:http ${base.toFixed(0)} req/s, ratio ${(ours / base).toFixed(2)} (rounds ${ratios.map((x) => x.toFixed(2)).join(', ')}; target ≥ 0.4)`,
-      `  search (${SEARCH_CONNECTIONS} connections, default limit 100): ${r.search.reqPerSec.toFixed(0)} req/s, p50 ${r.search.p50Ms.toFixed(1)} ms, p99 ${r.search.p99Ms.toFixed(1)} ms (target p99 ≤ 25 ms)`,
+      `    ${listCpu}`,
+      `  search (${SEARCH_CONNECTIONS} connections, default limit 100): ${r.search.reqPerSec.toFixed(0)} req/s, p50 ${r.search.p50Ms.toFixed(1)} ms, p99 ${r.search.p99Ms.toFixed(1)} ms (target p99 ≤ ${searchTarget} ms)`,
+      `    ${cpuText(r.search.cpu)}`,
       `  search, first request of each of ${r.cold.count} queries (4 at a time, totals not yet cached): p50 ${r.cold.p50Ms.toFixed(1)} ms, p99 ${r.cold.p99Ms.toFixed(1)} ms, max ${r.cold.maxMs.toFixed(1)} ms`,
+      `    ${cpuText(r.cold.cpu)}`,
       `  batch of 100 ids (${BATCH_CONNECTIONS} connections): ${r.batch.reqPerSec.toFixed(0)} req/s, p50 ${r.batch.p50Ms.toFixed(1)} ms, p99 ${r.batch.p99Ms.toFixed(1)} ms`,
+      `    ${cpuText(r.batch.cpu)}`,
       `  server memory after the runs: RSS ${r.rssMiB?.toFixed(0) ?? '?'} MiB, peak ${r.peakMiB?.toFixed(0) ?? '?'} MiB`,
     );
   }

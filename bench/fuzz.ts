@@ -5,14 +5,25 @@
 // not_supported, every error in {error, code, retryable}, the route's published response schema, and a refused
 // request leaves the store as it was. Unlike the test it does not stop at the first violation: it counts them and
 // prints the first few, with the seed that reproduces each batch.
-// Baseline: the first BENCH_FUZZ_BASELINE_CASES (5,000) requests of the same stream sent, the same way, to a bare
-// node:http server that reads each request and answers a fixed JSON error — cases/s is printed as a ratio to it.
+// Shards: BENCH_FUZZ_SHARDS (2) processes per backend, each with a stack of its own (simulators, chain, server,
+// PostgreSQL schema, Redis namespace), each sending every n-th batch of the one request stream, one request at a
+// time. Requests are never concurrent within a stack, so every request is judged exactly as in the test: the store
+// is read after each one, and a refused request is compared with the store as the previous request left it. The
+// shards only use more of the machine (a busy machine hands out CPU per process); all backends' shards run at once.
+// Baseline: the first BENCH_FUZZ_BASELINE_CASES (2,000) requests of the same stream sent, the same way (one at a
+// time, from shard 0), to a bare node:http server that reads each request and answers a fixed JSON error — one
+// shard's cases/s is printed as a ratio to it.
 // Settings: BENCH_FUZZ_BACKENDS (sqlite,postgres), BENCH_FUZZ_SEED (time-based when unset), BENCH_SIM_SIZE (40).
-// Figures are printed (and written to bench/results/fuzz-<backends>.json), never asserted.
+// Figures (with the machine's load average, sampled every 10 s, and the CPU time each shard's process spent per
+// request, server included as it runs in that process) are printed and written to
+// bench/results/fuzz-<backends>.json, never asserted.
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { requestSpecs } from '../test/support/http-fuzz/arbitraries.js';
 import {
@@ -29,12 +40,15 @@ import { REPO_ROOT } from './servers.js';
 import { envInt, progress } from './support.js';
 
 const CASES = envInt('BENCH_FUZZ_CASES', 100_000);
-const BASELINE_CASES = Math.min(CASES, envInt('BENCH_FUZZ_BASELINE_CASES', 5_000));
+const BASELINE_CASES = Math.min(CASES, envInt('BENCH_FUZZ_BASELINE_CASES', 2_000));
+const SHARDS = envInt('BENCH_FUZZ_SHARDS', 2, 16);
 const SIM_SIZE = envInt('BENCH_SIM_SIZE', 40);
 const SEED = process.env.BENCH_FUZZ_SEED ? Number(process.env.BENCH_FUZZ_SEED) : Date.now() % 2 ** 31;
 const BATCH = 500;
 const BACKENDS: Record<string, FuzzBackend> = { sqlite: 'sqlite + memory', postgres: 'postgres + redis' };
 const CHOSEN = (process.env.BENCH_FUZZ_BACKENDS ?? 'sqlite,postgres').split(',').map((b) => b.trim());
+/** Set in a shard's process only: `<backend>:<index>` (the parent forks one per backend and shard). */
+const SHARD = process.env.BENCH_FUZZ_SHARD;
 
 // SIGINT (Ctrl-C) or SIGTERM ends the current backend's run early: its figures cover the requests sent so far.
 let stopRequested = false;
@@ -49,10 +63,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 interface Figures {
   backend: string;
   markets: number;
+  /** Shards (processes) the figures sum over. */
+  shards: number;
   cases: number;
   seconds: number;
   casesPerS: number;
+  /** One shard's requests per second, the mean over shards: what one request-at-a-time client got. */
+  casesPerSPerShard: number;
   baselineCasesPerS: number;
+  /** CPU time (user + system) of the shards' processes over their requests, per request: server, client, store. */
+  cpuMsPerCase: number;
+  /** Where the shards' wall time went, summed over shards (seconds). */
+  spent: { generate: number; send: number; state: number };
   serverErrors: number;
   shapeErrors: number;
   schemaErrors: number;
@@ -63,9 +85,26 @@ interface Figures {
   examples: string[];
 }
 
-/** The request stream: batch i is fc.sample with seed SEED + i, so any batch can be regenerated alone. */
-function* stream(arbitrary: fc.Arbitrary<RequestSpec>, count: number): Generator<[RequestSpec, number]> {
-  for (let batch = 0; batch * BATCH < count; batch++) {
+/** What one shard sends back to the parent. */
+interface ShardFigures extends Omit<Figures, 'shards' | 'casesPerS' | 'casesPerSPerShard' | 'cpuMsPerCase'> {
+  /** Epoch ms of its first and last request. */
+  startedAt: number;
+  endedAt: number;
+  cpuMs: number;
+  baselineCasesPerS: number;
+  routes: string[];
+}
+
+/**
+ * The request stream: batch i is fc.sample with seed SEED + i, so any batch can be regenerated alone. Shard k of n
+ * sends the batches i with i mod n = k.
+ */
+function* stream(
+  arbitrary: fc.Arbitrary<RequestSpec>,
+  count: number,
+  shard = { index: 0, count: 1 },
+): Generator<[RequestSpec, number]> {
+  for (let batch = shard.index; batch * BATCH < count; batch += shard.count) {
     const n = Math.min(BATCH, count - batch * BATCH);
     for (const spec of fc.sample(arbitrary, { numRuns: n, seed: SEED + batch })) yield [spec, SEED + batch];
   }
@@ -114,7 +153,7 @@ function routeOf(
   return templates.find((t) => t.method === method && t.pattern.test(path))?.key;
 }
 
-async function runBackend(name: string, backend: FuzzBackend): Promise<Figures> {
+async function runShard(name: string, backend: FuzzBackend, index: number): Promise<ShardFigures> {
   progress(`${name}: starting the sandbox stack (simulators, chain, server) and the first sync pass`);
   const stack = await startFuzzStack(backend, { size: SIM_SIZE });
   try {
@@ -126,16 +165,21 @@ async function runBackend(name: string, backend: FuzzBackend): Promise<Figures> 
       pattern: new RegExp(`^${r.template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
     }));
 
-    progress(`${name}: baseline, ${BASELINE_CASES} requests to a bare node:http server`);
-    const bare = await baselineServer();
-    // Generated first: the baseline times the round trips alone.
-    const baselineSpecs = [...stream(arbitrary, BASELINE_CASES)].map(([spec]) => spec);
-    const b0 = performance.now();
-    for (const spec of baselineSpecs) await sendRaw(bare.url, spec);
-    const baselineCasesPerS = BASELINE_CASES / ((performance.now() - b0) / 1000);
-    await bare.close();
+    let baselineCasesPerS = Number.NaN;
+    if (index === 0) {
+      progress(`${name}: baseline, ${BASELINE_CASES} requests to a bare node:http server`);
+      const bare = await baselineServer();
+      // Generated first: the baseline times the round trips alone.
+      const baselineSpecs = [...stream(arbitrary, BASELINE_CASES)].map(([spec]) => spec);
+      const b0 = performance.now();
+      for (const spec of baselineSpecs) await sendRaw(bare.url, spec);
+      baselineCasesPerS = BASELINE_CASES / ((performance.now() - b0) / 1000);
+      await bare.close();
+    }
 
-    progress(`${name}: ${CASES} requests over ${stack.markets} stored markets (seed ${SEED})`);
+    progress(
+      `${name}: every ${SHARDS === 1 ? '' : `${SHARDS}th `}batch of ${BATCH} of ${CASES} requests over ${stack.markets} stored markets (seed ${SEED})`,
+    );
     const statuses: Record<string, number> = {};
     const ok = new Set<string>();
     const examples: string[] = [];
@@ -148,9 +192,11 @@ async function runBackend(name: string, backend: FuzzBackend): Promise<Figures> 
     };
     let state = await storeState(server.runtime.store);
     const t0 = performance.now();
+    const startedAt = Date.now();
+    const cpu0 = process.cpuUsage();
     let done = 0;
     const spent = { generate: 0, send: 0, state: 0 };
-    const requests = stream(arbitrary, CASES);
+    const requests = stream(arbitrary, CASES, { index, count: SHARDS });
     for (;;) {
       const g0 = performance.now();
       const next = requests.next();
@@ -186,12 +232,13 @@ async function runBackend(name: string, backend: FuzzBackend): Promise<Figures> 
         if (changed.length > 0) stateChanges += 1;
         note(`[seed ${seed}] ${describeFailure(backend, spec, answer, problems)}`);
       }
-      if (done % 2_000 === 0) {
+      if (done % 1_000 === 0) {
         const s = (performance.now() - t0) / 1000;
         progress(`${name}: ${done} requests, ${(done / s).toFixed(0)}/s, ${serverErrors} × 5xx so far`);
       }
     }
     const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
     progress(
       `${name}: time spent generating ${(spent.generate / 1000).toFixed(1)} s, sending ${(spent.send / 1000).toFixed(1)} s, reading the store ${(spent.state / 1000).toFixed(1)} s`,
     );
@@ -200,8 +247,12 @@ async function runBackend(name: string, backend: FuzzBackend): Promise<Figures> 
       markets: stack.markets,
       cases: done,
       seconds,
-      casesPerS: done / seconds,
+      startedAt,
+      endedAt: Date.now(),
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      spent: { generate: spent.generate / 1000, send: spent.send / 1000, state: spent.state / 1000 },
       baselineCasesPerS,
+      routes: templates.map((t) => t.key),
       serverErrors,
       shapeErrors,
       schemaErrors,
@@ -215,24 +266,117 @@ async function runBackend(name: string, backend: FuzzBackend): Promise<Figures> 
   }
 }
 
+/** A shard's process: runs its share of one backend's stream and sends its figures to the parent. */
+async function shardMain(spec: string): Promise<void> {
+  const [name = '', index = '0'] = spec.split(':');
+  const backend = BACKENDS[name];
+  if (!backend) throw new Error(`BENCH_FUZZ_SHARD: unknown backend '${name}'`);
+  const figures = await runShard(`${name}[${index}/${SHARDS}]`, backend, Number(index));
+  await new Promise<void>((resolve, reject) =>
+    process.send?.(figures, (error: Error | null) => (error ? reject(error) : resolve())),
+  );
+}
+
+/** Forks one process per shard of `name` and sums their figures. */
+async function runBackend(name: string, backend: FuzzBackend, children: Set<ChildProcess>): Promise<Figures> {
+  const shards = await Promise.all(
+    Array.from({ length: SHARDS }, (_, index) => {
+      const child = fork(fileURLToPath(import.meta.url), [], {
+        env: { ...process.env, BENCH_FUZZ_SHARD: `${name}:${index}`, BENCH_FUZZ_SEED: String(SEED) },
+      });
+      children.add(child);
+      return new Promise<ShardFigures>((resolve, reject) => {
+        let figures: ShardFigures | undefined;
+        child.on('message', (m) => {
+          figures = m as ShardFigures;
+        });
+        child.on('exit', (code) => {
+          children.delete(child);
+          if (figures) resolve(figures);
+          else reject(new Error(`${name} shard ${index} exited with ${code} and no figures`));
+        });
+      });
+    }),
+  );
+  const cases = shards.reduce((n, f) => n + f.cases, 0);
+  const seconds =
+    (Math.max(...shards.map((f) => f.endedAt)) - Math.min(...shards.map((f) => f.startedAt))) / 1000;
+  const sum = (pick: (f: ShardFigures) => number) => shards.reduce((n, f) => n + pick(f), 0);
+  const statuses: Record<string, number> = {};
+  for (const f of shards)
+    for (const [s, n] of Object.entries(f.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
+  return {
+    backend,
+    markets: shards[0]?.markets ?? 0,
+    shards: shards.length,
+    cases,
+    seconds,
+    casesPerS: cases / seconds,
+    casesPerSPerShard: sum((f) => f.cases / f.seconds) / shards.length,
+    baselineCasesPerS: shards[0]?.baselineCasesPerS ?? Number.NaN,
+    cpuMsPerCase: sum((f) => f.cpuMs) / Math.max(1, cases),
+    spent: {
+      generate: sum((f) => f.spent.generate),
+      send: sum((f) => f.spent.send),
+      state: sum((f) => f.spent.state),
+    },
+    serverErrors: sum((f) => f.serverErrors),
+    shapeErrors: sum((f) => f.shapeErrors),
+    schemaErrors: sum((f) => f.schemaErrors),
+    stateChanges: sum((f) => f.stateChanges),
+    statuses,
+    // A route counts as reached when any shard got a 2xx from it.
+    routesNeverOk: (shards[0]?.routes ?? []).filter((r) => shards.every((f) => f.routesNeverOk.includes(r))),
+    examples: shards.flatMap((f) => f.examples).slice(0, 20),
+  };
+}
+
 async function main(): Promise<void> {
-  const results: Figures[] = [];
   for (const name of CHOSEN) {
-    const backend = BACKENDS[name];
-    if (!backend) throw new Error(`BENCH_FUZZ_BACKENDS: unknown backend '${name}' (sqlite, postgres)`);
-    if (!stopRequested) results.push(await runBackend(name, backend));
+    if (!BACKENDS[name]) throw new Error(`BENCH_FUZZ_BACKENDS: unknown backend '${name}' (sqlite, postgres)`);
   }
+  const children = new Set<ChildProcess>();
+  // The shards stop on their own signal when the terminal sends it to the group; a SIGTERM to this process alone
+  // is passed on.
+  process.on('SIGTERM', () => {
+    for (const child of children) child.kill('SIGTERM');
+  });
+  const loads: number[] = [];
+  const sampler = setInterval(() => loads.push(loadavg()[0] ?? Number.NaN), 10_000);
+  loads.push(loadavg()[0] ?? Number.NaN);
+  const startedAt = new Date().toISOString();
+  let results: Figures[];
+  try {
+    results = await Promise.all(
+      CHOSEN.map((name) => runBackend(name, BACKENDS[name] as FuzzBackend, children)),
+    );
+  } finally {
+    clearInterval(sampler);
+  }
+  loads.push(loadavg()[0] ?? Number.NaN);
+  const load = {
+    mean: loads.reduce((a, b) => a + b, 0) / loads.length,
+    min: Math.min(...loads),
+    max: Math.max(...loads),
+  };
   const machine = machineFacts();
+  const command = `BENCH_FUZZ_SEED=${SEED} BENCH_FUZZ_CASES=${CASES} BENCH_FUZZ_SHARDS=${SHARDS} BENCH_FUZZ_BACKENDS=${CHOSEN.join(',')}${
+    CHOSEN.includes('postgres') ? ' TEST_DATABASE_URL=… TEST_REDIS_URL=…' : ''
+  } npm run bench:fuzz`;
   const lines = [
     `HTTP fuzz over a populated catalogue — seed ${SEED}, ${CASES} requests per backend asked${stopRequested ? ' (stopped early by a signal: see the requests column)' : ''}`,
+    `command: ${command}`,
     `machine: ${machine.cpuModel}, ${machine.cores} cores, node ${machine.node} (shared machine: rates are noisy)`,
+    `load average (1 min) during the run, sampled every 10 s: mean ${load.mean.toFixed(2)}, min ${load.min.toFixed(2)}, max ${load.max.toFixed(2)}`,
+    `${SHARDS} shard(s) per backend, all backends at once; a shard sends one request at a time and reads the store after each`,
     '',
-    'backend            markets  requests  seconds  cases/s  bare node:http  ratio   5xx  shape  schema  state',
+    'backend            markets  requests  seconds  cases/s  per shard  bare node:http  ratio  CPU ms/case   5xx  shape  schema  state',
   ];
   for (const f of results) {
     lines.push(
       `${f.backend.padEnd(18)} ${String(f.markets).padStart(7)} ${String(f.cases).padStart(9)} ${f.seconds.toFixed(0).padStart(8)} ` +
-        `${f.casesPerS.toFixed(0).padStart(8)} ${f.baselineCasesPerS.toFixed(0).padStart(15)} ${(f.casesPerS / f.baselineCasesPerS).toFixed(2).padStart(6)} ` +
+        `${f.casesPerS.toFixed(0).padStart(8)} ${f.casesPerSPerShard.toFixed(1).padStart(10)} ${f.baselineCasesPerS.toFixed(0).padStart(15)} ` +
+        `${(f.casesPerSPerShard / f.baselineCasesPerS).toFixed(2).padStart(6)} ${f.cpuMsPerCase.toFixed(1).padStart(12)} ` +
         `${String(f.serverErrors).padStart(5)} ${String(f.shapeErrors).padStart(6)} ${String(f.schemaErrors).padStart(7)} ${String(f.stateChanges).padStart(6)}`,
     );
   }
@@ -242,6 +386,9 @@ async function main(): Promise<void> {
       .map(([s, n]) => `${s}×${n}`)
       .join(' ');
     lines.push('', `${f.backend}: statuses ${tally}`);
+    lines.push(
+      `${f.backend}: wall time over all shards: generating ${f.spent.generate.toFixed(0)} s, sending ${f.spent.send.toFixed(0)} s, reading the store ${f.spent.state.toFixed(0)} s`,
+    );
     lines.push(`${f.backend}: routes never answered 2xx: ${f.routesNeverOk.join(', ') || 'none'}`);
     for (const e of f.examples) lines.push(`  violation: ${e}`);
   }
@@ -250,7 +397,7 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, `fuzz-${CHOSEN.join('-')}.json`),
-    `${JSON.stringify({ seed: SEED, at: new Date().toISOString(), machine, results }, null, 2)}\n`,
+    `${JSON.stringify({ seed: SEED, at: startedAt, command, machine, loadAverage1m: load, results }, null, 2)}\n`,
   );
   const violations = results.reduce(
     (n, f) => n + f.serverErrors + f.shapeErrors + f.schemaErrors + f.stateChanges,
@@ -259,7 +406,7 @@ async function main(): Promise<void> {
   if (violations > 0) process.exitCode = 1;
 }
 
-main().catch((error) => {
+(SHARD ? shardMain(SHARD) : main()).catch((error) => {
   process.stderr.write(`bench:fuzz: ${(error as Error).stack ?? error}\n`);
   process.exit(1);
 });

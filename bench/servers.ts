@@ -110,7 +110,8 @@ export async function createBenchKey(dataDir: string, env: NodeJS.ProcessEnv = c
   const { stdout } = await execFileAsync(process.execPath, keyCreateArgs(dataDir), {
     cwd: REPO_ROOT,
     env,
-    timeout: 60_000,
+    // The CLI compiles its TypeScript on start: on a 2-core machine at load 30 that alone took 1 min 51 s.
+    timeout: 300_000,
     killSignal: 'SIGKILL',
   });
   const line = stdout.trim().split('\n').at(-1) ?? '';

@@ -12,7 +12,7 @@
 // dropped connection, a WebSocket error) counted and the first ones shown. Writes bench/results/soak.json,
 // soak.csv and soak-memory.png (bench/line-chart.ts). Figures are printed and written, never asserted.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { lineChart } from './line-chart.js';
@@ -54,15 +54,21 @@ interface Sample {
   requests: number;
   ws_open: number;
   ws_messages: number;
+  /** The machine's 1-minute load average when the sample was taken (the machine is shared: it says how busy). */
+  load_1m: number;
 }
 
-/** Unexpected answers by kind, with the first few of each kept whole. */
+/**
+ * Unexpected answers by kind, with the first few of each kind kept whole (per kind, so that a rare kind is not
+ * crowded out by a frequent one such as timeouts on a busy machine).
+ */
 class Errors {
   readonly counts = new Map<string, number>();
   readonly examples: string[] = [];
   add(kind: string, detail: string): void {
-    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
-    if (this.examples.length < 20) this.examples.push(`${kind}: ${detail.slice(0, 500)}`);
+    const seen = this.counts.get(kind) ?? 0;
+    this.counts.set(kind, seen + 1);
+    if (seen < 3 && this.examples.length < 40) this.examples.push(`${kind}: ${detail.slice(0, 500)}`);
   }
   total(): number {
     return [...this.counts.values()].reduce((a, b) => a + b, 0);
@@ -393,6 +399,7 @@ async function main(): Promise<void> {
         requests,
         ws_open: sockets.size,
         ws_messages: wsMessages,
+        load_1m: loadavg()[0] ?? Number.NaN,
       };
       samples.push(sample);
       if (samples.length % 6 === 1) {
@@ -418,6 +425,8 @@ async function main(): Promise<void> {
     const heapTrend = trend(samples, (s) => s.heap_used_mb);
     const elapsedS = samples.at(-1)?.t_s ?? 0;
     const machine = machineFacts();
+    const loads = samples.map((s) => s.load_1m);
+    const loadLine = `load average (1 min) during the run: mean ${mean(loads).toFixed(2)}, min ${Math.min(...loads).toFixed(2)}, max ${Math.max(...loads).toFixed(2)} on ${machineFacts().cores} cores`;
     const line = (name: string, t: Trend) =>
       `${name.padEnd(10)} slope ${t.slopeMbPerHour.toFixed(2).padStart(8)} MB/h (after warm-up ${t.slopeAfterWarmupMbPerHour.toFixed(2)} MB/h); ` +
       `first third ${t.firstThirdMb.toFixed(1)} MB, last third ${t.lastThirdMb.toFixed(1)} MB ` +
@@ -425,6 +434,7 @@ async function main(): Promise<void> {
     const report = [
       `soak: ${(elapsedS / 60).toFixed(1)} min of mixed load on omnibook serve (SQLite), ${samples.length} samples every ${SETTINGS.sampleS} s`,
       `machine: ${machine.cpuModel}, ${machine.cores} cores, node ${machine.node} (shared machine: other work was running)`,
+      loadLine,
       ...(interrupted
         ? [`stopped early by a signal after ${(elapsedS / 60).toFixed(1)} of ${SETTINGS.minutes} min`]
         : []),
@@ -451,6 +461,7 @@ async function main(): Promise<void> {
           wsMessages,
           cancelRetries,
           interrupted,
+          loadAverage1m: { mean: mean(loads), min: Math.min(...loads), max: Math.max(...loads) },
           trend: { rss: rssTrend, heapUsed: heapTrend },
           unexpectedErrors: Object.fromEntries(errors.counts),
           examples: errors.examples,

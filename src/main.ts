@@ -267,7 +267,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         : undefined,
     );
     const exchanges = new ExchangesService(registry, { recordsBooks: config.recorder.enabled });
-    const marketsRepo = new MarketsRepo(store.db, store.dialect, store.sqliteReader);
+    const marketsRepo = new MarketsRepo(store.db, store.dialect, store.sqliteReader, store.pgReader);
     const eventsRepo = new EventsRepo(store.db);
 
     const usageJob = new UsageFlushJob(admission, config.usage.flushIntervalMs);

@@ -6,6 +6,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
+import { PgReader } from './pg-reader.js';
 import { RejectNulPlugin } from './reject-nul-plugin.js';
 import type { Database } from './schema.js';
 import { SqliteReader } from './sqlite-reader.js';
@@ -21,6 +22,8 @@ export interface Store {
   readonly location: string;
   /** SQLite only: a read-only connection with cached statements for the catalogue's hot reads. */
   readonly sqliteReader: SqliteReader | null;
+  /** PostgreSQL only: the catalogue's list page as a prepared statement (pg-reader.ts). */
+  readonly pgReader: PgReader | null;
   /** SQLite only: the writer connection's cached statements, run synchronously, for the hottest writes. */
   readonly sqliteWriter: SqliteWriter | null;
   /** SQLite only: checkpoints the WAL off the event loop (wal-checkpointer.ts). */
@@ -77,7 +80,7 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
     dialect: new PostgresDialect({ pool }),
     plugins: [new RejectNulPlugin()],
   });
-  return finish(db, 'postgres', describePgUrl(url, options.pgSchema), null);
+  return finish(db, 'postgres', describePgUrl(url, options.pgSchema), null, new PgReader(pool));
 }
 
 function finish(
@@ -85,6 +88,7 @@ function finish(
   dialect: Dialect,
   location: string,
   sqlite: { reader: SqliteReader; writer: SqliteWriter; checkpointer: WalCheckpointer } | null,
+  pgReader: PgReader | null = null,
 ): Store {
   let closed = false;
   return {
@@ -92,6 +96,7 @@ function finish(
     dialect,
     location,
     sqliteReader: sqlite?.reader ?? null,
+    pgReader,
     sqliteWriter: sqlite?.writer ?? null,
     walCheckpointer: sqlite?.checkpointer ?? null,
     async migrate() {

@@ -4,6 +4,7 @@
 import { type CompiledQuery, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Market } from '../domain/market.js';
 import type { Dialect } from './database.js';
+import type { PgReader } from './pg-reader.js';
 import type { Database } from './schema.js';
 import {
   ftsAllWords,
@@ -49,6 +50,8 @@ interface PreparedFilter extends MarketFilter {
 }
 
 const UPSERT_CHUNK = 200;
+/** The document of a row chosen only to be counted. */
+const NO_DOC = Buffer.alloc(0);
 
 /** PostgreSQL: how many seqs a tier-1 page walks before it asks GIN for the (then sparse) rest. */
 const WALK_WINDOW = 4096;
@@ -67,6 +70,8 @@ export class MarketsRepo {
     private readonly dialect: Dialect,
     /** SQLite's read-only connection for the hot reads; without it reads go through Kysely. */
     private readonly reader: SqliteReader | null = null,
+    /** PostgreSQL's prepared statements for the list page; without it the page goes through Kysely. */
+    private readonly pgReader: PgReader | null = null,
   ) {}
 
   /**
@@ -300,13 +305,15 @@ export class MarketsRepo {
   }
 
   private async plainPage(f: PreparedFilter, afterSeq: number, limit: number) {
-    const rows = await this.rows(
-      this.filtered(this.db.selectFrom('markets'), f)
-        .select(['seq', this.docColumn()])
-        .where('seq', '>', afterSeq)
-        .orderBy('seq')
-        .limit(limit),
-    );
+    const query = this.filtered(this.db.selectFrom('markets'), f)
+      .select(['seq', this.docColumn()])
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit);
+    // A keyset page over (status, seq): its plan is the same whatever the values, so it may be prepared.
+    const rows = this.pgReader
+      ? await this.pgReader.all<{ seq: number; doc: Buffer | string }>(query.compile())
+      : await this.rows(query);
     return rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) }));
   }
 
@@ -347,11 +354,9 @@ export class MarketsRepo {
     limit: number,
   ): Promise<Array<{ seq: number; doc: Buffer }>> {
     if (this.dialect === 'postgres') {
-      const seqs =
-        tier === 1
-          ? await this.pgQuestionSeqs(f, afterSeq, exclude, limit)
-          : await this.pgDescriptionSeqs(f, afterSeq, exclude, limit);
-      return this.pgDocs(seqs);
+      return tier === 1
+        ? this.pgQuestionRows(f, afterSeq, exclude, limit, true)
+        : this.pgDescriptionRows(f, afterSeq, exclude, limit);
     }
     const expression = tier === 1 ? ftsTier1(f) : ftsTier2(f);
     const excluded = exclude.length > 0 ? sql`and f.rowid not in (${sql.join(exclude)})` : sql``;
@@ -365,16 +370,45 @@ export class MarketsRepo {
     return rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) }));
   }
 
-  /** PostgreSQL: documents of the given seqs, in that order. */
-  private async pgDocs(seqs: readonly number[]): Promise<Array<{ seq: number; doc: Buffer }>> {
-    if (seqs.length === 0) return [];
+  /**
+   * PostgreSQL: runs a query choosing seqs (in seq order, limited) and, with `withDocs`, fetches their documents in
+   * the same statement: the choice stays the plan it was (a subquery with a limit is planned on its own), and a
+   * page costs one round trip instead of two. Without, the documents are empty (counting needs only how many).
+   */
+  private async pgSeqRows(
+    query: SelectQueryBuilder<Database, 'markets', { seq: number }>,
+    withDocs: boolean,
+  ): Promise<Array<{ seq: number; doc: Buffer }>> {
+    return (await this.pgSeqRowsAndMax(query, withDocs, false)).rows;
+  }
+
+  /**
+   * pgSeqRows, and with `withMaxSeq` the highest seq in the store asked in the same statement (an init plan run
+   * once), so the walk's density rule costs no round trip of its own. 0 when no row came back.
+   */
+  private async pgSeqRowsAndMax(
+    query: SelectQueryBuilder<Database, 'markets', { seq: number }>,
+    withDocs: boolean,
+    withMaxSeq: boolean,
+  ): Promise<{ rows: Array<{ seq: number; doc: Buffer }>; maxSeq: number }> {
+    const maxSeq = withMaxSeq ? sql<number>`(select max(seq) from markets)` : sql<number>`0`;
+    if (!withDocs) {
+      const rows = await query.select(maxSeq.as('max_seq')).execute();
+      return {
+        rows: rows.map((r) => ({ seq: Number(r.seq), doc: NO_DOC })),
+        maxSeq: Number(rows[0]?.max_seq ?? 0),
+      };
+    }
     const rows = await this.db
-      .selectFrom('markets')
-      .select(['seq', this.docColumn()])
-      .where('seq', 'in', [...seqs])
-      .orderBy('seq')
+      .selectFrom(query.as('w'))
+      .innerJoin('markets as m', 'm.seq', 'w.seq')
+      .select(['m.seq', sql<Buffer | string>`convert_from(m.doc, 'UTF8')`.as('doc'), maxSeq.as('max_seq')])
+      .orderBy('m.seq')
       .execute();
-    return rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) }));
+    return {
+      rows: rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) })),
+      maxSeq: Number(rows[0]?.max_seq ?? 0),
+    };
   }
 
   /** PostgreSQL: the filter's rows (the walk index holds every column it reads). */
@@ -385,7 +419,8 @@ export class MarketsRepo {
   }
 
   /**
-   * PostgreSQL, tier 1: the first `limit` seqs after `afterSeq` with every word in the question, as a windowed
+   * PostgreSQL, tier 1: the first `limit` rows after `afterSeq` with every word in the question (with their
+   * documents when `withDocs`, each step fetching its own in the same statement), as a windowed
    * scan. GIN answers "which rows" but not "in seq order", and the planner, guessing how many rows two words
    * share, chose between walking seq and sorting every match, and was wrong by orders of magnitude either way
    * (a second for a common pair). So: first walk the next WALK_WINDOW seqs over `markets_question_walk_idx`,
@@ -394,53 +429,51 @@ export class MarketsRepo {
    * rest lies if that is cheaper than GIN; otherwise (or if still short) the rest is sparse, and GIN finds it all
    * and it is sorted (`seq + 0` keeps the walk out of that one).
    */
-  private async pgQuestionSeqs(
+  private async pgQuestionRows(
     f: PreparedFilter,
     afterSeq: number,
     exclude: readonly number[],
     limit: number,
-  ): Promise<number[]> {
+    withDocs: boolean,
+  ): Promise<Array<{ seq: number; doc: Buffer }>> {
     const match = sql<SqlBool>`tsv_question @@ to_tsquery('simple', ${tsAllWords(f.words)})`;
-    const walk = async (from: number, to: number, n: number) => {
-      const rows = await this.pgRows(f, exclude)
-        .where('seq', '>', from)
-        .where('seq', '<=', to)
-        .where(sql<SqlBool>`(${match}) is true`)
-        .orderBy('seq')
-        .limit(n)
-        .execute();
-      return rows.map((r) => Number(r.seq));
-    };
+    const walk = (from: number, to: number, n: number, withMaxSeq: boolean) =>
+      this.pgSeqRowsAndMax(
+        this.pgRows(f, exclude)
+          .where('seq', '>', from)
+          .where('seq', '<=', to)
+          .where(sql<SqlBool>`(${match}) is true`)
+          .orderBy('seq')
+          .limit(n),
+        withDocs,
+        withMaxSeq,
+      );
     let end = afterSeq + WALK_WINDOW;
-    const seqs = await walk(afterSeq, end, limit);
-    if (seqs.length >= limit) return seqs;
+    // The first window also asks for the store's highest seq, which the density rule needs when it comes up short.
+    const first = await walk(afterSeq, end, limit, true);
+    const found = first.rows;
+    if (found.length >= limit) return found;
     // The density walked so far says how far the rest lies: walk on (twice that far) while that costs less than
     // fetching every match left through GIN (each a heap page, HEAP_VS_WALK times a walked index row).
-    const maxSeq = seqs.length > 0 ? await this.maxSeq() : 0;
-    while (seqs.length > 0 && seqs.length < limit && end < maxSeq) {
-      const density = seqs.length / (end - afterSeq);
-      const further = Math.ceil((2 * (limit - seqs.length)) / density);
+    const maxSeq = first.maxSeq;
+    while (found.length > 0 && found.length < limit && end < maxSeq) {
+      const density = found.length / (end - afterSeq);
+      const further = Math.ceil((2 * (limit - found.length)) / density);
       if (further >= HEAP_VS_WALK * density * (maxSeq - end)) break;
-      seqs.push(...(await walk(end, end + further, limit - seqs.length)));
+      found.push(...(await walk(end, end + further, limit - found.length, false)).rows);
       end += further;
     }
-    if (seqs.length >= limit || (seqs.length > 0 && end >= maxSeq)) return seqs;
-    const rest = await this.pgRows(f, exclude)
-      .where('seq', '>', end)
-      .where(match)
-      .orderBy(sql`seq + 0`)
-      .limit(limit - seqs.length)
-      .execute();
-    for (const r of rest) seqs.push(Number(r.seq));
-    return seqs;
-  }
-
-  private async maxSeq(): Promise<number> {
-    const row = await this.db
-      .selectFrom('markets')
-      .select((eb) => eb.fn.max('seq').as('m'))
-      .executeTakeFirst();
-    return Number(row?.m ?? 0);
+    if (found.length >= limit || (found.length > 0 && end >= maxSeq)) return found;
+    const rest = await this.pgSeqRows(
+      this.pgRows(f, exclude)
+        .where('seq', '>', end)
+        .where(match)
+        .orderBy(sql`seq + 0`)
+        .limit(limit - found.length),
+      withDocs,
+    );
+    found.push(...rest);
+    return found;
   }
 
   /**
@@ -455,19 +488,20 @@ export class MarketsRepo {
       and not (tsv_question @@ ${all})`;
   }
 
-  private async pgDescriptionSeqs(
+  private pgDescriptionRows(
     f: PreparedFilter,
     afterSeq: number,
     exclude: readonly number[],
     limit: number,
-  ): Promise<number[]> {
-    const rows = await this.pgRows(f, exclude)
-      .where('seq', '>', afterSeq)
-      .where(this.pgDescriptionMatch(f))
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => Number(r.seq));
+  ): Promise<Array<{ seq: number; doc: Buffer }>> {
+    return this.pgSeqRows(
+      this.pgRows(f, exclude)
+        .where('seq', '>', afterSeq)
+        .where(this.pgDescriptionMatch(f))
+        .orderBy('seq')
+        .limit(limit),
+      true,
+    );
   }
 
   /** Matches of the words beyond the exact ones, counted up to `cap + 1`. */
@@ -475,7 +509,7 @@ export class MarketsRepo {
     if (this.dialect === 'postgres') {
       // Tier 1 found the way its pages are (a count is a walk from the start, stopping past the cap), then tier 2,
       // whose condition is selective and estimated. No count walks a million rows.
-      const n = (await this.pgQuestionSeqs(f, 0, exclude, cap + 1)).length;
+      const n = (await this.pgQuestionRows(f, 0, exclude, cap + 1, false)).length;
       if (n > cap) return n;
       return n + (await this.countUpTo(this.pgRows(f, exclude).where(this.pgDescriptionMatch(f)), cap - n));
     }

@@ -79,7 +79,7 @@ onBothDialects('catalogue search beyond one walk window', (store) => {
   let repo: MarketsRepo;
 
   before(async () => {
-    repo = new MarketsRepo(store().db, store().dialect, store().sqliteReader);
+    repo = new MarketsRepo(store().db, store().dialect, store().sqliteReader, store().pgReader);
     await repo.upsertMany(markets, '2026-11-25T00:00:00.000Z');
     await repo.analyze();
   });

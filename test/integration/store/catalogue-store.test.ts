@@ -54,7 +54,7 @@ onBothDialects('catalogue store', (store) => {
   const now = '2026-11-23T00:00:00.000Z';
 
   before(async () => {
-    repo = new MarketsRepo(store().db, store().dialect, store().sqliteReader);
+    repo = new MarketsRepo(store().db, store().dialect, store().sqliteReader, store().pgReader);
     await repo.upsertMany(
       [
         market('kalshi', 'KXFEDCUT-26DEC', {
