@@ -27,6 +27,7 @@ import { WalletService } from './services/accounts/wallet-service.js';
 import { BuilderService } from './services/builder/builder-service.js';
 import type { FeeEscrow } from './services/builder/fee-escrow.js';
 import { FeeEscrowService } from './services/builder/fee-escrow-service.js';
+import { FeeSettlementJob } from './services/builder/fee-settlement-job.js';
 import { Impersonation } from './services/builder/impersonation.js';
 import { KeyChanges } from './services/builder/key-changes.js';
 import { EventsService } from './services/catalogue/events-service.js';
@@ -58,6 +59,7 @@ import { BuilderRepo } from './store/builder-repo.js';
 import { CredentialsRepo } from './store/credentials-repo.js';
 import { openStore, type Store } from './store/database.js';
 import { EventsRepo } from './store/events-repo.js';
+import { FeeEscrowsRepo } from './store/fee-escrows-repo.js';
 import { LinksRepo } from './store/links-repo.js';
 import { MarketsRepo } from './store/markets-repo.js';
 import { MatchStateRepo } from './store/match-state-repo.js';
@@ -146,6 +148,8 @@ export interface Runtime {
   readonly bookRecorder: BookRecorder | null;
   /** Records the configured books and the top N (started by listen()); null when the recorder is off. */
   readonly bookRecorderJob: BookRecorderJob | null;
+  /** Settles escrowed builder fees in the background (started by listen()); null while no fee escrow is wired in. */
+  readonly feeSettlementJob: FeeSettlementJob | null;
   /** Listens on the configured host and port; resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish, stops workers, flushes counters, closes connections. */
@@ -418,6 +422,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const runtimeChain = options.chain === undefined ? configuredChain(config) : options.chain;
     // Fee escrow where a FeeEscrow is deployed and wired in (the sandbox); elsewhere fee_auth is refused (501).
     let feeEscrow: FeeEscrow | null = null;
+    let feeSettlementJob: FeeSettlementJob | null = null;
     const escrowAt = options.feeEscrow ?? configuredEscrow(config, runtimeChain);
     if (escrowAt && runtimeChain) {
       const contract = new FeeEscrowContract(
@@ -426,13 +431,30 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         escrowAt.operatorKey,
         config.chain.receiptTimeoutMs,
       );
-      feeEscrow = new FeeEscrowService({
+      const fees = new FeeEscrowsRepo(store.db);
+      const escrowService: FeeEscrowService = new FeeEscrowService({
         contract,
         treasury: await contract.treasury(),
         journal,
+        fees,
         config: config.builder,
         tierOf: (principal) => builder.tierOf(principal),
       });
+      feeEscrow = escrowService;
+      feeSettlementJob = new FeeSettlementJob({
+        escrow: escrowService,
+        fees,
+        journal,
+        orders,
+        exchanges,
+        leases: syncState,
+        logger: logger.child({ component: 'fee-settlement' }),
+        intervalMs: config.builder.feeSettlement.intervalMs,
+        leaseTtlMs: config.builder.feeSettlement.leaseTtlMs,
+        graceMs: config.venues.timeoutMs * 3,
+        timeoutMs: config.venues.timeoutMs,
+      });
+      jobs.push(feeSettlementJob);
     }
     const builder = new BuilderService({
       repo: new BuilderRepo(store.db),
@@ -552,6 +574,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       liveBooks,
       bookRecorder,
       bookRecorderJob,
+      feeSettlementJob,
       async listen() {
         await app.listen({ host: config.host, port: config.port });
         for (const job of jobs) job.start();

@@ -220,6 +220,14 @@ export const ConfigSchema = Type.Object({
         operatorKey: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' })),
       }),
     ),
+    /**
+     * The background settlement of escrowed fees (fee-settlement-job.ts): how often one node (the holder of the
+     * `fee-settlement` lease) looks for fees still held, and how long that lease outlives its holder.
+     */
+    feeSettlement: Type.Object({
+      intervalMs: Type.Integer({ minimum: 50 }),
+      leaseTtlMs: Type.Integer({ minimum: 300 }),
+    }),
   }),
   /** After SIGTERM, how long new requests get 503 before the listener closes. */
   shutdownDrainMs: Type.Integer({ minimum: 0 }),
@@ -303,6 +311,7 @@ export const DEFAULT_CONFIG: Config = {
     },
     minFeeUsdc: '10000',
     minFeeBps: 10,
+    feeSettlement: { intervalMs: 10_000, leaseTtlMs: 30_000 },
   },
   shutdownDrainMs: 200,
   shutdownGraceMs: 10_000,

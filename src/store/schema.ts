@@ -193,6 +193,25 @@ export interface BuilderUsersTable {
   deactivated_at: string | null;
 }
 
+export type FeeEscrowState = 'held' | 'settled';
+
+/** A builder fee pulled into the FeeEscrow contract for one order (migration 0009-fee-settlement). */
+export interface FeeEscrowsTable {
+  /** The fee_auth's order_id: the escrow's id on chain (lowercase 0x hex). */
+  order_id: string;
+  customer_id: string;
+  exchange: string;
+  /** The journal row's client_order_id: the order the fee was taken for. */
+  client_order_id: string;
+  state: FeeEscrowState;
+  /** The fee_auth's deadline, Unix seconds (0: pulled before it was recorded). */
+  deadline_s: Generated<number>;
+  filled_units: string | null;
+  size_units: string | null;
+  created_ms: number;
+  updated_ms: number;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;
@@ -209,6 +228,7 @@ export interface Database {
   order_journal: OrderJournalTable;
   builders: BuildersTable;
   builder_users: BuilderUsersTable;
+  fee_escrows: FeeEscrowsTable;
 }
 
 export type AutoId = Generated<number>;

@@ -95,6 +95,13 @@ export class EscrowCallError extends Error {
 }
 
 export class FeeEscrowContract {
+  /**
+   * The operator's transactions are submitted one at a time: each takes its nonce from the node's pending count,
+   * so two submitted at once (a request's pull and the settlement job's settle, say) would both take the same one
+   * and one of them would fail. Only the submission is serialized; receipts are awaited concurrently.
+   */
+  private submitting: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly chain: OnChain,
     readonly address: Hex,
@@ -144,8 +151,7 @@ export class FeeEscrowContract {
 
   private async write(functionName: 'pullFee' | 'settle', args: readonly unknown[]): Promise<Hex> {
     const wallet = this.chain.wallet(this.operatorKey);
-    let hash: Hex;
-    try {
+    const submit = async (): Promise<Hex> => {
       // Simulated first, so a revert comes back with the contract's reason and costs no gas.
       const { request } = await this.chain.client.simulateContract({
         address: this.address,
@@ -154,7 +160,13 @@ export class FeeEscrowContract {
         args: args as never,
         account: wallet.account,
       });
-      hash = await wallet.writeContract(request as never);
+      return wallet.writeContract(request as never);
+    };
+    const submitted = this.submitting.then(submit);
+    this.submitting = submitted.catch(() => undefined);
+    let hash: Hex;
+    try {
+      hash = await submitted;
     } catch (error) {
       throw callError(error);
     }

@@ -1,12 +1,16 @@
 // Fee escrow on the order path (wire contract §5): checks a builder order's `fee_auth` before anything reaches an
 // exchange — its shape, payer_address and signer_address against the payer, the deadline, the configured minimum,
-// and the EIP-712 signature (viem here; the contract recovers the signer again on chain) — then pulls the fee into
-// the FeeEscrow contract immediately before the order is sent, gives it back if the exchange refuses the order, and
-// settles it once the order is closed: the filled share to the affiliate (the builder tier's bps) and the treasury,
-// the rest back to the payer. The escrow id is the fee_auth's order_id, journalled with the order.
+// and the EIP-712 signature (viem here; the contract recovers the signer again on chain) — then records the fee
+// (fee_escrows, `held`) and pulls it into the FeeEscrow contract immediately before the order is sent, gives it back
+// if the exchange refuses the order, and settles it once the order is closed: the filled share to the affiliate (the
+// builder tier's bps) and the treasury, the rest back to the payer. The escrow id is the fee_auth's order_id,
+// journalled with the order. A request that sees its order closed settles at once (`follow`); the background job
+// (fee-settlement-job.ts) settles the rest. The contract closes an escrow once, whoever asks first; `settle` reads
+// the chain again when its own call fails, so a fee someone else settled is recorded settled, never settled twice.
 import type { Hex } from 'viem';
 import {
   EscrowCallError,
+  type EscrowRecord,
   type FeeEscrowContract,
   type PullFeeAuth,
   pullFeeSigner,
@@ -16,8 +20,10 @@ import type { BuilderTierName } from '../../domain/builder-tiers.js';
 import { ownValue } from '../../domain/own-key.js';
 import type { Order } from '../../domain/trading.js';
 import { AppError, validationError } from '../../errors/app-error.js';
+import type { FeeEscrowsRepo } from '../../store/fee-escrows-repo.js';
 import type { OrderJournalRepo } from '../../store/order-journal-repo.js';
 import type { Principal } from '../../tenancy/principal.js';
+import type { LoggerLike } from '../../venues/port.js';
 import type { CallerContext } from '../caller-context.js';
 import { chargeOfRow, type OrderCharge } from '../trading/orders-service.js';
 import type { FeeEscrow, FeeFields } from './fee-escrow.js';
@@ -31,13 +37,32 @@ const ZERO_ADDRESS = `0x${'0'.repeat(40)}` as Hex;
 /** Fills and sizes go to the contract as integers of this many units per share (exchanges size to 1e-6 at most). */
 const SIZE_UNITS = 1_000_000;
 // A rejected order (e.g. one found absent after an unknown send) filled nothing: its fee is refunded.
-const CLOSED = new Set<Order['status']>(['filled', 'cancelled', 'expired', 'rejected']);
+export const CLOSED = new Set<Order['status']>(['filled', 'cancelled', 'expired', 'rejected']);
+
+/** What a closed order's fee settlement distributes: `filled` of `size`, in millionths of a share. */
+export interface FeeSplit {
+  filled: bigint;
+  size: bigint;
+}
+
+/** A full refund: nothing of the order was filled. */
+export const REFUND: FeeSplit = { filled: 0n, size: 1n };
+
+/** The split of a closed order: its filled share of its size (a filled order distributes the whole fee). */
+export function splitOf(order: Order): FeeSplit {
+  const size = BigInt(Math.round(order.size * SIZE_UNITS));
+  if (size <= 0n) return REFUND;
+  if (order.status === 'filled') return { filled: size, size };
+  const filled = BigInt(Math.round(Math.min(Math.max(order.filled, 0), order.size) * SIZE_UNITS));
+  return { filled, size };
+}
 
 export interface FeeEscrowServiceDeps {
   contract: FeeEscrowContract;
   /** The FeeEscrow's treasury, read from the contract at start. */
   treasury: string;
   journal: OrderJournalRepo;
+  fees: FeeEscrowsRepo;
   config: Config['builder'];
   /** The calling builder's revenue tier (its affiliate share). */
   tierOf: (builder: Principal) => Promise<BuilderTierName>;
@@ -91,24 +116,37 @@ export class FeeEscrowService implements FeeEscrow {
     const tier = await this.deps.tierOf(builder);
     const affiliate = (fields.affiliate ?? this.deps.config.affiliateAddress ?? ZERO_ADDRESS) as Hex;
     const affiliateBps = affiliate === ZERO_ADDRESS ? 0 : this.deps.config.tiers[tier].affiliateFeeBps;
-    const { contract } = this.deps;
+    const { contract, fees } = this.deps;
+    const orderId = auth.orderId.toLowerCase() as Hex;
     return {
-      reference: auth.orderId.toLowerCase(),
-      take: async () => {
+      reference: orderId,
+      take: async (order) => {
+        // Recorded before the pull, so a fee pulled for an order that is then never sent (the process stopped in
+        // between) is found and refunded by the settlement job.
+        if (
+          !(await fees.insert({ orderId, ...order, deadlineS: Number(auth.deadline), nowMs: this.clock() }))
+        ) {
+          throw new AppError('conflict', 'fee_auth.order_id has already escrowed a fee; sign a new order_id');
+        }
         try {
           await contract.pull(auth, affiliate, affiliateBps);
         } catch (error) {
+          // A pull the contract refused took nothing and leaves no record, so the same fee_auth may be presented
+          // again (after an approval, say). One whose outcome is unknown (no receipt in time: the transaction may
+          // still be mined) stays held; the settlement job refunds it, or forgets it once its deadline has passed.
+          if (error instanceof EscrowCallError && error.kind === 'reverted') await fees.forget(orderId);
           throw pullError(error);
         }
       },
       giveBack: async () => {
         try {
-          await contract.settle(auth.orderId, 0n, 1n);
+          await this.settle(orderId, REFUND);
         } catch (error) {
-          // The payer can still reclaim it from the contract after its delay; the order's own error is the answer.
+          // The settlement job refunds it later (the payer can also reclaim it from the contract after its delay);
+          // the order's own error is the answer.
           caller.logger.error(
-            { err: error, fee_order_id: auth.orderId },
-            'fee escrow: refund of a refused order failed',
+            { err: error, fee_order_id: orderId },
+            'fee escrow: refund of a refused order failed; the settlement job will retry',
           );
         }
       },
@@ -121,19 +159,47 @@ export class FeeEscrowService implements FeeEscrow {
     const row = await this.deps.journal.find(caller.tenant, exchange, order.client_order_id ?? order.id);
     const reference = row ? chargeOfRow(row) : null;
     if (reference === null) return;
-    const orderId = reference as Hex;
     try {
-      if ((await this.deps.contract.record(orderId)).state !== 'held') return;
-      const size = BigInt(Math.round(order.size * SIZE_UNITS));
-      const filled =
-        order.status === 'filled'
-          ? size
-          : BigInt(Math.round(Math.min(order.filled, order.size) * SIZE_UNITS));
-      await this.deps.contract.settle(orderId, filled, size > 0n ? size : 1n);
+      await this.settle(reference as Hex, splitOf(order));
     } catch (error) {
-      // The order's answer stands; the next read of it settles again (and the payer may reclaim after the delay).
-      caller.logger.warn({ err: error, fee_order_id: orderId }, 'fee escrow: settlement failed; will retry');
+      // The order's answer stands; the settlement job (or the next read of it) settles again.
+      caller.logger.warn(
+        { err: error, fee_order_id: reference },
+        'fee escrow: settlement failed; will retry',
+      );
     }
+  }
+
+  /** The escrow's state on chain. */
+  record(orderId: Hex): Promise<EscrowRecord> {
+    return this.deps.contract.record(orderId);
+  }
+
+  /**
+   * Closes the escrow of `orderId` with `split` (distributed pro rata, the rest refunded) unless the contract closed
+   * it already, and records it settled. Safe to call from any number of requests and nodes at once: the contract
+   * closes an escrow once, and a call that lost the race finds it closed when it reads the chain again.
+   */
+  async settle(
+    orderId: Hex,
+    split: FeeSplit,
+    logger?: LoggerLike,
+  ): Promise<'settled' | 'settled_before' | 'none'> {
+    const { contract, fees } = this.deps;
+    const before = await contract.record(orderId);
+    if (before.state === 'none') return 'none';
+    if (before.state === 'held') {
+      try {
+        await contract.settle(orderId, split.filled, split.size);
+        await fees.settled(orderId, split, this.clock());
+        return 'settled';
+      } catch (error) {
+        if ((await contract.record(orderId)).state !== 'settled') throw error;
+        logger?.info({ fee_order_id: orderId }, 'fee escrow: settled by another caller meanwhile');
+      }
+    }
+    await fees.settled(orderId, null, this.clock());
+    return 'settled_before';
   }
 }
 

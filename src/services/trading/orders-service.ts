@@ -70,8 +70,16 @@ export interface OrdersServiceOptions {
  */
 export interface OrderCharge {
   readonly reference: string;
-  take(): Promise<void>;
+  /** Takes it for the order about to be sent as `order` (its journal row, once written, has these keys). */
+  take(order: ChargedOrder): Promise<void>;
   giveBack(): Promise<void>;
+}
+
+/** The journal keys of the order a charge is taken for. */
+export interface ChargedOrder {
+  customerId: string;
+  exchange: string;
+  clientOrderId: string;
 }
 
 /** What a journal row's request column holds: the order as we were asked for it, never credentials. */
@@ -136,7 +144,11 @@ export class OrdersService {
       const first = await this.options.journal.byIdempotencyKey(caller.tenant, idempotencyKey);
       if (first) return this.replay(caller, venue, session, first, requestHash);
     }
-    await charge?.take();
+    await charge?.take({
+      customerId: caller.tenant,
+      exchange: venue.descriptor.id,
+      clientOrderId: request.client_order_id,
+    });
     return this.send(caller, venue, session, request, charge, {
       customerId: caller.tenant,
       exchange: venue.descriptor.id,
@@ -157,6 +169,19 @@ export class OrdersService {
     let row = await this.options.journal.find(caller.tenant, venue.descriptor.id, id);
     if (!row) return this.required(this.trading(venue).getOrder, 'getOrder')(ctx, session, id);
     if (UNSETTLED.includes(row.state)) row = await this.reconcile(row, venue, session, ctx);
+    return this.refresh(row, venue, session, ctx);
+  }
+
+  /**
+   * An accepted row's order as the exchange has it now, recorded as the row's last known state; a row not accepted
+   * (or without the exchange's id) is answered as it stands.
+   */
+  async refresh(
+    row: JournalRow,
+    venue: VenueAdapter,
+    session: VenueSession,
+    ctx: VenueContext,
+  ): Promise<Order> {
     if (row.state !== 'accepted' || row.venueOrderId === null) return orderOfRow(row);
     try {
       const order = await this.required(this.trading(venue).getOrder, 'getOrder')(

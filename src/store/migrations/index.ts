@@ -8,6 +8,7 @@ import * as orders from './0005-orders.js';
 import * as matching from './0006-matching.js';
 import * as builder from './0007-builder.js';
 import * as searchTiers from './0008-search-tiers.js';
+import * as feeSettlement from './0009-fee-settlement.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -18,4 +19,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006-matching': matching,
   '0007-builder': builder,
   '0008-search-tiers': searchTiers,
+  '0009-fee-settlement': feeSettlement,
 };
