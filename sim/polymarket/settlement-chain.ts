@@ -95,12 +95,15 @@ async function asImpersonated(
   await client.setBalance({ address: from, value: balance + parseEther('10') });
   try {
     const wallet = createWalletClient({ account: from, chain: client.chain, transport: http(rpcUrl) });
-    for (const call of calls) {
-      // biome-ignore lint/suspicious/noExplicitAny: one sender for calls of several ABIs
-      const hash = await wallet.writeContract(call as any);
-      const receipt = await client.waitForTransactionReceipt({ hash });
-      if (receipt.status !== 'success') throw new Error(`sandbox chain: ${call.functionName} reverted`);
-    }
+    // Sent one after another (the node numbers them in order), then awaited together: the calls do not depend on
+    // each other's effects, and a receipt poll per call was most of a sandbox start-up on a busy machine.
+    const hashes: Hex[] = [];
+    // biome-ignore lint/suspicious/noExplicitAny: one sender for calls of several ABIs
+    for (const call of calls) hashes.push(await wallet.writeContract(call as any));
+    const receipts = await Promise.all(hashes.map((hash) => client.waitForTransactionReceipt({ hash })));
+    receipts.forEach((receipt, i) => {
+      if (receipt.status !== 'success') throw new Error(`sandbox chain: ${calls[i]?.functionName} reverted`);
+    });
   } finally {
     await client.stopImpersonatingAccount({ address: from });
     await client.setBalance({ address: from, value: balance });

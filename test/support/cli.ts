@@ -31,11 +31,14 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `omnibook <mode>` and resolves once it prints `listening on URL`. */
+/**
+ * Starts `omnibook <mode>` and resolves once it prints `listening on URL`. The bound is generous: a sandbox compiles
+ * its sources, starts a chain and sends its set-up transactions, which on a busy 2-core machine took close to 30 s.
+ */
 export function startServerProcess(
   args: string[],
   env: Record<string, string> = {},
-  timeoutMs = 30_000,
+  timeoutMs = 90_000,
 ): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
