@@ -7,6 +7,7 @@ import type { ExchangeId } from '../../src/domain/exchanges.js';
 import type { Market } from '../../src/domain/market.js';
 import { sessionFrom } from '../../src/vault/per-request-credentials.js';
 import { type CatalogueServer, venueContext } from './catalogue.js';
+import { createSimAccount, type SimAccount } from './sim-accounts.js';
 
 export interface SeededWallet {
   address: string;
@@ -14,22 +15,10 @@ export interface SeededWallet {
   positions: number;
 }
 
-async function simAccount(
-  cat: CatalogueServer,
-  exchange: ExchangeId,
-  body: unknown,
-): Promise<{ address: string; credentials: Record<string, string> }> {
+async function simAccount(cat: CatalogueServer, exchange: ExchangeId, body: unknown): Promise<SimAccount> {
   const sim = cat.sims.get(exchange);
   assert.ok(sim, `no ${exchange} simulator`);
-  const res = await fetch(`${sim.control}/__sim/accounts`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  assert.equal(res.status, 201, `${exchange} POST /__sim/accounts: ${await res.clone().text()}`);
-  const account = (await res.json()) as { address?: string; credentials: Record<string, string> };
-  assert.ok(account.address, `${exchange} accounts have no address`);
-  return { address: account.address, credentials: account.credentials };
+  return createSimAccount(sim.control, body);
 }
 
 function activeMarkets(cat: CatalogueServer, exchange: ExchangeId, count: number): Market[] {

@@ -16,6 +16,7 @@ import {
 import { loadConfig } from '../../../src/config/load.js';
 import { assertError } from '../../support/error-shape.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
+import { createSimAccount, type SimAccount } from '../../support/sim-accounts.js';
 
 let chain: SandboxChain;
 let onChain: OnChain;
@@ -39,20 +40,10 @@ after(async () => {
   await chain?.close();
 });
 
-interface Account {
-  credentials: Record<string, string>;
-  address: string;
-}
+type Account = SimAccount;
 
-async function simAccount(body: Record<string, unknown>): Promise<Account> {
-  const res = await fetch(`${polymarket.control}/__sim/accounts`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  assert.equal(res.status, 201);
-  return (await res.json()) as Account;
-}
+const simAccount = (body: Record<string, unknown>): Promise<Account> =>
+  createSimAccount(polymarket.control, body);
 
 async function simChain(path: string, body: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const res = await fetch(`${polymarket.control}/__sim/chain/${path}`, {
