@@ -144,15 +144,14 @@ export class OrdersService {
       const first = await this.options.journal.byIdempotencyKey(caller.tenant, idempotencyKey);
       if (first) return this.replay(caller, venue, session, first, requestHash);
     }
-    await charge?.take({
+    const keys: ChargedOrder = {
       customerId: caller.tenant,
       exchange: venue.descriptor.id,
       clientOrderId: request.client_order_id,
-    });
+    };
+    await charge?.take(keys);
     return this.send(caller, venue, session, request, charge, {
-      customerId: caller.tenant,
-      exchange: venue.descriptor.id,
-      clientOrderId: request.client_order_id,
+      ...keys,
       venueOrderId: null,
       idempotencyKey: idempotencyKey ?? null,
       requestHash,
