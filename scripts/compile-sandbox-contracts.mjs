@@ -9,7 +9,13 @@ import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const DIR = join(import.meta.dirname, '..', 'src', 'chain', 'sandbox');
-const SOURCES = ['Collateral.sol', 'CollateralAdapter.sol'];
+const SOURCES = [
+  'Collateral.sol',
+  'CollateralAdapter.sol',
+  'WrappedCollateral.sol',
+  'NegRiskAdapter.sol',
+  'NegRiskCollateralAdapter.sol',
+];
 export const OUTPUT = join(DIR, 'sandbox-contracts.json');
 
 export function compileSandboxContracts() {

@@ -31,6 +31,8 @@ export type MarketStatus = 'active' | 'closed' | 'resolved';
 export class PmEvent {
   readonly markets: PmMarket[] = [];
   private worded?: EventPhrase;
+  /** A neg-risk event listed on the sandbox chain: the NegRiskAdapter's market id for it. */
+  chainMarketId?: string;
 
   constructor(
     readonly index: number,
@@ -285,9 +287,18 @@ export class Catalogue {
     return String(GAMMA_EVENT_ID_BASE + e.index);
   }
 
-  /** Neg-risk market ids end in a zero byte; each option's question id puts its option index in that byte. */
+  /**
+   * Neg-risk market ids end in a zero byte; each option's question id puts its option index in that byte (the
+   * NegRiskAdapter's NegRiskIdLib). An event listed on chain answers to the adapter's id.
+   */
   negRiskMarketId(e: PmEvent): string {
-    return e.negRisk ? `${bytes32For(`${this.seed}|negrisk|${e.prop.id}`).slice(0, 64)}00` : '';
+    if (!e.negRisk) return '';
+    return e.chainMarketId ?? `${bytes32For(`${this.seed}|negrisk|${e.prop.id}`).slice(0, 64)}00`;
+  }
+
+  /** Gives a neg-risk event the market id the NegRiskAdapter gave it. Only before the event is served. */
+  listNegRiskEventOnChain(e: PmEvent, marketId: string): void {
+    e.chainMarketId = marketId.toLowerCase();
   }
 
   questionId(m: PmMarket): string {

@@ -1,5 +1,6 @@
 // The Polymarket simulator's hold on the sandbox chain (a local anvil with Polymarket's contracts at their Polygon
-// addresses): it is the oracle that prepares and resolves conditions on the real ConditionalTokens contract, the
+// addresses): it is the oracle that prepares and resolves conditions on the real ConditionalTokens contract (a
+// neg-risk market's through the NegRiskAdapter, which is then the CTF oracle and the simulator the market's), the
 // paper-money faucet (it may mint the sandbox collateral) and the relayer, whose own key deploys deposit wallets
 // (real ERC-1271 contracts, deposit-wallet-chain.ts) and sends their signed batches, each as one transaction.
 // Imports nothing from src/.
@@ -17,6 +18,7 @@ import {
   zeroHash,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { CONTRACTS } from './contracts.js';
 import {
   deployDepositWallet,
   executeWalletBatch,
@@ -50,6 +52,14 @@ const ctfAbi = parseAbi([
   'function getPositionId(address collateralToken, bytes32 collectionId) pure returns (uint256)',
 ]);
 const collateralAbi = parseAbi(['function mint(address to, uint256 amount)']);
+/** Polymarket/neg-risk-ctf-adapter's NegRiskAdapter, as the simulator (the markets' oracle) drives it. */
+const negRiskAdapterAbi = parseAbi([
+  'function prepareMarket(uint256 feeBips, bytes metadata) returns (bytes32)',
+  'function prepareQuestion(bytes32 marketId, bytes metadata) returns (bytes32)',
+  'function reportOutcome(bytes32 questionId, bool outcome)',
+  'function getConditionId(bytes32 questionId) view returns (bytes32)',
+  'function getPositionId(bytes32 questionId, bool outcome) view returns (uint256)',
+]);
 
 export interface OnChainCondition {
   conditionId: Hex;
@@ -59,7 +69,8 @@ export interface OnChainCondition {
 }
 
 export class SimChain {
-  private readonly conditions = new Map<string, Hex>();
+  /** condition id → its question, and whether the NegRiskAdapter (not this simulator) is the CTF oracle. */
+  private readonly conditions = new Map<string, { questionId: Hex; negRisk: boolean }>();
   /** One transaction at a time: the oracle's, minter's and relayer's nonces stay in order. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -123,7 +134,7 @@ export class SimChain {
         functionName: 'getConditionId',
         args: [this.oracle, questionId, 2n],
       });
-      this.conditions.set(conditionId.toLowerCase(), questionId);
+      this.conditions.set(conditionId.toLowerCase(), { questionId, negRisk: false });
       const positionIds = await Promise.all(
         [1n, 2n].map(async (indexSet) => {
           const collection = await this.client.readContract({
@@ -143,10 +154,61 @@ export class SimChain {
     });
   }
 
-  /** Reports the payouts of a condition this simulator prepared: the winner takes 1, the loser 0. */
+  /**
+   * A neg-risk market on the NegRiskAdapter with this simulator as its oracle (no conversion fee); its id is the
+   * adapter's (a hash of oracle, fee and `metadata`, last byte zero).
+   */
+  prepareNegRiskMarket(metadata: Hex): Promise<Hex> {
+    return this.serial(async () => {
+      const { result } = await this.client.simulateContract({
+        account: privateKeyToAccount(this.oracleKey),
+        address: CONTRACTS.negRiskAdapter,
+        abi: negRiskAdapterAbi,
+        functionName: 'prepareMarket',
+        args: [0n, metadata],
+      });
+      await this.send(this.oracleKey, CONTRACTS.negRiskAdapter, 'prepareMarket', [0n, metadata]);
+      return result;
+    });
+  }
+
+  /**
+   * The market's next question (its index = questions prepared before it). The adapter prepares its CTF condition
+   * as oracle; the token ids are the adapter's position ids, on its wrapped collateral.
+   */
+  prepareNegRiskQuestion(marketId: Hex, metadata: Hex): Promise<OnChainCondition> {
+    return this.serial(async () => {
+      const adapter = { address: CONTRACTS.negRiskAdapter, abi: negRiskAdapterAbi } as const;
+      const { result: questionId } = await this.client.simulateContract({
+        ...adapter,
+        account: privateKeyToAccount(this.oracleKey),
+        functionName: 'prepareQuestion',
+        args: [marketId, metadata],
+      });
+      await this.send(this.oracleKey, CONTRACTS.negRiskAdapter, 'prepareQuestion', [marketId, metadata]);
+      const [conditionId, yes, no] = await Promise.all([
+        this.client.readContract({ ...adapter, functionName: 'getConditionId', args: [questionId] }),
+        this.client.readContract({ ...adapter, functionName: 'getPositionId', args: [questionId, true] }),
+        this.client.readContract({ ...adapter, functionName: 'getPositionId', args: [questionId, false] }),
+      ]);
+      this.conditions.set(conditionId.toLowerCase(), { questionId, negRisk: true });
+      return { conditionId, questionId, positionIds: [yes.toString(), no.toString()] };
+    });
+  }
+
+  /**
+   * Reports the payouts of a condition this simulator prepared: the winner takes 1, the loser 0. A neg-risk
+   * question is reported through the NegRiskAdapter, which refuses a second YES in the same market.
+   */
   resolve(conditionId: string, winner: 'Yes' | 'No'): Promise<Hex> | null {
-    const questionId = this.conditions.get(conditionId.toLowerCase());
-    if (!questionId) return null;
+    const condition = this.conditions.get(conditionId.toLowerCase());
+    if (!condition) return null;
+    const { questionId, negRisk } = condition;
+    if (negRisk) {
+      return this.serial(() =>
+        this.send(this.oracleKey, CONTRACTS.negRiskAdapter, 'reportOutcome', [questionId, winner === 'Yes']),
+      );
+    }
     const payouts = winner === 'Yes' ? [1n, 0n] : [0n, 1n];
     return this.serial(() =>
       this.send(this.oracleKey, this.options.contracts.conditionalTokens, 'reportPayouts', [
@@ -253,7 +315,13 @@ export class SimChain {
   private async send(
     key: Hex,
     to: Address,
-    functionName: 'mint' | 'prepareCondition' | 'reportPayouts',
+    functionName:
+      | 'mint'
+      | 'prepareCondition'
+      | 'reportPayouts'
+      | 'prepareMarket'
+      | 'prepareQuestion'
+      | 'reportOutcome',
     args: readonly unknown[],
   ): Promise<Hex> {
     const wallet = createWalletClient({
@@ -261,8 +329,13 @@ export class SimChain {
       chain: this.client.chain,
       transport: http(this.options.rpcUrl),
     });
-    const abi = functionName === 'mint' ? collateralAbi : ctfAbi;
-    // biome-ignore lint/suspicious/noExplicitAny: one helper for three functions whose argument types differ
+    const abi =
+      functionName === 'mint'
+        ? collateralAbi
+        : to.toLowerCase() === CONTRACTS.negRiskAdapter.toLowerCase()
+          ? negRiskAdapterAbi
+          : ctfAbi;
+    // biome-ignore lint/suspicious/noExplicitAny: one helper for functions whose argument types differ
     const hash = await wallet.writeContract({ address: to, abi, functionName, args } as any);
     const receipt = await this.client.waitForTransactionReceipt({ hash });
     if (receipt.status !== 'success') throw new Error(`sandbox chain: ${functionName} reverted`);

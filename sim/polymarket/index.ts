@@ -320,6 +320,9 @@ async function chainControl(
     }
     const market = cat.byConditionId(conditionId);
     if (market && market.status !== 'active') throw new SimControlInputError('that market is not active');
+    // The NegRiskAdapter refuses a second YES in one neg-risk market; say so rather than send a doomed report.
+    if (market && winner === 'Yes' && market.event.markets.some((o) => o !== market && o.yesWon === true))
+      throw new SimControlInputError('another option of this neg-risk event already resolved Yes');
     const tx = market
       ? resolveCatalogueMarket(chain, cat, market, winner)
       : chain.resolve(conditionId, winner);

@@ -20,12 +20,22 @@ export const conditionalTokensAbi = parseAbi([
 ]);
 
 /**
- * What the V2 SDK calls on the CollateralAdapter (CTF-compatible five-argument forms) and on the neg-risk adapter
- * (`redeemPositions(bytes32, uint256[])`).
+ * What the V2 SDK calls on the CollateralAdapter and the NegRiskCollateralAdapter: the CTF-compatible forms
+ * (`@polymarket/client` src/abis.ts, "works with both the standard and neg-risk collateral adapters").
  */
 export const collateralAdapterAbi = parseAbi([
   'function splitPosition(address collateralToken, bytes32 parentCollectionId, bytes32 conditionId, uint256[] partition, uint256 amount)',
   'function mergePositions(address collateralToken, bytes32 parentCollectionId, bytes32 conditionId, uint256[] partition, uint256 amount)',
   'function redeemPositions(address collateralToken, bytes32 parentCollectionId, bytes32 conditionId, uint256[] indexSets)',
+]);
+
+/**
+ * Polymarket's NegRiskAdapter (Polymarket/neg-risk-ctf-adapter `src/NegRiskAdapter.sol`): redemption by [yes, no]
+ * amounts, the WrappedCollateral that collateralises its positions, and its ERC-1155 balance proxy (where the V2
+ * SDK reads neg-risk balances).
+ */
+export const negRiskAdapterAbi = parseAbi([
   'function redeemPositions(bytes32 conditionId, uint256[] amounts)',
+  'function wcol() view returns (address)',
+  'function balanceOfBatch(address[] owners, uint256[] ids) view returns (uint256[])',
 ]);

@@ -1,33 +1,50 @@
-// Split, merge and redeem of a binary market's outcome tokens, as the V2 SDK routes them: standard markets through
-// the CollateralAdapter with the CTF's five-argument forms (parent collection 0, partition / index sets [1, 2]),
-// neg-risk redemption through the NegRiskAdapter's `redeemPositions(conditionId, [yes, no])`. Also the reads
+// Split, merge and redeem of a binary market's outcome tokens, as the V2 SDK routes them (`@polymarket/client`
+// src/actions/positions.ts): the CTF five-argument forms (parent collection 0, partition / index sets [1, 2],
+// collateral pUSD) on the CollateralAdapter for a standard market and on the NegRiskCollateralAdapter for a
+// neg-risk one; neg-risk redemption by [yes, no] amounts is the NegRiskAdapter's own
+// `redeemPositions(conditionId, amounts)` (the service spec's neg-risk redeem). Neg-risk positions are
+// collateralised by the NegRiskAdapter's WrappedCollateral, so their ERC-1155 ids are the CTF position ids on that
+// token, and their balances are read through the adapter's ERC-1155 proxy, as the SDK reads them. Also the reads
 // that let a caller be refused before anything is submitted. Sources: docs/venues/polymarket.md ("On chain").
 import { type Address, encodeFunctionData, type Hex, zeroHash } from 'viem';
-import { collateralAdapterAbi, conditionalTokensAbi, erc20Abi } from './abis.js';
+import { collateralAdapterAbi, conditionalTokensAbi, erc20Abi, negRiskAdapterAbi } from './abis.js';
 import type { OnChain } from './chain.js';
 
 const BINARY = [1n, 2n] as const;
 
-export function splitCall(chain: OnChain, conditionId: Hex, amount: bigint): { to: Hex; data: Hex } {
-  const { contracts } = chain;
+/** Where a market's split / merge go: the V2 SDK's adapter for its kind. */
+function adapterFor(chain: OnChain, negRisk: boolean): Address {
+  return negRisk ? chain.contracts.negRiskCollateralAdapter : chain.contracts.collateralAdapter;
+}
+
+export function splitCall(
+  chain: OnChain,
+  conditionId: Hex,
+  amount: bigint,
+  negRisk: boolean,
+): { to: Hex; data: Hex } {
   return {
-    to: contracts.collateralAdapter,
+    to: adapterFor(chain, negRisk),
     data: encodeFunctionData({
       abi: collateralAdapterAbi,
       functionName: 'splitPosition',
-      args: [contracts.collateral, zeroHash, conditionId, [...BINARY], amount],
+      args: [chain.contracts.collateral, zeroHash, conditionId, [...BINARY], amount],
     }),
   };
 }
 
-export function mergeCall(chain: OnChain, conditionId: Hex, amount: bigint): { to: Hex; data: Hex } {
-  const { contracts } = chain;
+export function mergeCall(
+  chain: OnChain,
+  conditionId: Hex,
+  amount: bigint,
+  negRisk: boolean,
+): { to: Hex; data: Hex } {
   return {
-    to: contracts.collateralAdapter,
+    to: adapterFor(chain, negRisk),
     data: encodeFunctionData({
       abi: collateralAdapterAbi,
       functionName: 'mergePositions',
-      args: [contracts.collateral, zeroHash, conditionId, [...BINARY], amount],
+      args: [chain.contracts.collateral, zeroHash, conditionId, [...BINARY], amount],
     }),
   };
 }
@@ -42,7 +59,7 @@ export function redeemCall(
     return {
       to: contracts.negRiskAdapter,
       data: encodeFunctionData({
-        abi: collateralAdapterAbi,
+        abi: negRiskAdapterAbi,
         functionName: 'redeemPositions',
         args: [conditionId, [...negRiskAmounts]],
       }),
@@ -62,16 +79,30 @@ export interface ConditionState {
   /** Outcome slots the CTF knows for it; 0 = never prepared. */
   outcomes: number;
   resolved: boolean;
-  /** ERC-1155 position ids of YES (index set 1) and NO (index set 2) on the collateral. */
+  /** ERC-1155 position ids of YES (index set 1) and NO (index set 2): on pUSD, or on the wrapped collateral. */
   positionIds: readonly [bigint, bigint];
 }
 
-export async function readCondition(chain: OnChain, conditionId: Hex): Promise<ConditionState> {
+/** The token neg-risk positions are collateralised by, as the NegRiskAdapter names it. */
+function wrappedCollateral(chain: OnChain): Promise<Address> {
+  return chain.client.readContract({
+    address: chain.contracts.negRiskAdapter,
+    abi: negRiskAdapterAbi,
+    functionName: 'wcol',
+  });
+}
+
+export async function readCondition(
+  chain: OnChain,
+  conditionId: Hex,
+  negRisk: boolean,
+): Promise<ConditionState> {
   const { client, contracts } = chain;
   const ctf = { address: contracts.conditionalTokens, abi: conditionalTokensAbi } as const;
-  const [outcomes, denominator] = await Promise.all([
+  const [outcomes, denominator, collateralToken] = await Promise.all([
     client.readContract({ ...ctf, functionName: 'getOutcomeSlotCount', args: [conditionId] }),
     client.readContract({ ...ctf, functionName: 'payoutDenominator', args: [conditionId] }),
+    negRisk ? wrappedCollateral(chain) : contracts.collateral,
   ]);
   const positionIds = await Promise.all(
     BINARY.map(async (indexSet) => {
@@ -83,7 +114,7 @@ export async function readCondition(chain: OnChain, conditionId: Hex): Promise<C
       return client.readContract({
         ...ctf,
         functionName: 'getPositionId',
-        args: [contracts.collateral, collection],
+        args: [collateralToken, collection],
       });
     }),
   );
@@ -94,14 +125,16 @@ export async function readCondition(chain: OnChain, conditionId: Hex): Promise<C
   };
 }
 
+/** YES and NO held: on the CTF, or for a neg-risk market through the NegRiskAdapter's proxy (the SDK's read). */
 export async function positionBalances(
   chain: OnChain,
   owner: Address,
   positionIds: readonly [bigint, bigint],
+  negRisk: boolean,
 ): Promise<[bigint, bigint]> {
   const balances = await chain.client.readContract({
-    address: chain.contracts.conditionalTokens,
-    abi: conditionalTokensAbi,
+    address: negRisk ? chain.contracts.negRiskAdapter : chain.contracts.conditionalTokens,
+    abi: negRisk ? negRiskAdapterAbi : conditionalTokensAbi,
     functionName: 'balanceOfBatch',
     args: [[owner, owner], [...positionIds]],
   });

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The sandbox chain's stand-in for Polymarket's CollateralAdapter, NegRiskCollateralAdapter and NegRiskAdapter
-// (their bytecode is not in any package we can install): the same entry points the V2 SDK and the neg-risk
-// adapter interface name, acting on the real ConditionalTokens with the sandbox collateral. Positions are pulled
-// from the caller (who must have approved this contract, as on Polygon), the CTF call is made here, and what comes
-// out goes back to the caller. Compiled like Collateral.sol.
+// The sandbox chain's stand-in for Polymarket's V2 CollateralAdapter (its bytecode is not in any package we can
+// install): the CTF five-argument entry points the V2 SDK calls for a standard market, acting on the real
+// ConditionalTokens with the sandbox collateral. Positions are pulled from the caller (who must have approved this
+// contract, as on Polygon), the CTF call is made here, and what comes out goes back to the caller. Neg-risk markets
+// have their own contracts (NegRiskAdapter.sol, NegRiskCollateralAdapter.sol). Compiled like Collateral.sol.
 pragma solidity ^0.8.20;
 
 interface IERC20Min {
@@ -36,15 +36,7 @@ contract CollateralAdapter {
         _split(conditionId, amount);
     }
 
-    function splitPosition(bytes32 conditionId, uint256 amount) external {
-        _split(conditionId, amount);
-    }
-
     function mergePositions(address, bytes32, bytes32 conditionId, uint256[] calldata, uint256 amount) external {
-        _merge(conditionId, amount);
-    }
-
-    function mergePositions(bytes32 conditionId, uint256 amount) external {
         _merge(conditionId, amount);
     }
 
@@ -55,12 +47,6 @@ contract CollateralAdapter {
         amounts[0] = ctf.balanceOf(msg.sender, ids[0]);
         amounts[1] = ctf.balanceOf(msg.sender, ids[1]);
         _redeem(conditionId, ids, amounts);
-    }
-
-    /// The neg-risk adapter's form: amounts = [yes, no] to redeem.
-    function redeemPositions(bytes32 conditionId, uint256[] calldata amounts) external {
-        require(amounts.length == 2, "amounts must be [yes, no]");
-        _redeem(conditionId, _ids(conditionId), amounts);
     }
 
     function _split(bytes32 conditionId, uint256 amount) private {

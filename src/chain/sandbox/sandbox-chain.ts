@@ -1,8 +1,9 @@
 // The sandbox chain: a local anvil answering as Polygon (137) with Polymarket's contracts at their Polygon
 // addresses — the real Gnosis ConditionalTokens bytecode (npm `@gnosis.pm/conditional-tokens-contracts`), our
-// 6-decimal collateral standing in for pUSD, and our CollateralAdapter stand-in at the CollateralAdapter,
-// NegRiskCollateralAdapter and NegRiskAdapter addresses. The exchanges are approval targets
-// here; the Polymarket simulator places its own settlement exchange at their addresses (it is the one that matches).
+// 6-decimal collateral standing in for pUSD, our CollateralAdapter stand-in at the CollateralAdapter address, our
+// NegRiskAdapter equivalent (with its WrappedCollateral at Polygon's neg-risk WrappedCollateral address) at the
+// NegRiskAdapter address and our NegRiskCollateralAdapter stand-in, which forwards to it. The exchanges are
+// approval targets here; the Polymarket simulator places its own settlement exchange at their addresses (it is the one that matches).
 // Each contract is deployed normally and its runtime code then copied to the Polygon address (anvil_setCode), so
 // every address Omnibook uses live is the one it uses here. Loaded only by `omnibook sandbox` and tests.
 import { readFileSync } from 'node:fs';
@@ -26,14 +27,24 @@ interface Artifact {
   bytecode: Hex;
 }
 
-function ownContracts(): { Collateral: Artifact; CollateralAdapter: Artifact } {
+type OwnContract =
+  | 'Collateral'
+  | 'CollateralAdapter'
+  | 'WrappedCollateral'
+  | 'NegRiskAdapter'
+  | 'NegRiskCollateralAdapter';
+
+function ownContracts(): Record<OwnContract, Artifact> {
   const url = new URL('./sandbox-contracts.json', import.meta.url);
-  return (
-    JSON.parse(readFileSync(url, 'utf8')) as {
-      contracts: { Collateral: Artifact; CollateralAdapter: Artifact };
-    }
-  ).contracts;
+  return (JSON.parse(readFileSync(url, 'utf8')) as { contracts: Record<OwnContract, Artifact> }).contracts;
 }
+
+/**
+ * Where the NegRiskAdapter's WrappedCollateral and fee vault sit on Polygon (Polymarket/neg-risk-ctf-adapter
+ * addresses.json, chain 137). Not addresses Omnibook calls, so not in PolymarketContracts.
+ */
+export const NEG_RISK_WRAPPED_COLLATERAL: Address = '0x3A3BD7bb9528E159577F7C2e685CC81A765002E2';
+export const NEG_RISK_VAULT: Address = '0x7f67327E88c258932D7d8f72950bE0d46975E11D';
 
 function conditionalTokensArtifact(): Artifact {
   const require = createRequire(import.meta.url);
@@ -58,13 +69,27 @@ export async function startSandboxChain(): Promise<SandboxChain> {
     };
     await place(conditionalTokensArtifact(), contracts.conditionalTokens);
     await place(own.Collateral, contracts.collateral);
-    for (const at of [
-      contracts.collateralAdapter,
-      contracts.negRiskCollateralAdapter,
+    await place(own.CollateralAdapter, contracts.collateralAdapter, [
+      contracts.conditionalTokens,
+      contracts.collateral,
+    ]);
+    // Immutables travel with the code, so each names the others by their Polygon addresses.
+    await place(own.WrappedCollateral, NEG_RISK_WRAPPED_COLLATERAL, [
       contracts.negRiskAdapter,
-    ]) {
-      await place(own.CollateralAdapter, at, [contracts.conditionalTokens, contracts.collateral]);
-    }
+      contracts.collateral,
+      6,
+    ]);
+    await place(own.NegRiskAdapter, contracts.negRiskAdapter, [
+      contracts.conditionalTokens,
+      contracts.collateral,
+      NEG_RISK_WRAPPED_COLLATERAL,
+      NEG_RISK_VAULT,
+    ]);
+    await place(own.NegRiskCollateralAdapter, contracts.negRiskCollateralAdapter, [
+      contracts.conditionalTokens,
+      contracts.negRiskAdapter,
+      contracts.collateral,
+    ]);
     return { rpcUrl: anvil.rpcUrl, chainId: POLYGON_CHAIN_ID, contracts, minterKey, close: anvil.close };
   } catch (error) {
     await anvil.close();

@@ -51,10 +51,21 @@ export const RedeemBodySchema = Type.Object(
 export type RedeemBody = { condition_id: string; neg_risk?: boolean; amounts?: string[] };
 
 export const AmountBodySchema = Type.Object(
-  { condition_id: ConditionId, amount: BaseUnits, credentials: Credentials },
+  {
+    condition_id: ConditionId,
+    amount: BaseUnits,
+    neg_risk: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          "true for a neg-risk market's condition: through the NegRiskCollateralAdapter, as the V2 SDK",
+      }),
+    ),
+    credentials: Credentials,
+  },
   { additionalProperties: false },
 );
-export type AmountBody = { condition_id: string; amount: string };
+export type AmountBody = { condition_id: string; amount: string; neg_risk?: boolean };
 
 export const CtfResultSchema = Type.Object({
   transaction_hash: Type.Union([Type.String(), Type.Null()]),
@@ -104,10 +115,10 @@ export class CtfService {
       refuse('nothing to redeem: both amounts are 0', 'amounts');
     const call = await this.call(caller);
     const conditionId = body.condition_id as Hex;
-    const condition = await this.condition(call.chain, conditionId);
+    const condition = await this.condition(call.chain, conditionId, negRisk);
     if (!condition.resolved) refuse(`condition ${conditionId} is not resolved yet`, 'condition_id');
     const held = await chainRead('positions', () =>
-      positionBalances(call.chain, call.signer.wallet, condition.positionIds),
+      positionBalances(call.chain, call.signer.wallet, condition.positionIds, negRisk),
     );
     if (amounts) {
       if (held[0] < amounts[0] || held[1] < amounts[1]) {
@@ -124,29 +135,34 @@ export class CtfService {
 
   async merge(caller: TradingCaller, body: AmountBody): Promise<CtfResult> {
     const amount = uint256(body.amount, 'amount');
+    const negRisk = body.neg_risk === true;
     const call = await this.call(caller);
     const conditionId = body.condition_id as Hex;
-    const condition = await this.condition(call.chain, conditionId);
+    const condition = await this.condition(call.chain, conditionId, negRisk);
     const held = await chainRead('positions', () =>
-      positionBalances(call.chain, call.signer.wallet, condition.positionIds),
+      positionBalances(call.chain, call.signer.wallet, condition.positionIds, negRisk),
     );
     if (held[0] < amount || held[1] < amount) {
       shortfall(
         `merging ${amount} needs that many YES and NO; the wallet holds ${held[0]} YES and ${held[1]} NO`,
       );
     }
-    await this.needOperator(call, call.chain.contracts.collateralAdapter, 'ctf');
-    return this.submit(call, mergeCall(call.chain, conditionId, amount));
+    const { contracts } = call.chain;
+    if (negRisk) await this.needOperator(call, contracts.negRiskCollateralAdapter, 'ctf_neg_risk');
+    else await this.needOperator(call, contracts.collateralAdapter, 'ctf');
+    return this.submit(call, mergeCall(call.chain, conditionId, amount, negRisk));
   }
 
   async split(caller: TradingCaller, body: AmountBody): Promise<CtfResult> {
     const amount = uint256(body.amount, 'amount');
+    const negRisk = body.neg_risk === true;
     const call = await this.call(caller);
     const conditionId = body.condition_id as Hex;
-    const condition = await this.condition(call.chain, conditionId);
+    const condition = await this.condition(call.chain, conditionId, negRisk);
     if (condition.resolved)
       refuse(`condition ${conditionId} is resolved; splitting it makes no sense`, 'condition_id');
     const { chain, signer } = call;
+    const spender = negRisk ? chain.contracts.negRiskCollateralAdapter : chain.contracts.collateralAdapter;
     const [balance, allowance] = await chainRead('collateral', () =>
       Promise.all([
         collateralBalance(chain, signer.wallet),
@@ -154,7 +170,7 @@ export class CtfService {
           address: chain.contracts.collateral,
           abi: erc20Abi,
           functionName: 'allowance',
-          args: [signer.wallet, chain.contracts.collateralAdapter],
+          args: [signer.wallet, spender],
         }),
       ]),
     );
@@ -162,10 +178,10 @@ export class CtfService {
       shortfall(`splitting ${amount} needs that much collateral; the wallet holds ${balance}`);
     if (allowance < amount)
       refuse(
-        "the collateral adapter may not spend the wallet's collateral: POST /approvals with usdc first",
+        `${spender} may not spend the wallet's collateral: POST /approvals with ${negRisk ? 'usdc_neg_risk' : 'usdc'} first`,
         'amount',
       );
-    return this.submit(call, splitCall(chain, conditionId, amount));
+    return this.submit(call, splitCall(chain, conditionId, amount, negRisk));
   }
 
   private async call(caller: TradingCaller): Promise<OnchainCall> {
@@ -179,8 +195,8 @@ export class CtfService {
     return call;
   }
 
-  private async condition(chain: OnChain, conditionId: Hex) {
-    const condition = await chainRead('the condition', () => readCondition(chain, conditionId));
+  private async condition(chain: OnChain, conditionId: Hex, negRisk: boolean) {
+    const condition = await chainRead('the condition', () => readCondition(chain, conditionId, negRisk));
     if (condition.outcomes !== 2) refuse(`no binary condition ${conditionId} on chain`, 'condition_id');
     return condition;
   }

@@ -315,24 +315,6 @@ describe('CTF split, merge, redeem through the relayer', () => {
     assert.equal(await collateralOf(wallet), start);
   });
 
-  test('neg-risk redemption takes [yes, no] amounts through the neg-risk adapter', async () => {
-    const c = await simChain('conditions');
-    const conditionId = c.condition_id as string;
-    const ids = c.position_ids as string[];
-    const split = await ctf('split', dw, { condition_id: conditionId, amount: '4000000' });
-    assert.equal(split.status, 200, split.text);
-    await simChain('resolve', { condition_id: conditionId, winner: 'No' });
-    const start = await collateralOf(wallet);
-    const redeem = await ctf('redeem', dw, {
-      condition_id: conditionId,
-      neg_risk: true,
-      amounts: ['0', '1500000'],
-    });
-    assert.equal(redeem.status, 200, redeem.text);
-    assert.deepEqual(await positionsOf(wallet, ids), [4_000_000n, 2_500_000n]);
-    assert.equal(await collateralOf(wallet), start + 1_500_000n);
-  });
-
   test('every bad input is a 400 and nothing reaches the relayer', async () => {
     const c = await simChain('conditions');
     const conditionId = c.condition_id as string;

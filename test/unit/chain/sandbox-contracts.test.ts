@@ -10,6 +10,12 @@ test('checked-in sandbox contract bytecode equals a fresh solc compile of its so
   const fresh = compileSandboxContracts();
   const stored = JSON.parse(readFileSync(OUTPUT, 'utf8'));
   assert.equal(stored.compiler, fresh.compiler);
-  assert.deepEqual(Object.keys(stored.contracts).sort(), ['Collateral', 'CollateralAdapter']);
+  assert.deepEqual(Object.keys(stored.contracts).sort(), [
+    'Collateral',
+    'CollateralAdapter',
+    'NegRiskAdapter',
+    'NegRiskCollateralAdapter',
+    'WrappedCollateral',
+  ]);
   assert.deepEqual(stored, fresh, 'run node scripts/compile-sandbox-contracts.mjs --write');
 });
