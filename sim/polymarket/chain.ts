@@ -296,6 +296,7 @@ export class SimChain {
             house.address,
             settlement.market.conditionId,
             house.sets,
+            settlement.exchange === CONTRACTS.negRiskExchangeV2,
           );
         }
       }

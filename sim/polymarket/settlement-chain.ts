@@ -1,7 +1,7 @@
 // The simulator's settlement exchange on the sandbox chain (contracts/SettlementExchange.sol): installed at the V2
 // exchange's and the neg-risk exchange's Polygon addresses (deployed normally, runtime code — with its immutables
-// operator, collateral and ConditionalTokens — copied there with anvil_setCode), called only by the simulator's
-// operator key. Also the house market maker's account on chain: the house is the simulator's own paper market
+// operator, collateral, ConditionalTokens and, at the neg-risk address, the NegRiskAdapter it mints and merges
+// through — copied there with anvil_setCode), called only by the simulator's operator key. Also the house market maker's account on chain: the house is the simulator's own paper market
 // maker, so its address is driven through anvil's impersonation, approves both exchanges once, and is topped up
 // (collateral minted, a YES+NO set split) right before a trade that needs it to deliver. Imports nothing from src/.
 import { readFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import {
   maxUint256,
   parseAbi,
   parseEther,
+  zeroAddress,
   zeroHash,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -50,13 +51,14 @@ const erc1155 = parseAbi([
   'function balanceOf(address owner, uint256 id) view returns (uint256)',
   'function splitPosition(address collateralToken, bytes32 parentCollectionId, bytes32 conditionId, uint256[] partition, uint256 amount)',
 ]);
+const negRiskSplit = parseAbi(['function splitPosition(bytes32 conditionId, uint256 amount)']);
 
 export interface ChainContracts {
   collateral: Address;
   conditionalTokens: Address;
 }
 
-/** Places the settlement exchange, operated by `operatorKey`, at both exchange addresses. */
+/** Places the settlement exchange, operated by `operatorKey`, at both exchange addresses (one instance each). */
 export async function installSettlementExchange(
   client: SimChainClient,
   rpcUrl: string,
@@ -66,17 +68,25 @@ export async function installSettlementExchange(
   const account = privateKeyToAccount(operatorKey);
   await client.setBalance({ address: account.address, value: parseEther('1000000') });
   const wallet = createWalletClient({ account, chain: client.chain, transport: http(rpcUrl) });
-  const hash = await wallet.deployContract({
-    abi: artifact.abi,
-    bytecode: artifact.bytecode,
-    args: [account.address, contracts.collateral, contracts.conditionalTokens],
-  });
-  const receipt = await client.waitForTransactionReceipt({ hash });
-  if (!receipt.contractAddress)
-    throw new Error('sandbox chain: settlement exchange deployment made no contract');
-  const code = await client.getCode({ address: receipt.contractAddress });
-  if (!code) throw new Error('sandbox chain: deployed settlement exchange has no code');
-  for (const at of EXCHANGES) await client.setCode({ address: at, bytecode: code });
+  for (const at of EXCHANGES) {
+    const negRisk = at === CONTRACTS.negRiskExchangeV2;
+    const hash = await wallet.deployContract({
+      abi: artifact.abi,
+      bytecode: artifact.bytecode,
+      args: [
+        account.address,
+        contracts.collateral,
+        contracts.conditionalTokens,
+        negRisk ? CONTRACTS.negRiskAdapter : zeroAddress,
+      ],
+    });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    if (!receipt.contractAddress)
+      throw new Error('sandbox chain: settlement exchange deployment made no contract');
+    const code = await client.getCode({ address: receipt.contractAddress });
+    if (!code) throw new Error('sandbox chain: deployed settlement exchange has no code');
+    await client.setCode({ address: at, bytecode: code });
+  }
 }
 
 /**
@@ -112,7 +122,7 @@ async function asImpersonated(
 
 /**
  * Every approval trading needs, for `owner`: collateral and outcome tokens to both exchanges; with `splits`, the
- * collateral to the ConditionalTokens contract as well (the house splits sets itself).
+ * collateral to the ConditionalTokens contract and the NegRiskAdapter as well (the house splits sets itself).
  */
 export function approveExchanges(
   client: SimChainClient,
@@ -135,19 +145,20 @@ export function approveExchanges(
       args: [operator, true],
     })),
     ...(splits
-      ? [
-          {
-            address: contracts.collateral,
-            abi: erc20,
-            functionName: 'approve',
-            args: [contracts.conditionalTokens, maxUint256],
-          },
-        ]
+      ? [contracts.conditionalTokens, CONTRACTS.negRiskAdapter].map((spender) => ({
+          address: contracts.collateral,
+          abi: erc20,
+          functionName: 'approve',
+          args: [spender, maxUint256],
+        }))
       : []),
   ]);
 }
 
-/** The house splits `amount` of its collateral into YES+NO of `conditionId` (it was minted the collateral first). */
+/**
+ * The house splits `amount` of its collateral into YES+NO of `conditionId` (it was minted the collateral first):
+ * on the CTF, or for a neg-risk market through the NegRiskAdapter, whose positions those are.
+ */
 export function houseSplit(
   client: SimChainClient,
   rpcUrl: string,
@@ -155,14 +166,22 @@ export function houseSplit(
   house: Address,
   conditionId: Hex,
   amount: bigint,
+  negRisk: boolean,
 ): Promise<void> {
   return asImpersonated(client, rpcUrl, house, [
-    {
-      address: contracts.conditionalTokens,
-      abi: erc1155,
-      functionName: 'splitPosition',
-      args: [contracts.collateral, zeroHash, conditionId, [1n, 2n], amount],
-    },
+    negRisk
+      ? {
+          address: CONTRACTS.negRiskAdapter,
+          abi: negRiskSplit,
+          functionName: 'splitPosition',
+          args: [conditionId, amount],
+        }
+      : {
+          address: contracts.conditionalTokens,
+          abi: erc1155,
+          functionName: 'splitPosition',
+          args: [contracts.collateral, zeroHash, conditionId, [1n, 2n], amount],
+        },
   ]);
 }
 

@@ -10,6 +10,11 @@
 // - Merge (both sell, complementary outcomes): both hand in their tokens, the exchange merges the set back into
 //   collateral and pays each seller its part.
 // Then the taker's fee goes to the fee collector. One call, one transaction, every fill or none.
+// The instance at the neg-risk exchange's address is deployed with the NegRiskAdapter (`negRiskAdapter`, zero for
+// the standard one) and mints and merges through its two-argument splitPosition / mergePositions, as the real
+// NegRiskCtfExchange does, so the sets are the adapter's wrapped-collateral positions (Polymarket/
+// neg-risk-ctf-adapter src/NegRiskCtfExchange.sol, docs/NegRiskAdapter.md: its CTF-compatible forms exist so the
+// exchange works with it).
 // Unlike the real exchange it does not verify order signatures on chain: the simulator's CLOB has checked them
 // (EOA ecrecover, or the deposit wallet's own isValidSignature) before matching, and only its operator may call.
 // Compiled by scripts/compile-sim-exchange.mjs with the `solc` npm package; settlement-exchange.json beside it is
@@ -38,6 +43,13 @@ interface IConditionalTokensLike {
         uint256[] calldata partition,
         uint256 amount
     ) external;
+    function isApprovedForAll(address owner, address operator) external view returns (bool);
+    function setApprovalForAll(address operator, bool approved) external;
+}
+
+interface INegRiskAdapterLike {
+    function splitPosition(bytes32 conditionId, uint256 amount) external;
+    function mergePositions(bytes32 conditionId, uint256 amount) external;
 }
 
 contract SettlementExchange {
@@ -71,13 +83,16 @@ contract SettlementExchange {
     address public immutable operator;
     IERC20Like public immutable collateral;
     IConditionalTokensLike public immutable ctf;
+    /// Zero for the standard exchange; the NegRiskAdapter for the neg-risk exchange.
+    INegRiskAdapterLike public immutable negRiskAdapter;
 
     event Settled(bytes32 indexed tradeId, bytes32 indexed conditionId, uint256 fills, uint256 fee);
 
-    constructor(address operator_, address collateral_, address ctf_) {
+    constructor(address operator_, address collateral_, address ctf_, address negRiskAdapter_) {
         operator = operator_;
         collateral = IERC20Like(collateral_);
         ctf = IConditionalTokensLike(ctf_);
+        negRiskAdapter = INegRiskAdapterLike(negRiskAdapter_);
     }
 
     function settle(
@@ -99,21 +114,42 @@ contract SettlementExchange {
                 require(f.firstAmount + f.secondAmount == f.shares, "a minted set costs one per share");
                 require(collateral.transferFrom(f.first, address(this), f.firstAmount), "collateral transfer failed");
                 require(collateral.transferFrom(f.second, address(this), f.secondAmount), "collateral transfer failed");
-                require(collateral.approve(address(ctf), f.shares), "approve failed");
-                ctf.splitPosition(address(collateral), bytes32(0), market.conditionId, _binary(), f.shares);
+                _split(market.conditionId, f.shares);
                 ctf.safeTransferFrom(address(this), f.first, market.yesId, f.shares, "");
                 ctf.safeTransferFrom(address(this), f.second, market.noId, f.shares, "");
             } else {
                 require(f.firstAmount + f.secondAmount == f.shares, "a merged set pays one per share");
                 ctf.safeTransferFrom(f.first, address(this), market.yesId, f.shares, "");
                 ctf.safeTransferFrom(f.second, address(this), market.noId, f.shares, "");
-                ctf.mergePositions(address(collateral), bytes32(0), market.conditionId, _binary(), f.shares);
+                _merge(market.conditionId, f.shares);
                 require(collateral.transfer(f.first, f.firstAmount), "collateral transfer failed");
                 require(collateral.transfer(f.second, f.secondAmount), "collateral transfer failed");
             }
         }
         if (fee > 0) require(collateral.transferFrom(feePayer, feeCollector, fee), "fee transfer failed");
         emit Settled(tradeId, market.conditionId, fills.length, fee);
+    }
+
+    function _split(bytes32 conditionId, uint256 shares) private {
+        if (address(negRiskAdapter) == address(0)) {
+            require(collateral.approve(address(ctf), shares), "approve failed");
+            ctf.splitPosition(address(collateral), bytes32(0), conditionId, _binary(), shares);
+        } else {
+            require(collateral.approve(address(negRiskAdapter), shares), "approve failed");
+            negRiskAdapter.splitPosition(conditionId, shares);
+        }
+    }
+
+    function _merge(bytes32 conditionId, uint256 shares) private {
+        if (address(negRiskAdapter) == address(0)) {
+            ctf.mergePositions(address(collateral), bytes32(0), conditionId, _binary(), shares);
+        } else {
+            // The adapter takes the set from this contract; granted on first use, as a code copy has no storage.
+            if (!ctf.isApprovedForAll(address(this), address(negRiskAdapter))) {
+                ctf.setApprovalForAll(address(negRiskAdapter), true);
+            }
+            negRiskAdapter.mergePositions(conditionId, shares);
+        }
     }
 
     function _binary() private pure returns (uint256[] memory partition) {

@@ -5,6 +5,8 @@
 // NegRiskAdapter's WrappedCollateral (Polygon's address from Polymarket/neg-risk-ctf-adapter addresses.json), not on
 // pUSD. Split and merge with `neg_risk` go through the NegRiskCollateralAdapter, redemption with amounts through the
 // NegRiskAdapter; every refused request is shown to have submitted nothing (the relayer's own request count).
+// Orders on a neg-risk option settle on chain at the neg-risk exchange address, whose settlement contract mints and
+// merges sets through the NegRiskAdapter, so the traders receive the neg-risk token ids.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Contract, JsonRpcProvider, keccak256, solidityPacked, ZeroHash } from 'ethers';
@@ -16,6 +18,9 @@ import {
   SIM_VENUE_LAUNCHERS,
 } from '../../../src/cli/sandbox-venues.js';
 import { loadConfig } from '../../../src/config/load.js';
+import type { Market } from '../../../src/domain/market.js';
+import { MarketsRepo } from '../../../src/store/markets-repo.js';
+import { walkVenue } from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { createSimAccount, type SimAccount } from '../../support/sim-accounts.js';
@@ -318,5 +323,110 @@ describe('neg-risk markets on the sandbox chain', () => {
       'insufficient_funds',
     );
     assert.equal(await relayerSubmits(), afterSplit);
+  });
+});
+
+describe('neg-risk trades settle on the sandbox chain through the NegRiskAdapter', () => {
+  let yesSide: SimAccount;
+  let noSide: SimAccount;
+  let option: { market: Market; clob: ClobMarket; yes: string; no: string };
+
+  const funder = (a: SimAccount) => a.credentials.funder_address as string;
+  const order = (account: SimAccount, body: Record<string, unknown>) =>
+    server.request('/api/v1/orders?exchange=polymarket', {
+      method: 'POST',
+      headers: header(account),
+      body: { market_id: option.market.exchange_market_id, size: 5, ...body },
+    });
+  const round = (n: number) => Math.round(n * 1e6) / 1e6;
+  const base = (n: number) => BigInt(Math.round(n * 1e6));
+
+  async function book(
+    outcome: string,
+  ): Promise<{ bids: [number, number][]; asks: [number, number][]; tick_size: number }> {
+    const res = await server.request(
+      `/api/v1/orderbook?exchange=polymarket&market_id=${encodeURIComponent(option.market.exchange_market_id)}&outcome=${outcome}`,
+    );
+    assert.equal(res.status, 200, res.text);
+    return res.body as { bids: [number, number][]; asks: [number, number][]; tick_size: number };
+  }
+
+  before(async () => {
+    const walked = await walkVenue(polymarket.adapter);
+    await new MarketsRepo(server.runtime.store.db, server.runtime.store.dialect).upsertMany(
+      walked.markets,
+      new Date().toISOString(),
+    );
+    // An option still open (the tests above resolved the first) with room inside its spread.
+    const candidates = (await negRiskMarkets()).filter((m) => !m.closed);
+    for (const clob of candidates) {
+      const market = walked.markets.find((m) => m.exchange_market_id === clob.condition_id);
+      if (!market) continue;
+      option = {
+        market,
+        clob,
+        yes: market.outcomes[0]?.name as string,
+        no: market.outcomes[1]?.name as string,
+      };
+      const b = await book(option.yes);
+      const [bid] = b.bids[0] ?? [];
+      const [ask] = b.asks[0] ?? [];
+      if (bid !== undefined && ask !== undefined && ask - bid >= 1.5 * b.tick_size) break;
+    }
+    assert.ok(option, 'an open neg-risk option');
+    yesSide = (await depositWallet({ all: true })).account;
+    noSide = (await depositWallet({ all: true })).account;
+  });
+
+  test('a YES buy against a resting NO buy mints a neg-risk set; a buy from the house gets neg-risk tokens', async () => {
+    const [yesId, noId] = option.clob.tokens.map((t) => t.token_id) as [string, string];
+    const b = await book(option.yes);
+    const [bid] = b.bids[0] as [number, number];
+    const [ask] = b.asks[0] as [number, number];
+    assert.ok(ask - bid >= 1.5 * b.tick_size, 'room inside the spread');
+    const yesPrice = round(ask - b.tick_size);
+    const noPrice = round(1 - yesPrice);
+    const wrappedBefore = await collateralOf(WRAPPED_COLLATERAL);
+    const resting = await order(noSide, { outcome: option.no, side: 'buy', price: noPrice });
+    assert.equal((resting.body as { status: string }).status, 'open', resting.text);
+    const noBefore = await collateralOf(funder(noSide));
+    const hit = await order(yesSide, { outcome: option.yes, side: 'buy', price: yesPrice });
+    assert.equal((hit.body as { status: string }).status, 'filled', hit.text);
+    assert.deepEqual(await held(funder(yesSide), [yesId, noId]), [5_000_000n, 0n]);
+    assert.deepEqual(await held(funder(noSide), [yesId, noId]), [0n, 5_000_000n]);
+    assert.equal(await collateralOf(funder(noSide)), noBefore - base(noPrice * 5));
+    // The set's collateral went into the wrapped collateral, as the NegRiskAdapter's split does.
+    assert.equal(await collateralOf(WRAPPED_COLLATERAL), wrappedBefore + 5_000_000n);
+
+    const [houseAsk, size] = (await book(option.yes)).asks[0] as [number, number];
+    assert.ok(size >= 5);
+    const fromHouse = await order(yesSide, { outcome: option.yes, side: 'buy', price: houseAsk });
+    assert.equal((fromHouse.body as { status: string }).status, 'filled', fromHouse.text);
+    assert.deepEqual(await held(funder(yesSide), [yesId, noId]), [10_000_000n, 0n]);
+  });
+
+  test('a YES sell against a resting NO sell merges the neg-risk set through the adapter: each seller is paid', async () => {
+    const [yesId, noId] = option.clob.tokens.map((t) => t.token_id) as [string, string];
+    const b = await book(option.yes);
+    const [bid] = b.bids[0] as [number, number];
+    const [ask] = b.asks[0] as [number, number];
+    assert.ok(ask - bid >= 1.5 * b.tick_size, 'room inside the spread');
+    const yesPrice = round(bid + b.tick_size);
+    const noPrice = round(1 - yesPrice);
+    const wrappedBefore = await collateralOf(WRAPPED_COLLATERAL);
+    const resting = await order(noSide, { outcome: option.no, side: 'sell', price: noPrice });
+    assert.equal((resting.body as { status: string }).status, 'open', resting.text);
+    const [noBefore, yesBefore] = await Promise.all([
+      collateralOf(funder(noSide)),
+      collateralOf(funder(yesSide)),
+    ]);
+    const hit = await order(yesSide, { outcome: option.yes, side: 'sell', price: yesPrice });
+    assert.equal((hit.body as { status: string }).status, 'filled', hit.text);
+    assert.deepEqual(await held(funder(yesSide), [yesId, noId]), [5_000_000n, 0n]);
+    assert.deepEqual(await held(funder(noSide), [yesId, noId]), [0n, 0n]);
+    assert.equal(await collateralOf(funder(noSide)), noBefore + base(noPrice * 5));
+    const received = (await collateralOf(funder(yesSide))) - yesBefore;
+    assert.ok(received > 0n && received <= base(yesPrice * 5), `the YES seller got ${received}`);
+    assert.equal(await collateralOf(WRAPPED_COLLATERAL), wrappedBefore - 5_000_000n);
   });
 });
