@@ -130,7 +130,7 @@ export function onchainRoutes(app: FastifyInstance, approvals: ApprovalsService,
     '/polymarket/ctf/merge',
     ctfSchema(
       'Merge equal YES and NO into collateral',
-      'The wallet must hold at least `amount` of both.',
+      "The wallet must hold at least `amount` of both. neg_risk: true merges a neg-risk market's tokens through the neg-risk collateral adapter (approval ctf_neg_risk).",
       AmountBodySchema,
     ),
     async (request) => {
@@ -142,7 +142,7 @@ export function onchainRoutes(app: FastifyInstance, approvals: ApprovalsService,
     '/polymarket/ctf/split',
     ctfSchema(
       'Split collateral into equal YES and NO',
-      'The wallet must hold `amount` of collateral and have approved the collateral adapter (usdc).',
+      'The wallet must hold `amount` of collateral and have approved the collateral adapter (usdc), or for neg_risk: true (a neg-risk market) the neg-risk collateral adapter (usdc_neg_risk).',
       AmountBodySchema,
     ),
     async (request) => {
