@@ -120,7 +120,21 @@ function jobOf(time: VirtualTime, extra: Partial<PeriodicJobOptions> = {}): Scri
 }
 
 function leasedJob(time: VirtualTime, leases: MemoryLeases, nodeId: string): ScriptedJob {
-  return jobOf(time, { lease: { store: leases, name: 'test-lease', ttlMs: 3_000 }, nodeId });
+  return jobOf(time, leaseOf(leases, nodeId));
+}
+
+function leaseOf(leases: MemoryLeases, nodeId: string): Partial<PeriodicJobOptions> {
+  return { lease: { store: leases, name: 'test-lease', ttlMs: 3_000 }, nodeId };
+}
+
+/** A job started on fresh virtual time with its first pass running, held until the test ends it. */
+async function passInFlight(extra: Partial<PeriodicJobOptions> = {}) {
+  const time = new VirtualTime();
+  const job = jobOf(time, extra);
+  job.start();
+  const pass = job.hold();
+  await time.advance(0);
+  return { time, job, pass };
 }
 
 test('a pass on start, then one an interval after each pass ends, reported in state()', async () => {
@@ -165,11 +179,7 @@ test('a pass on start, then one an interval after each pass ends, reported in st
 });
 
 test('runNow() while a pass runs waits for that pass instead of starting another', async () => {
-  const time = new VirtualTime();
-  const job = jobOf(time);
-  job.start();
-  const pass = job.hold();
-  await time.advance(0);
+  const { time, job, pass } = await passInFlight();
   const asked = [job.runNow(), job.runNow()];
   await time.advance(0);
   assert.equal(job.signals.length, 1, 'one pass in flight');
@@ -215,11 +225,7 @@ test('nextPass() waits for a pass that starts after the call; whenPasses(n) for 
 });
 
 test('stop() while a pass runs aborts it, waits for it, does not count it, and wakes every waiter', async () => {
-  const time = new VirtualTime();
-  const job = jobOf(time);
-  job.start();
-  const pass = job.hold();
-  await time.advance(0);
+  const { time, job, pass } = await passInFlight();
   const waiting = job.whenPasses(5);
   let stopped = false;
   const stopping = job.stop().then(() => {
@@ -302,12 +308,8 @@ test('two nodes on one lease: one runs passes, the standby reports running, and 
 });
 
 test('a lease lost mid-pass aborts the pass; it is not counted and the node stands by', async () => {
-  const time = new VirtualTime();
   const leases = new MemoryLeases();
-  const job = leasedJob(time, leases, 'node-a');
-  job.start();
-  const pass = job.hold();
-  await time.advance(0);
+  const { time, job, pass } = await passInFlight(leaseOf(leases, 'node-a'));
   assert.equal(job.isLeader, true);
   // Another node took the lease (ours expired during a pause, say).
   leases.holder = 'node-b';
@@ -327,12 +329,8 @@ test('a lease lost mid-pass aborts the pass; it is not counted and the node stan
 });
 
 test('renewals failing for a whole ttl give the lease up; a failing renewal before that does not', async () => {
-  const time = new VirtualTime();
   const leases = new MemoryLeases();
-  const job = leasedJob(time, leases, 'node-a');
-  job.start();
-  const pass = job.hold();
-  await time.advance(0);
+  const { time, job, pass } = await passInFlight(leaseOf(leases, 'node-a'));
   leases.failing = true;
   await time.advance(2_000);
   assert.equal(job.isLeader, true, 'two failed renewals, less than a ttl since the last good one');
