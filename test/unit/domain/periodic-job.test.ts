@@ -12,6 +12,7 @@ import {
   type PeriodicJobOptions,
   type Schedule,
 } from '../../../src/domain/periodic-job.js';
+import { deferred } from '../../support/deferred.js';
 
 /** Lets every promise callback queued so far (and those they queue) run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -48,16 +49,6 @@ class VirtualTime {
   pending(): number[] {
     return this.timers.map((t) => t.at - this.now).sort((a, b) => a - b);
   }
-}
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
 }
 
 /** A job whose passes are promises the test hands out; `signals` records each pass's signal. */
