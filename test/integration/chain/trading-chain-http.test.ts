@@ -550,6 +550,53 @@ describe('the ledger follows the chain', () => {
     assert.ok(mine.length > 0, trades.text);
   });
 
+  test('two concurrent buys that the funds on chain cover only once: one fills, and the ledger agrees with the chain', async () => {
+    const { market, outcome, clob } = roomy[1]!;
+    const [yesId] = clob.tokens.map((t) => t.token_id) as [string, string];
+    const b = await book(market, outcome);
+    const [ask] = b.asks[0] as [number, number];
+    const price = round(Math.min(ask + 2 * b.tick_size, 1 - b.tick_size));
+    // Enough for one order of 10 (and its fee), not for two.
+    const racer = await simAccount({ collateral: String(base(price * 10 * 1.5)) });
+    const place = () =>
+      post('/api/v1/orders?exchange=polymarket', racer, {
+        market_id: market.exchange_market_id,
+        outcome,
+        side: 'buy',
+        price,
+        size: 10,
+        params: { order_type: 'ioc' },
+      });
+    const answers = await Promise.all([place(), place()]);
+    const filled = answers.filter(
+      (a) => a.status === 200 && (a.body as { status: string }).status === 'filled',
+    );
+    assert.equal(filled.length, 1, answers.map((a) => a.text).join('\n'));
+    // The other was refused on its funds at intake (the first had settled) or matched and then failed on chain.
+    const other = answers.find((a) => !filled.includes(a))!;
+    if (other.status === 200) assert.equal((other.body as { filled: number }).filled, 0, other.text);
+    else assertError(other, 402, 'insufficient_funds');
+
+    assert.equal(await tokens(racer.address, yesId), 10_000_000n);
+    const positions = await server.request('/api/v1/positions?exchange=polymarket', {
+      headers: header(racer),
+    });
+    assert.equal(positions.status, 200, positions.text);
+    const held = (positions.body as Array<{ market_id: string; size: number }>).find(
+      (p) => p.market_id === market.exchange_market_id,
+    );
+    assert.equal(held?.size, 10, positions.text);
+    const fills = await server.request(
+      `/api/v1/fills?exchange=polymarket&market_id=${market.exchange_market_id}`,
+      {
+        headers: header(racer),
+      },
+    );
+    assert.equal(fills.status, 200, fills.text);
+    const total = (fills.body as Array<{ size: number }>).reduce((sum, f) => sum + f.size, 0);
+    assert.equal(round(total), 10, fills.text);
+  });
+
   test('balance and allowances are read on chain: GET /balance follows funds moved on chain, the CLOB answers per spender', async () => {
     const { clob } = roomy[3]!;
     const [yesId] = clob.tokens.map((t) => t.token_id) as [string, string];
