@@ -29,6 +29,7 @@ import {
 } from './deposit-wallet-chain.js';
 import {
   approveExchanges,
+  balanceAllowances,
   type ChainSettlement,
   houseSplit,
   installSettlementExchange,
@@ -270,6 +271,21 @@ export class SimChain {
       this.options.contracts,
       owner as Address,
       exchange,
+      tokenId === null ? null : BigInt(tokenId),
+    );
+  }
+
+  /** The owner's collateral (tokenId null) or outcome-token balance and each spender's allowance, read on chain. */
+  balanceAllowances(
+    owner: string,
+    spenders: readonly string[],
+    tokenId: string | null,
+  ): Promise<{ balance: bigint; allowances: bigint[] }> {
+    return balanceAllowances(
+      this.client,
+      this.options.contracts,
+      owner as Address,
+      spenders as Address[],
       tokenId === null ? null : BigInt(tokenId),
     );
   }
