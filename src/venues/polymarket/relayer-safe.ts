@@ -6,8 +6,8 @@
 // `SafeTx` hash (domain `{chainId, verifyingContract: safe}`, no gas refund) with eth_sign (personal_sign over the 32
 // bytes) and sends v + 4, the form the Safe's `checkSignatures` reads as eth_sign; `POST /submit` carries `{type:
 // "SAFE", from, to, proxyWallet: safe, data, nonce, signature, signatureParams: {gasPrice, operation, safeTxnGas,
-// baseGas, gasToken, refundReceiver}, metadata}`. The Safe must exist (the client refuses otherwise) and be the one
-// the client derives for the owner. Sources: docs/venues/polymarket.md ("Relayer: Safe and proxy wallets").
+// baseGas, gasToken, refundReceiver}, metadata}`. The Safe must be the one the client derives for the owner; one
+// not deployed yet is created first with `SAFE-CREATE`, as the client's `deploy()` does. Sources: docs/venues/polymarket.md ("Relayer: Safe and proxy wallets").
 import { Type } from 'typebox';
 import {
   concatHex,
@@ -48,6 +48,16 @@ const SAFE_TX_TYPES = {
   ],
 } as const;
 
+const SAFE_FACTORY_NAME = 'Polymarket Contract Proxy Factory';
+const CREATE_PROXY_TYPES = {
+  CreateProxy: [
+    { name: 'paymentToken', type: 'address' },
+    { name: 'payment', type: 'uint256' },
+    { name: 'paymentReceiver', type: 'address' },
+  ],
+} as const;
+const MINED = new Set(['STATE_MINED', 'STATE_CONFIRMED']);
+
 const decodeDeployed = payloadDecoder(Type.Object({ deployed: Type.Boolean() }));
 
 /** The Safe the official client derives for an owner: CREATE2 from the SafeProxyFactory, salt keccak(abi.encode(owner)). */
@@ -81,6 +91,31 @@ function safeTransaction(calls: readonly RelayedCall[]): { to: Hex; data: Hex; o
   };
 }
 
+/**
+ * The client's `deploy()` (`dist/builder/create.js`): the owner's EIP-712 `CreateProxy` with no payment, in the
+ * factory's domain `{name: "Polymarket Contract Proxy Factory", chainId, verifyingContract: factory}` — what the
+ * factory's `createProxy` recovers the owner from — sent as `SAFE-CREATE`.
+ */
+async function createSafe(relay: Relay): Promise<RelayedTransaction> {
+  const { signer, wallet: safe } = relay;
+  const signature = await signer.account.signTypedData({
+    domain: { name: SAFE_FACTORY_NAME, chainId: 137, verifyingContract: SAFE_FACTORY },
+    types: CREATE_PROXY_TYPES,
+    primaryType: 'CreateProxy',
+    message: { paymentToken: zeroAddress, payment: 0n, paymentReceiver: zeroAddress },
+  });
+  const body = JSON.stringify({
+    from: signer.address,
+    to: SAFE_FACTORY,
+    proxyWallet: safe,
+    data: '0x',
+    signature,
+    signatureParams: { paymentToken: zeroAddress, payment: '0', paymentReceiver: zeroAddress },
+    type: 'SAFE-CREATE',
+  });
+  return submitRelayed(relay, body);
+}
+
 export async function relaySafeCalls(
   relay: Relay,
   calls: readonly RelayedCall[],
@@ -99,9 +134,10 @@ export async function relaySafeCalls(
     operation: 'relayer_deployed',
   });
   if (!deployed) {
-    throw new AppError('validation_error', "the signer's Safe is not deployed yet", {
-      validationErrors: ['credentials.funder_address: no Safe deployed there'],
-    });
+    // The client's `execute` refuses an undeployed Safe; its `deploy()` (SAFE-CREATE, gasless) comes first. We make
+    // that step ourselves, so a key's first gasless call also creates its Safe.
+    const created = await createSafe(relay);
+    if (!MINED.has(created.state)) return created;
   }
   const { nonce } = await client.get(relayer, ctx, decodeNonce, {
     path: '/nonce',

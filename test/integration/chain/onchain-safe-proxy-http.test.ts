@@ -5,7 +5,8 @@
 // requests are shown to have submitted nothing and moved nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Contract, JsonRpcProvider } from 'ethers';
+import { deriveSafe } from '@polymarket/builder-relayer-client';
+import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import type { SandboxChain } from '../../../src/chain/sandbox/sandbox-chain.js';
 import { startSandboxChain } from '../../../src/chain/sandbox/sandbox-chain.js';
 import {
@@ -186,3 +187,35 @@ for (const kind of ['safe', 'proxy'] as const) {
     });
   });
 }
+
+describe('a Safe funder whose Safe does not exist yet', () => {
+  test('the first gasless call creates it (SAFE-CREATE) at the derived address, owned by the key, then runs', async () => {
+    const key = `0x${'7a'.repeat(31)}03`;
+    const owner = new Wallet(key).address;
+    // The official client's own derivation, not ours.
+    const safe = deriveSafe(owner, '0xaacFeEa03eb1561C4e67d661e40682Bd20E3541b').toLowerCase();
+    assert.equal(await provider.getCode(safe), '0x');
+    const headers = {
+      'x-exchange-credentials': Buffer.from(
+        JSON.stringify({ private_key: key, signature_type: '2', funder_address: safe }),
+      ).toString('base64'),
+    };
+    const res = await server.request('/api/v1/approvals?exchange=polymarket', {
+      method: 'POST',
+      headers,
+      body: { usdc: true },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal((res.body as { data: { all_succeeded: boolean } }).data.all_succeeded, true);
+    const owners = await new Contract(
+      safe,
+      ['function getOwners() view returns (address[])'],
+      provider,
+    ).getFunction('getOwners')();
+    assert.deepEqual([...owners], [owner]);
+    const after = (await approvals(headers)) as Array<{ token: string; target: string; approved: boolean }>;
+    for (const a of after)
+      assert.equal(a.approved, a.token === 'usdc' && !a.target.startsWith('neg_risk'), JSON.stringify(a));
+    assert.equal(await provider.getTransactionCount(owner), 0, 'the EOA sent nothing');
+  });
+});
