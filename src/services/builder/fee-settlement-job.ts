@@ -16,10 +16,9 @@
 // Exactly once: the contract closes an escrow id once, FeeEscrowService.settle reads the chain again when its own
 // call fails, and the row moves to settled only from held. A node that crashes after the chain settled and before
 // the row was marked finds the escrow closed on its next pass and marks it; the lease only keeps nodes from doing
-// the same work twice, correctness does not depend on it.
-import { randomBytes } from 'node:crypto';
+// the same work twice, correctness does not depend on it. The timing, the lease and the state are `PeriodicJob`'s.
 import type { Hex } from 'viem';
-import type { BackgroundJob, JobState } from '../../domain/background-job.js';
+import { type PassReport, PeriodicJob, type Schedule } from '../../domain/periodic-job.js';
 import type { FeeEscrowRow, FeeEscrowsRepo } from '../../store/fee-escrows-repo.js';
 import type { OrderJournalRepo } from '../../store/order-journal-repo.js';
 import { UNSETTLED } from '../../store/order-journal-repo.js';
@@ -52,107 +51,35 @@ export interface FeeSettlementJobOptions {
   batch?: number;
   nodeId?: string;
   clock?: () => number;
+  schedule?: Schedule;
 }
 
 /** What one pass did with one fee. */
 export type FeeOutcome = 'settled' | 'forgotten' | 'waiting' | 'no_credentials' | 'failed';
 
-export class FeeSettlementJob implements BackgroundJob {
-  readonly name = 'fee-settlement';
-  readonly nodeId: string;
-  private current: JobState = { name: this.name, health: 'starting', last_run_at: null, last_error: null };
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = false;
-  private leader = false;
-  private leaseRenewedAt = 0;
-  private passes = 0;
-  private inPass = false;
-  private waiters: Array<{ target: number; resolve: () => void }> = [];
-  private readonly clock: () => number;
-
+export class FeeSettlementJob extends PeriodicJob {
   constructor(private readonly options: FeeSettlementJobOptions) {
-    this.nodeId = options.nodeId ?? `node-${randomBytes(6).toString('hex')}`;
-    this.clock = options.clock ?? Date.now;
+    super({
+      name: 'fee-settlement',
+      label: 'fee settlement',
+      logger: options.logger,
+      intervalMs: options.intervalMs,
+      lease: { store: options.leases, name: FEE_SETTLEMENT_LEASE, ttlMs: options.leaseTtlMs },
+      nodeId: options.nodeId,
+      clock: options.clock,
+      schedule: options.schedule,
+    });
   }
 
-  get isLeader(): boolean {
-    return this.leader;
-  }
-
-  /** Resolves once a pass that starts after this call has completed (or the job stops). */
-  nextPass(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    // A pass running now started before this call: the one after it is the first to start after.
-    const target = this.passes + (this.inPass ? 2 : 1);
-    return new Promise((resolve) => this.waiters.push({ target, resolve }));
-  }
-
-  start(): void {
-    if (this.timer || this.stopped) return;
-    this.current = { ...this.current, health: 'running' };
-    const tick = () => {
-      this.inPass = true;
-      this.running = this.runOnce()
-        .then(() => undefined)
-        .catch((error) => {
-          this.current = { ...this.current, health: 'degraded', last_error: (error as Error).message };
-          this.options.logger.warn({ err: error }, 'fee settlement pass failed');
-        })
-        .finally(() => {
-          this.inPass = false;
-          this.passes++;
-          this.settleWaiters(false);
-          if (!this.stopped) {
-            this.timer = setTimeout(tick, this.options.intervalMs);
-            this.timer.unref();
-          }
-        });
-    };
-    this.timer = setTimeout(tick, 0);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
-    if (this.leader) {
-      this.leader = false;
-      await this.options.leases
-        .releaseLease(FEE_SETTLEMENT_LEASE, this.nodeId)
-        .catch((err) => this.options.logger.warn({ err }, 'could not release the fee settlement lease'));
-    }
-    this.current = { ...this.current, health: 'stopped' };
-    this.settleWaiters(true);
-  }
-
-  state(): JobState {
-    return this.current;
-  }
-
-  /** One pass: takes or renews the lease, then settles a batch of held fees; resolves to how many it settled. */
-  async runOnce(): Promise<number> {
-    if (!(await this.holdLease())) {
-      // A standby is healthy; it takes over within about one lease ttl of the leader's last renewal.
-      this.current = {
-        ...this.current,
-        health: 'running',
-        last_run_at: new Date(this.clock()).toISOString(),
-      };
-      return 0;
-    }
+  /** One pass over a batch of held fees, on the node holding the lease. */
+  protected async runPass(signal: AbortSignal): Promise<PassReport> {
     const { fees, logger } = this.options;
-    let settled = 0;
     let lastError: string | null = null;
     // A fee tried within the last interval waits for the next pass, so an open order is asked about once a pass.
     const rows = await fees.held(this.clock() - this.options.intervalMs, this.options.batch ?? 50);
     for (const fee of rows) {
-      if (this.stopped) break;
-      // Renewed as the batch goes: a pass that outlives its lease stops, and the new holder goes on.
-      if (this.clock() - this.leaseRenewedAt >= this.options.leaseTtlMs / 3 && !(await this.holdLease()))
-        break;
+      // Stopped, or the lease lost mid-batch: the new holder goes on with the rest.
+      if (signal.aborted) break;
       const outcome = await this.settleOne(fee).catch((error: unknown) => {
         lastError = (error as Error).message;
         logger.warn(
@@ -161,18 +88,11 @@ export class FeeSettlementJob implements BackgroundJob {
         );
         return 'failed' as const;
       });
-      if (outcome === 'settled') settled++;
       if (outcome !== 'settled' && outcome !== 'forgotten') {
         await fees.touch(fee.orderId, this.clock()).catch(() => undefined);
       }
     }
-    this.current = {
-      name: this.name,
-      health: lastError ? 'degraded' : 'running',
-      last_run_at: new Date(this.clock()).toISOString(),
-      last_error: lastError,
-    };
-    return settled;
+    return { error: lastError };
   }
 
   /** Settles one held fee if its order is closed (see the file comment for each case). */
@@ -214,35 +134,5 @@ export class FeeSettlementJob implements BackgroundJob {
       logger: this.options.logger,
       tenant,
     };
-  }
-
-  private async holdLease(): Promise<boolean> {
-    const now = this.clock();
-    try {
-      const held = await this.options.leases.acquireLease(
-        FEE_SETTLEMENT_LEASE,
-        this.nodeId,
-        now,
-        this.options.leaseTtlMs,
-      );
-      if (held) this.leaseRenewedAt = now;
-      if (held !== this.leader) {
-        this.options.logger.info({ node: this.nodeId, leader: held }, 'fee settlement lease');
-      }
-      this.leader = held;
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'could not renew the fee settlement lease');
-      if (now - this.leaseRenewedAt >= this.options.leaseTtlMs) this.leader = false;
-    }
-    return this.leader;
-  }
-
-  private settleWaiters(all: boolean): void {
-    const keep: typeof this.waiters = [];
-    for (const w of this.waiters) {
-      if (all || this.passes >= w.target) w.resolve();
-      else keep.push(w);
-    }
-    this.waiters = keep;
   }
 }

@@ -30,6 +30,11 @@ export function mapPolymarketError(error: unknown): unknown {
 }
 
 /** The exchange's answer for a FOK order it killed, or a FAK order that found nothing to fill. */
+/** The CLOB's refusal of a price off the market's current tick ("breaks minimum tick size rule"). */
+export function isTickSizeMessage(message: string): boolean {
+  return /minimum tick size/i.test(message);
+}
+
 export function isKilledOrderMessage(message: string): boolean {
   return /fully filled or killed|fok_not_filled|fak_not_filled|couldn't be fully filled|no orders found to match/i.test(
     message,

@@ -13,8 +13,9 @@ import { signerFromSession } from './auth.js';
 import { CONDITION_ID } from './catalog.js';
 import type { PolymarketAuth, PolymarketClient } from './client.js';
 import { ensureDepositWallet } from './deposit-wallet.js';
-import { isKilledOrderMessage, mapPolymarketError } from './errors.js';
+import { isKilledOrderMessage, isTickSizeMessage, mapPolymarketError } from './errors.js';
 import { FeeExponents } from './fee-exponents.js';
+import { MarketInfoCache } from './market-info-cache.js';
 import { toNumber } from './parse.js';
 import { dataPositionToPosition, openOrderToOrder, userTradeFills } from './parse-trading.js';
 import {
@@ -29,7 +30,7 @@ import {
   PolymarketUserTrade,
 } from './payloads.js';
 import { relayDepositWalletCalls } from './relayer-batch.js';
-import { type PolymarketOrderType, signOrder } from './signing.js';
+import { checkOrderTerms, type PolymarketOrderType, signOrder } from './signing.js';
 import { openPolymarketUserStream } from './stream.js';
 
 const decodeMarketInfo = payloadDecoder(PolymarketClobMarketInfo);
@@ -60,6 +61,12 @@ const MAX_VERSIONS = 10_000;
 
 export function polymarketTrading(client: PolymarketClient): TradingFacet {
   const protocolVersions = new Map<string, string>();
+  const marketInfo = new MarketInfoCache((ctx, conditionId) =>
+    client.get(client.clob, ctx, decodeMarketInfo, {
+      path: `/clob-markets/${conditionId}`,
+      operation: 'get_market_info',
+    }),
+  );
   async function readOrder(ctx: VenueContext, auth: PolymarketAuth, orderId: string): Promise<Order> {
     if (!ORDER_ID.test(orderId))
       throw new AppError('order_not_found', `polymarket has no order '${orderId}'`);
@@ -123,21 +130,29 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
       if (!CONDITION_ID.test(req.market_id)) {
         throw new AppError('market_not_found', `'${req.market_id}' is not a polymarket condition id`);
       }
-      const info = await client.get(client.clob, ctx, decodeMarketInfo, {
-        path: `/clob-markets/${req.market_id}`,
-        operation: 'get_market_info',
-      });
-      const tokens = info.t.filter((t) => t !== null);
-      const token = tokens.find((t) => t.o.toLowerCase() === req.outcome.trim().toLowerCase());
-      if (!token) {
-        const valid = tokens.map((t) => t.o).join(', ');
-        throw new AppError('validation_error', `market ${req.market_id} has no outcome '${req.outcome}'`, {
-          validationErrors: [`outcome must be one of: ${valid}`],
-        });
-      }
-      const tick = toNumber(info.mts);
-      if (tick === null)
-        throw new AppError('service_unavailable', 'polymarket sent no tick size for the market');
+      const terms = async (fresh: boolean) => {
+        const { value: info, cached } = await marketInfo.get(ctx, req.market_id, fresh);
+        const tokens = info.t.filter((t) => t !== null);
+        const token = tokens.find((t) => t.o.toLowerCase() === req.outcome.trim().toLowerCase());
+        if (!token) {
+          const valid = tokens.map((t) => t.o).join(', ');
+          throw new AppError('validation_error', `market ${req.market_id} has no outcome '${req.outcome}'`, {
+            validationErrors: [`outcome must be one of: ${valid}`],
+          });
+        }
+        const tick = toNumber(info.mts);
+        if (tick === null)
+          throw new AppError('service_unavailable', 'polymarket sent no tick size for the market');
+        try {
+          checkOrderTerms(req.price, req.size, tick);
+        } catch (error) {
+          // The tick may have changed since the entry was read: judge the order by the exchange's current one.
+          if (cached) return terms(true);
+          throw error;
+        }
+        return { info, token, tick };
+      };
+      const { info, token, tick } = await terms(false);
       await refuseProtocolV2(ctx, req.market_id);
       const signed = await signOrder(
         auth.signer,
@@ -168,6 +183,9 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
           operation: 'create_order',
         });
       } catch (error) {
+        if (error instanceof VenueStatusError && isTickSizeMessage(error.venueMessage())) {
+          marketInfo.invalidate(req.market_id);
+        }
         if (error instanceof VenueStatusError && isKilledOrderMessage(error.venueMessage())) {
           return killed(base, req, createdAt);
         }
@@ -182,6 +200,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
       if (res.success === false || (res.errorMsg ?? '') !== '') {
         const message = res.errorMsg || 'order refused';
         if (isKilledOrderMessage(message)) return killed(base, req, createdAt);
+        if (isTickSizeMessage(message)) marketInfo.invalidate(req.market_id);
         throw mapPolymarketError(
           new VenueStatusError(
             'polymarket',

@@ -17,7 +17,14 @@ import { signOrder } from '../../../src/venues/polymarket/signing.js';
 import type { VenueSession } from '../../../src/venues/port.js';
 import { payloadDecoder } from '../../../src/venues/shared/payload.js';
 import { waitFor } from '../../support/server.js';
-import { liquidMarkets, rejectsWith, silentLogger, startVenue, type VenueUnderTest } from './harness.js';
+import {
+  allMarkets,
+  liquidMarkets,
+  rejectsWith,
+  silentLogger,
+  startVenue,
+  type VenueUnderTest,
+} from './harness.js';
 
 describe('polymarket: exchange-specific contract', () => {
   let venue: VenueUnderTest;
@@ -478,5 +485,69 @@ describe('polymarket: exchange-specific contract', () => {
       fetchActivity.call(venue.adapter.marketData, venue.ctx(), '0x12', { sinceMs: 0, max: 1 }),
       'validation_error',
     );
+  });
+
+  test('market info is read once per market, and again when the tick size changed under it', async () => {
+    // A world large enough to hold markets priced near 0.04 or 0.96, where the tick changes.
+    const big = await startVenue('polymarket', { size: 400 });
+    try {
+      const createOrder = big.adapter.trading.createOrder;
+      assert.ok(createOrder);
+      const { session: trader } = await big.newSession();
+      const place = (m: Market, price: number) =>
+        createOrder.call(
+          big.adapter.trading,
+          big.ctx(),
+          trader,
+          request({ market_id: m.exchange_market_id, price }),
+        );
+      const tickOf = async (m: Market) => {
+        const res = await fetch(`${big.controlUrl}/clob-markets/${m.exchange_market_id}`);
+        return Number(((await res.json()) as { mts: number }).mts);
+      };
+      const until = async (m: Market, tick: number) => {
+        for (let i = 0; i < 200 && (await tickOf(m)) !== tick; i++) await big.sim.advance(5);
+        assert.equal(await tickOf(m), tick, `${m.exchange_market_id} reaches tick ${tick}`);
+      };
+      // The markets priced closest to where the tick changes; the first whose tick moves swings across the line
+      // on a period of at most about 160 steps, so it will be quoted in tenths of a cent and in cents by turns.
+      const nearLine = (m: Market) => {
+        const p = m.outcomes[0]?.price ?? 0.5;
+        return Math.min(Math.abs(p - 0.04), Math.abs(p - 0.96));
+      };
+      const candidates = (await allMarkets(big))
+        .filter((m) => m.status === 'active')
+        .sort((a, b) => nearLine(a) - nearLine(b))
+        .slice(0, 24);
+      let moving: Market | undefined;
+      let before = await Promise.all(candidates.map(tickOf));
+      for (let i = 0; i < 200 && !moving; i++) {
+        await big.sim.advance(5);
+        const now = await Promise.all(candidates.map(tickOf));
+        moving = candidates.find((_, k) => before[k] !== now[k]);
+        before = now;
+      }
+      assert.ok(moving, 'a market whose tick changes');
+      await until(moving, 0.001);
+      await place(moving, 0.005);
+      await big.sim.clearRequests();
+      await place(moving, 0.006);
+      const infoReads = [...(await big.sim.requests()).keys()].filter((k) => k.includes('/clob-markets/'));
+      assert.deepEqual(infoReads, [], 'the second order reuses the market info');
+      // Back to cents: the cached 0.001 tick lets 0.005 through, the exchange refuses it for its tick, and the
+      // entry is dropped, so the next attempt is judged by the current tick before anything is signed.
+      await until(moving, 0.01);
+      const refused = await rejectsWith(place(moving, 0.005), 'bad_request');
+      assert.match(refused.message, /tick/i);
+      const local = await rejectsWith(place(moving, 0.005), 'validation_error');
+      assert.match(local.message, /not a multiple of the tick 0\.01/);
+      // And a cached cents tick does not refuse what the exchange's current 0.001 tick allows.
+      await place(moving, 0.01);
+      await until(moving, 0.001);
+      const accepted = await place(moving, 0.005);
+      assert.equal(accepted.price, 0.005);
+    } finally {
+      await big.close();
+    }
   });
 });

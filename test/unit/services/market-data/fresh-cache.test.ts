@@ -3,16 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FreshCache } from '../../../../src/services/market-data/fresh-cache.js';
-
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred } from '../../../support/deferred.js';
 
 test('concurrent misses share one computation; the value is reused until the TTL, then recomputed', async () => {
   let now = 0;
