@@ -18,7 +18,7 @@ import {
   RelayerTxType,
   TransactionType,
 } from '@polymarket/builder-relayer-client';
-import { type Address, encodeFunctionData, type Hex, parseAbi, zeroHash } from 'viem';
+import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi, zeroHash } from 'viem';
 import { polygon } from 'viem/chains';
 import { type PolymarketSim, startPolymarketSim } from '../../../sim/polymarket/index.js';
 import { type SandboxChain, startSandboxChain } from '../../../src/chain/sandbox/sandbox-chain.js';
@@ -56,6 +56,8 @@ const ctf = parseAbi([
 const safeAbi = parseAbi([
   'function getOwners() view returns (address[])',
   'function nonce() view returns (uint256)',
+  'function VERSION() view returns (string)',
+  'function masterCopy() view returns (address)',
 ]);
 
 let chain: SandboxChain;
@@ -190,6 +192,17 @@ describe('official relayer client ↔ simulated relayer: Safe and proxy wallets 
       'latest',
     ]);
     assert.ok(owners.toLowerCase().endsWith(address.slice(2).toLowerCase()), 'getOwners() is [signer]');
+    // The real Gnosis Safe v1.3.0 behind a GnosisSafeProxy: VERSION() through the proxy, masterCopy() from the proxy.
+    const version = await rpc<Hex>('eth_call', [
+      { to: derived, data: encodeFunctionData({ abi: safeAbi, functionName: 'VERSION' }) },
+      'latest',
+    ]);
+    assert.equal(decodeFunctionResult({ abi: safeAbi, functionName: 'VERSION', data: version }), '1.3.0');
+    const singleton = await rpc<Hex>('eth_call', [
+      { to: derived, data: encodeFunctionData({ abi: safeAbi, functionName: 'masterCopy' }) },
+      'latest',
+    ]);
+    assert.equal(BigInt(singleton), BigInt('0xd9Db270c1B5E3Bd161E8c8503c55cEABeE709552'));
     // A second creation is refused by the relayer (the client itself refuses first).
     await assert.rejects(client.deploy());
   });
