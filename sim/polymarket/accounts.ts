@@ -32,6 +32,8 @@ export interface Fill {
   usdc: number;
   txHash: string;
   taker: boolean;
+  /** The trade's settlement failed on chain and was taken back out of the ledger: not a fill any more. */
+  failed?: boolean;
 }
 
 export interface Wallet {

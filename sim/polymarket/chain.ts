@@ -36,6 +36,7 @@ import {
 } from './safe-proxy-chain.js';
 import {
   approveExchanges,
+  balanceAllowances,
   type ChainSettlement,
   houseSplit,
   installSettlementExchange,
@@ -222,6 +223,21 @@ export class SimChain {
       this.options.contracts,
       owner as Address,
       exchange,
+      tokenId === null ? null : BigInt(tokenId),
+    );
+  }
+
+  /** The owner's collateral (tokenId null) or outcome-token balance and each spender's allowance, read on chain. */
+  balanceAllowances(
+    owner: string,
+    spenders: readonly string[],
+    tokenId: string | null,
+  ): Promise<{ balance: bigint; allowances: bigint[] }> {
+    return balanceAllowances(
+      this.client,
+      this.options.contracts,
+      owner as Address,
+      spenders as Address[],
       tokenId === null ? null : BigInt(tokenId),
     );
   }

@@ -73,7 +73,10 @@ export function privateClobRoutes(pm: PmContext): Route[] {
     // A match on a market listed on the sandbox chain is answered once its settlement transaction is mined, so the
     // hash in the answer is the real one and the positions are on chain when the client hears of the fill.
     await t?.settled;
-    const [making, taking] = !t ? ['', ''] : o.side === 'BUY' ? [t.usdc, t.size] : [t.size, t.usdc];
+    // A match whose settlement failed was taken back out of the ledger: the answer is the order as it stands,
+    // resting (`live`) or, consumed by the failed match, not matched at all; the failed transaction is named.
+    const filled = t !== null && t.chainStatus !== 'FAILED';
+    const [making, taking] = !filled ? ['', ''] : o.side === 'BUY' ? [t.usdc, t.size] : [t.size, t.usdc];
     return {
       status: 200,
       body: {
@@ -81,8 +84,8 @@ export function privateClobRoutes(pm: PmContext): Route[] {
         orderID: o.id,
         takingAmount: typeof taking === 'number' ? fmtUnits(taking) : taking,
         makingAmount: typeof making === 'number' ? fmtUnits(making) : making,
-        status: t ? 'matched' : 'live',
-        transactionsHashes: t ? [t.txHash] : [],
+        status: filled ? 'matched' : o.status === 'LIVE' ? 'live' : t ? 'unmatched' : 'live',
+        transactionsHashes: t?.txHash ? [t.txHash] : [],
         tradeIDs: t ? [t.id] : [],
         success: true,
       },
@@ -131,7 +134,13 @@ export function privateClobRoutes(pm: PmContext): Route[] {
     return out;
   };
 
-  const balance = (ctx: Ctx) => {
+  /**
+   * `/balance-allowance` for the wallet the signature type trades through (the funder, not the EOA, for types
+   * 1-3). With the sandbox chain the answer is the chain's, as the real CLOB reads it: the funder's on-chain
+   * collateral, or ERC-1155 balance of a token listed there, and each V2 spender's allowance (operator approval for
+   * tokens). Without a chain, and for a token of a market settled in the ledger only, the ledger's.
+   */
+  const balance = async (ctx: Ctx) => {
     const key = l2(ctx);
     if (!key) return;
     const assetType = ctx.query.get('asset_type');
@@ -140,15 +149,27 @@ export function privateClobRoutes(pm: PmContext): Route[] {
       return fail(ctx, 400, CLOB_ERRORS.invalidAssetType);
     if (signatureType !== null && !/^[0-3]$/.test(signatureType))
       return fail(ctx, 400, CLOB_ERRORS.invalidSignatureType);
-    // The wallet the signature type trades through: the funder, not the EOA, for types 1-3.
+    const tokenId = assetType === 'CONDITIONAL' ? ctx.query.get('token_id') : null;
+    if (assetType === 'CONDITIONAL' && (!tokenId || !/^\d{1,78}$/.test(tokenId)))
+      return fail(ctx, 400, CLOB_ERRORS.invalidTokenId);
     const address = wallets.walletFor(key.address, Number(signatureType ?? '0'));
-    const wallet = accounts.peek(address ?? key.address);
-    let units = address ? wallet.collateral : 0;
-    if (assetType === 'CONDITIONAL') {
-      const tokenId = ctx.query.get('token_id');
-      if (!tokenId || !/^\d{1,78}$/.test(tokenId)) return fail(ctx, 400, CLOB_ERRORS.invalidTokenId);
-      units = address ? (wallet.positions.get(tokenId)?.size ?? 0) : 0;
+    const market = tokenId === null ? undefined : cat.byToken(tokenId)?.market;
+    if (pm.chain && (market === undefined || cat.isOnChain(market))) {
+      // A signature type whose wallet does not exist has nothing on chain either.
+      const read = address
+        ? await pm.chain.balanceAllowances(address, V2_SPENDERS, tokenId)
+        : { balance: 0n, allowances: V2_SPENDERS.map(() => 0n) };
+      return send(ctx, 200, {
+        balance: read.balance.toString(),
+        allowances: Object.fromEntries(V2_SPENDERS.map((s, i) => [s, String(read.allowances[i] ?? 0n)])),
+      });
     }
+    const wallet = accounts.peek(address ?? key.address);
+    const units = !address
+      ? 0
+      : tokenId === null
+        ? wallet.collateral
+        : (wallet.positions.get(tokenId)?.size ?? 0);
     const allowance = wallet.approved ? MAX_UINT256 : '0';
     send(ctx, 200, {
       balance: String(Math.max(0, units)),

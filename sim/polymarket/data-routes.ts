@@ -125,30 +125,34 @@ export function dataRoutes(pm: PmContext): Route[] {
     taker: f.taker,
   });
 
-  const tradeRows = (t: TradeRecord): Row[] => [
-    {
-      wallet: t.taker.account,
-      m: t.market,
-      outcome: t.taker.outcome,
-      side: t.taker.side,
-      size: t.size,
-      price: t.price,
-      ms: t.ms,
-      tx: t.txHash,
-      taker: true,
-    },
-    ...t.makers.map((f) => ({
-      wallet: f.order.account,
-      m: t.market,
-      outcome: f.order.outcome,
-      side: f.order.side,
-      size: f.size,
-      price: f.price,
-      ms: t.ms,
-      tx: t.txHash,
-      taker: false,
-    })),
-  ];
+  // A match whose settlement failed on chain never happened: it is on no tape.
+  const tradeRows = (t: TradeRecord): Row[] =>
+    t.chainStatus === 'FAILED'
+      ? []
+      : [
+          {
+            wallet: t.taker.account,
+            m: t.market,
+            outcome: t.taker.outcome,
+            side: t.taker.side,
+            size: t.size,
+            price: t.price,
+            ms: t.ms,
+            tx: t.txHash,
+            taker: true,
+          },
+          ...t.makers.map((f) => ({
+            wallet: f.order.account,
+            m: t.market,
+            outcome: f.order.outcome,
+            side: f.order.side,
+            size: f.size,
+            price: f.price,
+            ms: t.ms,
+            tx: t.txHash,
+            taker: false,
+          })),
+        ];
 
   const printRow = (m: PmMarket, p: HousePrint): Row => ({
     wallet: HOUSE_ADDRESS,
@@ -222,6 +226,7 @@ export function dataRoutes(pm: PmContext): Route[] {
         const start = intParam(ctx.query, 'start');
         const end = intParam(ctx.query, 'end');
         const rows = w.fills
+          .filter((f) => !f.failed)
           .map((f) => fillRow(w, f))
           .filter(() => types.length === 0 || types.includes('TRADE'))
           .filter((r) => markets.size === 0 || markets.has(cat.conditionId(r.m)))
@@ -254,7 +259,10 @@ export function dataRoutes(pm: PmContext): Route[] {
         const want = page.offset + page.limit;
         let rows: Row[];
         if (user) {
-          rows = user.fills.map((f) => fillRow(user, f)).reverse();
+          rows = user.fills
+            .filter((f) => !f.failed)
+            .map((f) => fillRow(user, f))
+            .reverse();
         } else if (markets.length > 0) {
           rows = markets.flatMap((m) =>
             exchange.tape(m, want).flatMap((t) => ('taker' in t ? tradeRows(t) : [printRow(m, t)])),

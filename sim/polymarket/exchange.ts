@@ -10,7 +10,7 @@ import { houseLadder, houseTrade, houseVolume } from './house.js';
 import { bytes32For } from './ids.js';
 import { filledSize, planFills, wouldCross } from './matching.js';
 import { isYesBid, type PmOrder, remaining, yesPrice } from './order.js';
-import { settle } from './settlement.js';
+import { revertSettlement, settle } from './settlement.js';
 import type { TradeRecord } from './trade.js';
 import { ONE } from './units.js';
 
@@ -39,6 +39,8 @@ export interface FeedSink {
   bookChanged(m: PmMarket, before: Depth, after: Depth, nowMs: number): void;
   tickChanged(m: PmMarket, oldTick: number, newTick: number, nowMs: number): void;
   traded(t: TradeRecord, nowMs: number): void;
+  /** A trade's on-chain settlement was mined (chainStatus CONFIRMED) or failed (FAILED, the ledger reverted). */
+  tradeSettled(t: TradeRecord, nowMs: number): void;
   orderEvent(o: PmOrder, type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION', nowMs: number): void;
 }
 
@@ -47,6 +49,7 @@ const SILENT: FeedSink = {
   bookChanged: () => {},
   tickChanged: () => {},
   traded: () => {},
+  tradeSettled: () => {},
   orderEvent: () => {},
 };
 
@@ -77,7 +80,8 @@ export class Exchange {
   feed: FeedSink = SILENT;
   /**
    * Settles a user's match on the sandbox chain (trade-chain.ts), when the simulator runs with one. Called once
-   * per trade with a user in it, right after the ledger moved; its promise is kept on the trade as `settled`.
+   * per trade with a user in it, right after the ledger moved; its promise, followed by the ledger's answer to
+   * the outcome (`afterSettlement`), is kept on the trade as `settled`.
    */
   settler: ((t: TradeRecord) => Promise<void>) | null = null;
   private readonly stepMs: number[];
@@ -190,8 +194,11 @@ export class Exchange {
     let trade: TradeRecord | null = null;
     if (fills.length > 0) {
       trade = settle(this.accounts, this.cat, o, fills, nowMs);
-      if (this.settler && (!o.house || trade.makers.some((f) => !f.order.house)))
-        trade.settled = this.settler(trade);
+      const t = trade;
+      if (this.settler && (!o.house || t.makers.some((f) => !f.order.house)))
+        t.settled = this.settler(t).then(() => this.afterSettlement(t));
+      // A match that never goes on chain cannot fail: nothing to take back.
+      else t.ledger.length = 0;
       lb.book.prune(isBid ? 'asks' : 'bids');
       const lastFill = fills[fills.length - 1];
       if (lastFill) lb.last = { price: lastFill.yesPrice, takerSide: isBid ? 'BUY' : 'SELL' };
@@ -243,6 +250,47 @@ export class Exchange {
     if (trade) this.announce(trade, nowMs);
     if (o.status === 'CANCELED') this.feed.orderEvent(o, 'CANCELLATION', nowMs);
     return { ok: true, trade };
+  }
+
+  /**
+   * The ledger follows the chain: a mined settlement is final (the sandbox chain has no reorgs), a failed one is
+   * taken back out of the ledger — balances, positions, fees and matched sizes — so that nothing moved anywhere.
+   * An order the failed match had completed is not put back on the book: it ends CANCELED with what it matched
+   * before; an order still resting keeps resting with its size given back. Polymarket does not publish what its
+   * CLOB does with such orders (py-clob-client-v2 issue #34 reports it keeping size_matched of settlements that
+   * never happened, as a bug); the simulator keeps the ledger true to the chain instead.
+   */
+  private afterSettlement(t: TradeRecord): void {
+    if (t.chainStatus === undefined || t.chainStatus === 'PENDING') {
+      t.ledger.length = 0;
+      return;
+    }
+    const nowMs = this.now();
+    if (t.chainStatus === 'CONFIRMED') {
+      t.ledger.length = 0;
+      this.feed.tradeSettled(t, nowMs);
+      return;
+    }
+    const lb = this.live.get(t.market.index);
+    const before = lb && this.feed.watches(t.market) ? depthOf(lb.book) : null;
+    revertSettlement(this.accounts, t);
+    if (!t.taker.house) {
+      const volume = this.userVolume.get(t.market.index) ?? 0;
+      this.userVolume.set(t.market.index, volume - t.usdc);
+    }
+    const orders = new Set([t.taker, ...t.makers.map((f) => f.order)]);
+    const canceled = new Set<PmOrder>();
+    for (const o of orders) {
+      if (o.status !== 'MATCHED') continue;
+      o.status = 'CANCELED';
+      this.gtd.delete(o);
+      canceled.add(o);
+    }
+    if (lb) lb.ms = nowMs;
+    this.version += 1;
+    if (lb && before) this.feed.bookChanged(t.market, before, depthOf(lb.book), nowMs);
+    this.feed.tradeSettled(t, nowMs);
+    for (const o of orders) this.feed.orderEvent(o, canceled.has(o) ? 'CANCELLATION' : 'UPDATE', nowMs);
   }
 
   private announce(trade: TradeRecord, nowMs: number): void {

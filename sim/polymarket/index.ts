@@ -207,6 +207,7 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
   };
 
   let streams: Streams | null = null;
+  let urls: PolymarketSim['urls'] | null = null;
   const control: SimControl = {
     faults,
     clock,
@@ -222,10 +223,13 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
       fund: (address, amount) => {
         accounts.wallet(address).collateral += Number(amount);
       },
-      extra: async (method, path, body) =>
-        `${method} ${path}` === 'POST /__sim/markets'
-          ? listMarket(cat, exchange)
-          : chainControl(pm.chain, cat, method, path, body),
+      extra: async (method, path, body) => {
+        const route = `${method} ${path}`;
+        if (route === 'POST /__sim/markets') return listMarket(cat, exchange);
+        // Where each host listens (the WebSocket host has a port of its own), for tests that talk to it directly.
+        if (route === 'GET /__sim/urls') return { status: 200, body: urls };
+        return chainControl(pm.chain, cat, method, path, body);
+      },
     },
     requests: new SimRequestLog(),
   };
@@ -249,15 +253,16 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
 
   const http = (port: number | undefined) => `http://127.0.0.1:${port}`;
   const live = streams;
+  urls = {
+    gamma: http(gammaPort),
+    clob: http(clobPort),
+    data: http(dataPort),
+    relayer: http(relayerPort),
+    wsMarket: `ws://127.0.0.1:${wsPort}/ws/market`,
+    wsUser: `ws://127.0.0.1:${wsPort}/ws/user`,
+  };
   return {
-    urls: {
-      gamma: http(gammaPort),
-      clob: http(clobPort),
-      data: http(dataPort),
-      relayer: http(relayerPort),
-      wsMarket: `ws://127.0.0.1:${wsPort}/ws/market`,
-      wsUser: `ws://127.0.0.1:${wsPort}/ws/user`,
-    },
+    urls,
     control: http(clobPort),
     relayerAuth,
     createAccount: (o) => createAccount(o),

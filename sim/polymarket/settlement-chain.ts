@@ -209,6 +209,55 @@ export async function tradingFunds(
   return { balance, allowance: approved ? maxUint256 : 0n };
 }
 
+/**
+ * `/balance-allowance` as the real CLOB answers it on chain: the owner's collateral (tokenId null) or ERC-1155
+ * balance, and per spender its ERC-20 allowance, or for outcome tokens max uint256 when it is an approved operator.
+ */
+export async function balanceAllowances(
+  client: SimChainClient,
+  contracts: ChainContracts,
+  owner: Address,
+  spenders: readonly Address[],
+  tokenId: bigint | null,
+): Promise<{ balance: bigint; allowances: bigint[] }> {
+  if (tokenId === null) {
+    const [balance, ...allowances] = await Promise.all([
+      client.readContract({
+        address: contracts.collateral,
+        abi: erc20,
+        functionName: 'balanceOf',
+        args: [owner],
+      }),
+      ...spenders.map((spender) =>
+        client.readContract({
+          address: contracts.collateral,
+          abi: erc20,
+          functionName: 'allowance',
+          args: [owner, spender],
+        }),
+      ),
+    ]);
+    return { balance, allowances };
+  }
+  const [balance, ...approved] = await Promise.all([
+    client.readContract({
+      address: contracts.conditionalTokens,
+      abi: erc1155,
+      functionName: 'balanceOf',
+      args: [owner, tokenId],
+    }),
+    ...spenders.map((operator) =>
+      client.readContract({
+        address: contracts.conditionalTokens,
+        abi: erc1155,
+        functionName: 'isApprovedForAll',
+        args: [owner, operator],
+      }),
+    ),
+  ]);
+  return { balance: balance as bigint, allowances: approved.map((a) => (a ? maxUint256 : 0n)) };
+}
+
 export enum FillKind {
   Transfer = 0,
   Mint = 1,

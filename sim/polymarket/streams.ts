@@ -348,9 +348,33 @@ export class Streams implements FeedSink {
         side: outcome === 0 ? yesSide : yesSide === 'BUY' ? 'SELL' : 'BUY',
         size: fmtUnits(t.size),
         timestamp: String(nowMs),
-        transaction_hash: t.txHash,
+        // Not known yet for a match whose settlement is still to be mined (the recorded V1 frame has no hash).
+        ...(t.chainStatus === 'PENDING' ? {} : { transaction_hash: t.txHash }),
       });
     }
+    // A match settled on chain is only MATCHED until its transaction is mined (tradeSettled); one settled in the
+    // ledger is final at once.
+    const statuses =
+      t.chainStatus === 'PENDING' ? (['MATCHED'] as const) : (['MATCHED', 'CONFIRMED'] as const);
+    this.toViewers(t, statuses, nowMs);
+  }
+
+  /**
+   * The user channel's later trade updates (docs.polymarket.com, WebSocket user channel: a `trade` message on match,
+   * MATCHED, and on each later status change, MINED, CONFIRMED, RETRYING, FAILED), now with the real hash.
+   */
+  tradeSettled(t: TradeRecord, nowMs: number): void {
+    const statuses = t.chainStatus === 'FAILED' ? (['FAILED'] as const) : (['MINED', 'CONFIRMED'] as const);
+    this.toViewers(t, statuses, nowMs);
+  }
+
+  /** Sends a trade's status updates to each user in it, once per API key, as that participant sees it. */
+  private toViewers(
+    t: TradeRecord,
+    statuses: ReadonlyArray<'MATCHED' | 'MINED' | 'CONFIRMED' | 'FAILED'>,
+    nowMs: number,
+  ): void {
+    const { cat } = this.pm;
     const viewers = new Map<string, { order: PmOrder; side: 'TAKER' | 'MAKER' }>();
     if (!t.taker.house) viewers.set(t.taker.ownerKey, { order: t.taker, side: 'TAKER' });
     for (const f of t.makers) {
@@ -359,7 +383,7 @@ export class Streams implements FeedSink {
     }
     for (const [key, { order, side }] of viewers) {
       const viewer = { apiKey: key, makerAddress: order.makerAddress, side };
-      for (const status of ['MATCHED', 'CONFIRMED'] as const) {
+      for (const status of statuses) {
         this.toUser(key, t.market, tradeEventJson(t, cat, viewer, status, nowMs));
       }
     }

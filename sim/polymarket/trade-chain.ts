@@ -3,9 +3,9 @@
 // exchange (contracts/SettlementExchange.sol) — a transfer when both trade the same outcome, a mint when both buy
 // complementary outcomes, a merge when both sell them — with exactly the collateral the simulator's ledger moved
 // for it (settlement.ts: per fill the YES side pays or gets round(q·p), the NO side q − that), then the taker's fee.
-// Fills between two house orders are the house's own paper prints and stay off chain. On success the trade's
-// transaction hash becomes the real one; a reverted settlement marks the trade FAILED, as Polymarket reports a
-// match whose transaction failed.
+// Fills between two house orders are the house's own paper prints and stay off chain. Once mined the trade carries
+// the real transaction hash; a reverted settlement marks the trade FAILED, as Polymarket reports a match whose
+// transaction failed, and the exchange then takes the match back out of the ledger (Exchange.settled).
 import type { Address, Hex } from 'viem';
 import type { Accounts } from './accounts.js';
 import { type Catalogue, HOUSE_ADDRESS } from './catalogue.js';
@@ -104,7 +104,8 @@ export function planChainSettlement(cat: Catalogue, t: TradeRecord): Plan | null
 
 /**
  * Settles a trade on chain if it has on-chain legs; never rejects. The trade (and every participant's fill of it)
- * then carries the settlement's transaction hash, and `chainStatus` says whether it was mined successfully.
+ * then carries the settlement's transaction hash, and `chainStatus` says whether it was mined successfully
+ * (PENDING from the call until then, set before the first await so the match is announced as MATCHED only).
  */
 export async function settleOnChain(
   chain: SimChain,
@@ -123,7 +124,11 @@ export async function settleOnChain(
     }
     t.chainStatus = success ? 'CONFIRMED' : 'FAILED';
   } catch {
-    // The chain did not take the transaction at all (anvil gone): nothing moved on chain.
+    // The chain did not take the transaction at all (anvil gone): nothing moved on chain, and there is no hash.
+    t.txHash = '';
+    for (const o of [t.taker, ...t.makers.map((f) => f.order)]) {
+      for (const fill of accounts.peek(o.account).fills) if (fill.tradeId === t.id) fill.txHash = '';
+    }
     t.chainStatus = 'FAILED';
   }
 }

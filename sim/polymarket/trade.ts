@@ -3,6 +3,7 @@
 // `owner`, `maker_address` and `trader_side` describe the participant the row is shown to.
 import type { Catalogue, PmMarket } from './catalogue.js';
 import { outcomeName, type PmOrder } from './order.js';
+import type { LedgerMove } from './settlement.js';
 import { fmtUnits } from './units.js';
 
 export interface MakerFill {
@@ -34,8 +35,10 @@ export interface TradeRecord {
    * Absent for a match settled in the ledger only.
    */
   chainStatus?: 'PENDING' | 'CONFIRMED' | 'FAILED';
-  /** Resolves once the on-chain settlement (if any) is mined or has failed; never rejects. */
+  /** Resolves once the on-chain settlement (if any) is mined or has failed, and the ledger agrees; never rejects. */
   settled?: Promise<void>;
+  /** What the match changed in the ledger, to take back if its settlement fails (settlement.ts). */
+  ledger: LedgerMove[];
 }
 
 export interface Viewer {
@@ -58,9 +61,18 @@ function makerOrdersJson(t: TradeRecord, cat: Catalogue): Array<Record<string, u
   }));
 }
 
-/** A ledger-only match is confirmed at once; an on-chain one is MINED until its receipt, then CONFIRMED or FAILED. */
-function restStatus(t: TradeRecord): 'MINED' | 'CONFIRMED' | 'FAILED' {
-  return t.chainStatus === 'PENDING' ? 'MINED' : (t.chainStatus ?? 'CONFIRMED');
+/**
+ * Where a trade stands, in Polymarket's statuses (MATCHED → MINED → CONFIRMED, or FAILED): a ledger-only match is
+ * confirmed at once; an on-chain one is MATCHED until its settlement's receipt, then CONFIRMED or FAILED (the sandbox
+ * chain has no reorgs, so mined is final and there is no RETRYING).
+ */
+export function tradeStatus(t: TradeRecord): 'MATCHED' | 'CONFIRMED' | 'FAILED' {
+  return t.chainStatus === 'PENDING' ? 'MATCHED' : (t.chainStatus ?? 'CONFIRMED');
+}
+
+/** The settlement transaction's hash: none while an on-chain settlement is not mined yet. */
+function txHashOf(t: TradeRecord): string {
+  return t.chainStatus === 'PENDING' ? '' : t.txHash;
 }
 
 /** REST Trade (GET /data/trades); REST prefixes the status. */
@@ -75,7 +87,7 @@ export function tradeJson(t: TradeRecord, cat: Catalogue, viewer: Viewer): Recor
     size: fmtUnits(t.size),
     fee_rate_bps: String(t.feeRateBps),
     price: fmtUnits(t.price),
-    status: `TRADE_STATUS_${restStatus(t)}`,
+    status: `TRADE_STATUS_${tradeStatus(t)}`,
     match_time: seconds,
     last_update: seconds,
     outcome: outcomeName(t.taker.outcome),
@@ -83,7 +95,7 @@ export function tradeJson(t: TradeRecord, cat: Catalogue, viewer: Viewer): Recor
     owner: viewer.apiKey,
     maker_address: viewer.makerAddress,
     maker_orders: makerOrdersJson(t, cat),
-    transaction_hash: t.txHash,
+    transaction_hash: txHashOf(t),
     trader_side: viewer.side,
   };
 }
@@ -93,7 +105,7 @@ export function tradeEventJson(
   t: TradeRecord,
   cat: Catalogue,
   viewer: Viewer,
-  status: 'MATCHED' | 'CONFIRMED',
+  status: 'MATCHED' | 'MINED' | 'CONFIRMED' | 'FAILED',
   nowMs: number,
 ): Record<string, unknown> {
   const seconds = String(Math.floor(t.ms / 1000));
@@ -118,7 +130,7 @@ export function tradeEventJson(
     timestamp: String(nowMs),
     trade_owner: viewer.apiKey,
     trader_side: viewer.side,
-    transaction_hash: t.txHash,
+    transaction_hash: txHashOf(t),
     type: 'TRADE',
   };
 }

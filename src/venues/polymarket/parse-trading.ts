@@ -117,6 +117,7 @@ export function tradeHasFeeRate(t: PolymarketUserTrade): boolean {
 /**
  * The fills one user trade holds for us: the taker side when we were the taker, and each of our maker orders it
  * matched. A maker order on the other token of the market (a mint or merge) trades the same direction as the taker.
+ * A trade whose settlement failed on chain (status FAILED, REST `TRADE_STATUS_FAILED`) moved nothing: no fills.
  */
 export function userTradeFills(
   t: PolymarketUserTrade,
@@ -125,6 +126,7 @@ export function userTradeFills(
   feeExponent = 0,
 ): Fill[] {
   const fills: Fill[] = [];
+  if (t.status.toUpperCase().replace(/^TRADE_STATUS_/, '') === 'FAILED') return fills;
   const createdAt = isoFromSeconds(t.match_time);
   const takerSide = side(t.side);
   const iAmTaker = t.trader_side ? t.trader_side.toUpperCase() === 'TAKER' : t.owner === me.apiKey;

@@ -99,6 +99,17 @@ test('a user trade gives each participant its own fills: the taker one fill, a m
   );
 });
 
+test('a trade whose settlement failed on chain gives nobody a fill, however its status is spelled', () => {
+  const trade = decode(PolymarketUserTrade, fixture('ws_user_trade_v1.json'));
+  const me = { apiKey: '86f776cc-e18b-c94e-80b4-a7364e0ecec5', address: '0x0' };
+  for (const status of ['MATCHED', 'MINED', 'CONFIRMED', 'TRADE_STATUS_CONFIRMED', 'RETRYING'])
+    assert.equal(userTradeFills({ ...trade, status }, me).length, 1, status);
+  for (const status of ['FAILED', 'TRADE_STATUS_FAILED', 'failed']) {
+    assert.deepEqual(userTradeFills({ ...trade, status }, me), [], status);
+    assert.deepEqual(userTradeFills({ ...trade, status, trader_side: 'TAKER' }, me), [], status);
+  }
+});
+
 test('fills never exceed what the trade matched, and fees are non-negative (property)', () => {
   const level = fc.record({
     matched: fc.integer({ min: 1, max: 10_000 }),
