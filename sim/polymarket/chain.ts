@@ -28,6 +28,15 @@ import {
   walletNonce,
 } from './deposit-wallet-chain.js';
 import {
+  execProxyCalls,
+  execSafeTransaction,
+  installSafeProxyContracts,
+  placeProxyWallet,
+  placeSafe,
+  type SafeTx,
+  safeNonce,
+} from './safe-proxy-chain.js';
+import {
   approveExchanges,
   balanceAllowances,
   type ChainSettlement,
@@ -74,6 +83,8 @@ export class SimChain {
   private readonly conditions = new Map<string, { questionId: Hex; negRisk: boolean }>();
   /** One transaction at a time: the oracle's, minter's and relayer's nonces stay in order. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Runtime code of the proxy wallet stand-in (safe-proxy-chain.ts), placed at each proxy wallet's address. */
+  private proxyWalletCode: Hex = '0x';
 
   private constructor(
     private readonly options: SimChainOptions,
@@ -96,7 +107,10 @@ export class SimChain {
     await installDepositWalletContracts(client, options.rpcUrl, relayerKey);
     const operatorKey = generatePrivateKey();
     await installSettlementExchange(client, options.rpcUrl, operatorKey, options.contracts);
-    return new SimChain(options, client, oracleKey, relayerKey, operatorKey);
+    const { proxyWalletCode } = await installSafeProxyContracts(client, options.rpcUrl, relayerKey);
+    const chain = new SimChain(options, client, oracleKey, relayerKey, operatorKey);
+    chain.proxyWalletCode = proxyWalletCode;
+    return chain;
   }
 
   get oracle(): Address {
@@ -318,6 +332,41 @@ export class SimChain {
       }
       return sendSettlement(this.client, this.options.rpcUrl, this.operatorKey, settlement);
     });
+  }
+
+  /** The relayer's own account: the `relay` of a PROXY request, and the only caller its proxy wallets obey. */
+  get relayer(): Address {
+    return privateKeyToAccount(this.relayerKey).address;
+  }
+
+  /** Places `owner`'s Safe at `at` (the address the official client derives) unless one is there already. */
+  placeSafe(owner: string, at: string): Promise<Hex | null> {
+    return this.serial(() =>
+      placeSafe(this.client, this.options.rpcUrl, this.relayerKey, owner as Address, at as Address),
+    );
+  }
+
+  /** Places a proxy wallet, obeying only the relayer, at `at` unless one is there already. */
+  placeProxyWallet(at: string): Promise<void> {
+    return placeProxyWallet(this.client, this.proxyWalletCode, this.relayer, at as Address);
+  }
+
+  /** The Safe's `execTransaction`: it checks the owner's signature and its nonce, then runs the call or reverts. */
+  execSafe(safe: string, tx: SafeTx, signatures: Hex): Promise<{ hash: Hex; success: boolean }> {
+    return this.serial(() =>
+      execSafeTransaction(this.client, this.options.rpcUrl, this.relayerKey, safe as Address, tx, signatures),
+    );
+  }
+
+  /** The proxy wallet's `proxy(calls)` from the relayer: every call or none. */
+  execProxy(wallet: string, data: Hex): Promise<{ hash: Hex; success: boolean }> {
+    return this.serial(() =>
+      execProxyCalls(this.client, this.options.rpcUrl, this.relayerKey, wallet as Address, data),
+    );
+  }
+
+  safeNonce(safe: string): Promise<bigint> {
+    return safeNonce(this.client, safe as Address);
   }
 
   walletNonce(wallet: string): Promise<bigint> {

@@ -81,6 +81,8 @@ export const RELAYER_ERRORS = {
   expired: 'deadline passed',
   notDeployed: 'deposit wallet not deployed',
   noChain: 'no chain to execute on',
+  safeDeployed: 'safe already deployed',
+  safeNotDeployed: 'safe not deployed',
 } as const;
 
 export const GAMMA_ERRORS = {

@@ -176,6 +176,9 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
       accounts.wallet(address).onboarded = true;
     }
     if (pm.chain) {
+      // A legacy account's Safe and proxy wallet are contracts on chain, where the relayer can drive them.
+      if (made.safe) await pm.chain.placeSafe(address, made.safe);
+      if (made.proxy) await pm.chain.placeProxyWallet(made.proxy);
       for (const at of onChain) await pm.chain.fundCollateral(at, BigInt(collateral));
       if (kind === 'legacy' && o.gas !== false) await pm.chain.fundGas(address, 10n ** 19n);
       // An account created approved has approved the exchanges on chain too, where its trades settle.

@@ -11,7 +11,7 @@
 // same signature, nonce and deadline again and runs every call or none (a reverting call fails the whole batch:
 // STATE_FAILED, nothing moved, nonce unspent). With a chain, WALLET-CREATE deploys the wallet contract and the nonce
 // is the wallet's own `nonce()`; without one, deposit wallets exist only in the simulator's registry and WALLET
-// batches are refused.
+// batches are refused. The Safe (SAFE-CREATE, SAFE) and proxy-wallet (PROXY) types are relayer-safe-proxy.ts.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Hex, verifyTypedData } from 'viem';
@@ -20,6 +20,7 @@ import { l2Signature } from './auth.js';
 import type { PmContext } from './context.js';
 import { RELAYER_ERRORS } from './errors.js';
 import { type Ctx, fail, parseBody, type Route, send } from './http-util.js';
+import { type SafeProxyType, safeProxyRelayer } from './relayer-safe-proxy.js';
 import { WALLET_FACTORIES } from './wallet-registry.js';
 
 export interface BuilderCreds {
@@ -43,6 +44,13 @@ interface RelayerTx {
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HEX_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
 const UINT = /^\d{1,78}$/;
+/** A look-up's `type`: which kind of contract wallet it is about (none: any). */
+const KIND_OF_TYPE = new Map([
+  ['WALLET', 'deposit'],
+  ['SAFE', 'safe'],
+  ['PROXY', 'proxy'],
+] as const);
+const SAFE_PROXY_TYPES = new Set<unknown>(['SAFE', 'SAFE-CREATE', 'PROXY']);
 
 const BATCH_TYPES = {
   Call: [
@@ -107,6 +115,7 @@ export async function createDepositWallet(
 
 export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
   const txs = new Map<string, RelayerTx>();
+  const safeProxy = safeProxyRelayer(pm);
 
   const authorised = (ctx: Ctx): boolean => {
     const h = ctx.req.headers;
@@ -120,23 +129,26 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
     return same(signature, l2Signature(builder.secret, timestamp, ctx.method, ctx.path, ctx.body));
   };
 
-  const walletQuery = (ctx: Ctx): string | null => {
+  const walletQuery = (ctx: Ctx): { address: string; type: 'WALLET' | 'SAFE' | 'PROXY' | null } | null => {
     const address = ctx.query.get('address');
     const type = ctx.query.get('type');
-    if (!address || !ADDRESS.test(address) || (type !== null && type !== 'WALLET')) {
+    if (!address || !ADDRESS.test(address) || (type !== null && !KIND_OF_TYPE.has(type as 'WALLET'))) {
       fail(ctx, 400, RELAYER_ERRORS.invalidRequest);
       return null;
     }
-    return address.toLowerCase();
+    return { address: address.toLowerCase(), type: type as 'WALLET' | 'SAFE' | 'PROXY' | null };
   };
 
   return [
     {
       method: 'GET',
       path: '/relay-payload',
-      handler: (ctx) => {
-        const owner = walletQuery(ctx);
-        if (!owner) return;
+      handler: async (ctx) => {
+        const query = walletQuery(ctx);
+        if (!query) return;
+        if (query.type === 'SAFE' || query.type === 'PROXY')
+          return send(ctx, 200, await safeProxy.relayPayload(query.type, query.address));
+        const owner = query.address;
         const known = pm.wallets.find(owner)?.wallets.get('deposit');
         send(ctx, 200, { address: known ?? predicted(owner), nonce: '0' });
       },
@@ -145,9 +157,13 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
       method: 'GET',
       path: '/deployed',
       handler: (ctx) => {
-        const wallet = walletQuery(ctx);
-        if (!wallet) return;
-        send(ctx, 200, { deployed: pm.wallets.ownerOf(wallet)?.kind === 'deposit' });
+        const query = walletQuery(ctx);
+        if (!query) return;
+        const kind = pm.wallets.ownerOf(query.address)?.kind;
+        // The official client asks about its Safe without a type; a typed look-up names the kind.
+        send(ctx, 200, {
+          deployed: kind !== undefined && (query.type === null || KIND_OF_TYPE.get(query.type) === kind),
+        });
       },
     },
     {
@@ -155,10 +171,16 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
       path: '/nonce',
       handler: async (ctx) => {
         const address = ctx.query.get('address');
-        if (!address || !ADDRESS.test(address) || ctx.query.get('type') !== 'WALLET') {
+        const type = ctx.query.get('type');
+        if (
+          !address ||
+          !ADDRESS.test(address) ||
+          (type !== 'WALLET' && type !== 'SAFE' && type !== 'PROXY')
+        ) {
           return fail(ctx, 400, RELAYER_ERRORS.invalidRequest);
         }
-        send(ctx, 200, { nonce: (await batchNonce(address)).toString() });
+        const nonce = type === 'WALLET' ? await batchNonce(address) : await safeProxy.nonce(type, address);
+        send(ctx, 200, { nonce: nonce.toString() });
       },
     },
     {
@@ -182,6 +204,7 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
         }
         const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
         if (b.type === 'WALLET') return walletBatch(ctx, b);
+        if (SAFE_PROXY_TYPES.has(b.type)) return safeProxySubmit(ctx, b.type as SafeProxyType, b);
         if (b.type !== 'WALLET-CREATE') return fail(ctx, 400, RELAYER_ERRORS.unsupportedType);
         if (
           typeof b.from !== 'string' ||
@@ -284,6 +307,29 @@ export function relayerRoutes(pm: PmContext, builder: BuilderCreds): Route[] {
       proxyAddress: depositWallet.toLowerCase(),
       type: 'WALLET',
       state: result.success ? 'STATE_CONFIRMED' : 'STATE_FAILED',
+      createdAt: now,
+      updatedAt: now,
+    };
+    txs.set(tx.transactionID, tx);
+    send(ctx, 200, {
+      transactionID: tx.transactionID,
+      transactionHash: tx.transactionHash,
+      state: 'STATE_NEW',
+    });
+  }
+
+  async function safeProxySubmit(ctx: Ctx, type: SafeProxyType, b: Record<string, unknown>): Promise<void> {
+    const done = await safeProxy.submit(type, b);
+    if ('error' in done) return fail(ctx, 400, done.error);
+    const now = new Date(pm.clock.now()).toISOString();
+    const tx: RelayerTx = {
+      transactionID: randomUUID(),
+      transactionHash: done.hash ?? `0x${randomBytes(32).toString('hex')}`,
+      from: done.from,
+      to: done.to,
+      proxyAddress: done.proxyAddress,
+      type,
+      state: done.success ? 'STATE_CONFIRMED' : 'STATE_FAILED',
       createdAt: now,
       updatedAt: now,
     };

@@ -1,6 +1,6 @@
 // GET and POST /approvals (spec §4): the caller's funding wallet's approvals read from the chain, and the asked
 // ones granted. An EOA (signature type 0) sends and pays for its own transactions, one per approval, each awaited
-// to its receipt; a deposit wallet (3) grants them in one gasless batch through the relayer. A wallet that cannot
+// to its receipt; a contract wallet — proxy (1), Safe (2) or deposit wallet (3) — grants them in one gasless relayer transaction. A wallet that cannot
 // pay gas gets a per-item failure saying so, not an error for the whole call.
 import { Type } from 'typebox';
 import {
@@ -100,7 +100,8 @@ export class ApprovalsService {
           ...(sent.success ? {} : { error: sent.error }),
         });
       }
-    } else if (signer.signatureType === 3 && venue.trading.relayWalletCalls) {
+    } else if (venue.trading.relayWalletCalls) {
+      // A contract wallet (proxy 1, Safe 2, deposit wallet 3): one gasless relayer transaction, all or nothing.
       const tx = await venue.trading.relayWalletCalls(ctx, session, calls);
       const success = tx.state === 'STATE_MINED' || tx.state === 'STATE_CONFIRMED';
       results = items.map((item) => ({
@@ -112,7 +113,7 @@ export class ApprovalsService {
     } else {
       throw new AppError(
         'not_supported',
-        `approvals are sent by an EOA (signature_type 0) or a deposit wallet (3); signature_type ${signer.signatureType} is not supported`,
+        `approvals from a contract wallet (signature_type ${signer.signatureType}) go through a relayer this venue does not offer`,
       );
     }
     return { results, all_succeeded: results.every((r) => r.success) };

@@ -1,4 +1,4 @@
-// POST /polymarket/ctf/redeem, /merge and /split (spec §4, wire contract §4): the caller's deposit wallet acts
+// POST /polymarket/ctf/redeem, /merge and /split (spec §4, wire contract §4): the caller's contract wallet (proxy, Safe or deposit wallet) acts
 // gaslessly through Polymarket's relayer, authorised by the operator's builder credentials and the owner's
 // signature. Everything that would make the call fail on chain is checked first and refused with nothing submitted:
 // an unknown or (for redeem) unresolved condition or a missing approval is a 400 `validation_error`; too few tokens
@@ -186,10 +186,10 @@ export class CtfService {
 
   private async call(caller: TradingCaller): Promise<OnchainCall> {
     const call = await onchainCall(this.options, caller, 'polymarket');
-    if (call.signer.signatureType !== 3 || !call.venue.trading.relayWalletCalls) {
+    if (call.signer.signatureType === 0 || !call.venue.trading.relayWalletCalls) {
       throw new AppError(
         'not_supported',
-        `gasless CTF operations act from a deposit wallet (signature_type 3); this session is signature_type ${call.signer.signatureType}`,
+        `gasless CTF operations act from a contract wallet (proxy 1, Safe 2 or deposit wallet 3); this session is signature_type ${call.signer.signatureType}`,
       );
     }
     return call;

@@ -3,23 +3,18 @@
 // `Batch {wallet, nonce, deadline, calls: Call{target, value, data}[]}` in the domain `DepositWallet` v1 (chain 137,
 // verifyingContract = the wallet), and `POST /submit` carries `{type: "WALLET", from, to: DepositWalletFactory,
 // nonce, signature, depositWalletParams: {depositWallet, deadline, calls}}` with the operator's builder HMAC
-// headers; `GET /transaction?id=` follows it. Sources: docs/venues/polymarket.md ("Relayer").
-import { Type } from 'typebox';
+// headers; `GET /transaction?id=` follows it. A Safe (signature type 2) or proxy wallet (1) session goes through
+// relayer-safe.ts / relayer-proxy.ts instead; the submission and its follow-up are shared (`submitRelayed`).
+// Sources: docs/venues/polymarket.md ("Relayer").
 import type { Hex } from 'viem';
 import { AppError } from '../../errors/app-error.js';
 import type { RelayedCall, RelayedTransaction, VenueContext, VenueSession } from '../port.js';
-import { payloadDecoder } from '../shared/payload.js';
-import { builderHeaders, signerFromSession } from './auth.js';
+import { signerFromSession } from './auth.js';
 import type { PolymarketClient } from './client.js';
 import { DEPOSIT_WALLET_FACTORY } from './deposit-wallet.js';
-
-const decodeNonce = payloadDecoder(Type.Object({ nonce: Type.String({ pattern: '^\\d{1,78}$' }) }));
-const decodeSubmit = payloadDecoder(
-  Type.Object({ transactionID: Type.String({ minLength: 1 }), state: Type.Optional(Type.String()) }),
-);
-const decodeTxs = payloadDecoder(
-  Type.Array(Type.Object({ state: Type.String(), transactionHash: Type.Optional(Type.String()) })),
-);
+import { relayProxyCalls } from './relayer-proxy.js';
+import { relaySafeCalls } from './relayer-safe.js';
+import { decodeNonce, submitRelayed } from './relayer-submit.js';
 
 const BATCH_TYPES = {
   Call: [
@@ -37,10 +32,6 @@ const BATCH_TYPES = {
 
 /** How long the relayer may take to include a batch before the wallet refuses the signature. */
 const DEADLINE_SECONDS = 600;
-const MINED = new Set(['STATE_MINED', 'STATE_CONFIRMED']);
-const FAILED = new Set(['STATE_FAILED', 'STATE_INVALID']);
-const POLL_MS = 1_000;
-const MAX_POLLS = 60;
 
 export async function relayDepositWalletCalls(
   client: PolymarketClient,
@@ -58,10 +49,13 @@ export async function relayDepositWalletCalls(
   }
   const signer = signerFromSession(session);
   const wallet = await client.tradingWallet(ctx, session, signer);
+  const relay = { client, ctx, relayer, auth, signer, wallet: wallet.maker as Hex };
+  if (wallet.signatureType === 2) return relaySafeCalls(relay, calls);
+  if (wallet.signatureType === 1) return relayProxyCalls(relay, calls);
   if (wallet.signatureType !== 3) {
     throw new AppError(
       'not_supported',
-      'gasless transactions are made from a deposit wallet (signature_type 3); proxy and Safe wallets are not supported here',
+      'gasless transactions are made from a contract wallet (signature_type 1, 2 or 3); an EOA sends its own',
     );
   }
   const { nonce } = await client.get(relayer, ctx, decodeNonce, {
@@ -90,29 +84,5 @@ export async function relayDepositWalletCalls(
     signature,
     depositWalletParams: { depositWallet: wallet.maker, deadline, calls: wire },
   });
-  const submitted = await client.get(relayer, ctx, decodeSubmit, {
-    method: 'POST',
-    path: '/submit',
-    body,
-    // The wallet's nonce makes a second copy fail, but an answer lost after submission must not be re-sent blind.
-    idempotent: false,
-    operation: 'relayer_submit',
-    headers: () => builderHeaders(auth, 'POST', '/submit', body),
-  });
-  for (let poll = 0; poll < MAX_POLLS; poll++) {
-    const [tx] = await client.get(relayer, ctx, decodeTxs, {
-      path: '/transaction',
-      query: { id: submitted.transactionID },
-      operation: 'relayer_transaction',
-    });
-    if (tx && (MINED.has(tx.state) || FAILED.has(tx.state))) {
-      return {
-        transactionId: submitted.transactionID,
-        transactionHash: tx.transactionHash ?? null,
-        state: tx.state,
-      };
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  return { transactionId: submitted.transactionID, transactionHash: null, state: 'STATE_NEW' };
+  return submitRelayed(relay, body);
 }
