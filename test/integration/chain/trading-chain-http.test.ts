@@ -80,6 +80,20 @@ type Account = SimAccount;
 const simAccount = (body: Record<string, unknown>): Promise<Account> =>
   createSimAccount(polymarket.control, body);
 
+/** 5 of NO at `noPrice` placed by `account`, which must rest: inside the spread it is a YES order on the other side. */
+async function restNo(market: Market, account: Account, side: 'buy' | 'sell', noPrice: number) {
+  const resting = await post('/api/v1/orders?exchange=polymarket', account, {
+    market_id: market.exchange_market_id,
+    outcome: market.outcomes[1]?.name as string,
+    side,
+    price: noPrice,
+    size: 5,
+  });
+  assert.equal(resting.status, 200, resting.text);
+  assert.equal((resting.body as { status: string }).status, 'open', resting.text);
+  return resting;
+}
+
 const funder = (a: Account) => a.credentials.funder_address as string;
 
 const header = (account: Account) => ({
@@ -261,20 +275,11 @@ describe('trades settle on the sandbox chain', () => {
   test('a buy of YES against a resting buy of NO mints a set: each buyer gets its side, paying its price', async () => {
     const { market, outcome, book: b, clob } = roomy[1]!;
     const [yesId, noId] = clob.tokens.map((t) => t.token_id) as [string, string];
-    const other = market.outcomes[1]?.name as string;
     const [ask] = b.asks[0] as [number, number];
     const yesPrice = round(ask - b.tick_size);
     const noPrice = round(1 - yesPrice);
     // A NO bid at 1 − p is a YES ask at p inside the spread: it rests.
-    const resting = await post('/api/v1/orders?exchange=polymarket', seller, {
-      market_id: market.exchange_market_id,
-      outcome: other,
-      side: 'buy',
-      price: noPrice,
-      size: 5,
-    });
-    assert.equal(resting.status, 200, resting.text);
-    assert.equal((resting.body as { status: string }).status, 'open', resting.text);
+    await restNo(market, seller, 'buy', noPrice);
     const [noBuyerUsdc, yesBuyerUsdc] = await Promise.all([usdc(funder(seller)), usdc(funder(buyer))]);
     const hit = await post('/api/v1/orders?exchange=polymarket', buyer, {
       market_id: market.exchange_market_id,
@@ -312,7 +317,6 @@ describe('trades settle on the sandbox chain', () => {
   test('a sell of YES against a resting sell of NO merges the set: each seller is paid its price', async () => {
     const { market, outcome, clob } = roomy[1]!;
     const [yesId, noId] = clob.tokens.map((t) => t.token_id) as [string, string];
-    const other = market.outcomes[1]?.name as string;
     const b = await book(market, outcome);
     const [bid] = b.bids[0] as [number, number];
     const [ask] = b.asks[0] as [number, number];
@@ -322,15 +326,7 @@ describe('trades settle on the sandbox chain', () => {
     const [yesHeld, noHeld] = await Promise.all([tokens(funder(buyer), yesId), tokens(funder(seller), noId)]);
     assert.ok(yesHeld >= 5_000_000n && noHeld >= 5_000_000n);
     // A NO ask at 1 − p is a YES bid at p inside the spread: it rests.
-    const resting = await post('/api/v1/orders?exchange=polymarket', seller, {
-      market_id: market.exchange_market_id,
-      outcome: other,
-      side: 'sell',
-      price: noPrice,
-      size: 5,
-    });
-    assert.equal(resting.status, 200, resting.text);
-    assert.equal((resting.body as { status: string }).status, 'open', resting.text);
+    await restNo(market, seller, 'sell', noPrice);
     const [noSellerUsdc, yesSellerUsdc] = await Promise.all([usdc(funder(seller)), usdc(funder(buyer))]);
     const hit = await post('/api/v1/orders?exchange=polymarket', buyer, {
       market_id: market.exchange_market_id,
@@ -409,20 +405,11 @@ describe('the ledger follows the chain', () => {
   test('a match whose settlement fails on chain is reported FAILED with its transaction and moves nothing anywhere', async () => {
     const { market, outcome, book: b, clob } = roomy[2]!;
     const [yesId, noId] = clob.tokens.map((t) => t.token_id) as [string, string];
-    const other = market.outcomes[1]?.name as string;
     const [ask] = b.asks[0] as [number, number];
     const yesPrice = round(ask - b.tick_size);
     const noPrice = round(1 - yesPrice);
     // The maker rests a NO buy (a YES ask inside the spread), checked against its collateral and allowance on chain…
-    const resting = await post('/api/v1/orders?exchange=polymarket', maker, {
-      market_id: market.exchange_market_id,
-      outcome: other,
-      side: 'buy',
-      price: noPrice,
-      size: 5,
-    });
-    assert.equal(resting.status, 200, resting.text);
-    assert.equal((resting.body as { status: string }).status, 'open', resting.text);
+    const resting = await restNo(market, maker, 'buy', noPrice);
     const makerOrderId = (resting.body as { id: string }).id;
     // …then takes the exchange's allowance back on chain, so the CLOB's match can no longer settle.
     const signer = new Wallet(maker.credentials.private_key as string, provider);
