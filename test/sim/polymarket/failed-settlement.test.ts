@@ -7,38 +7,12 @@ import { test } from 'node:test';
 import { Accounts } from '../../../sim/polymarket/accounts.js';
 import { Catalogue, type PmMarket } from '../../../sim/polymarket/catalogue.js';
 import { Exchange, type FeedSink } from '../../../sim/polymarket/exchange.js';
-import type { PmOrder } from '../../../sim/polymarket/order.js';
 import type { TradeRecord } from '../../../sim/polymarket/trade.js';
 import { createWorld } from '../../../sim/shared/world.js';
+import { simUserOrder } from '../../support/sim-polymarket-order.js';
 
 const world = createWorld({ seed: 5, size: 40 });
 const cat = new Catalogue(world, world.seed);
-
-let seq = 0;
-function order(m: PmMarket, account: string, side: 'BUY' | 'SELL', price: number, size: number): PmOrder {
-  seq += 1;
-  return {
-    id: `0x${seq.toString(16).padStart(64, '0')}`,
-    seq,
-    house: false,
-    ownerKey: account,
-    makerAddress: account,
-    account,
-    market: m,
-    outcome: 0,
-    side,
-    price,
-    size,
-    matched: 0,
-    makerAmount: 0,
-    takerAmount: 0,
-    orderType: 'GTC',
-    expiration: 0,
-    createdAt: 0,
-    status: 'LIVE',
-    tradeIds: [],
-  };
-}
 
 test('a failed settlement: the ledger is as before, the resting maker rests whole again, the completed taker ends CANCELED', async () => {
   const accounts = new Accounts();
@@ -79,9 +53,9 @@ test('a failed settlement: the ledger is as before, the resting maker rests whol
     ]);
   const before = snapshot();
 
-  const resting = order(m, maker, 'BUY', price, 10_000_000);
+  const resting = simUserOrder(m, maker, 'BUY', price, 10_000_000);
   assert.equal(exchange.submit(resting, false).ok, true);
-  const hit = order(m, taker, 'SELL', price, 4_000_000);
+  const hit = simUserOrder(m, taker, 'SELL', price, 4_000_000);
   const result = exchange.submit(hit, false);
   assert.ok(result.ok && result.trade);
   const trade = result.trade;

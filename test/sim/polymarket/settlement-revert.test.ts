@@ -6,39 +6,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Accounts } from '../../../sim/polymarket/accounts.js';
 import { Catalogue, type PmMarket } from '../../../sim/polymarket/catalogue.js';
-import type { PmOrder } from '../../../sim/polymarket/order.js';
 import { FEE_COLLECTOR, revertSettlement, settle } from '../../../sim/polymarket/settlement.js';
 import { createWorld } from '../../../sim/shared/world.js';
+import { simUserOrder } from '../../support/sim-polymarket-order.js';
 
 const world = createWorld({ seed: 11, size: 60 });
 const cat = new Catalogue(world, world.seed);
 const market = cat.markets.find((m) => m.status === 'active' && m.feeRate > 0) as PmMarket;
-
-let seq = 0;
-function order(account: string, side: 'BUY' | 'SELL', outcome: 0 | 1, price: number, size: number): PmOrder {
-  seq += 1;
-  return {
-    id: `0x${seq.toString(16).padStart(64, '0')}`,
-    seq,
-    house: false,
-    ownerKey: account,
-    makerAddress: account,
-    account,
-    market,
-    outcome,
-    side,
-    price,
-    size,
-    matched: 0,
-    makerAmount: 0,
-    takerAmount: 0,
-    orderType: 'GTC',
-    expiration: 0,
-    createdAt: 0,
-    status: 'LIVE',
-    tradeIds: [],
-  };
-}
 
 /** What a test compares: each wallet's collateral and positions (size, cost, bought, realized). */
 function ledger(accounts: Accounts, addresses: string[]) {
@@ -60,14 +34,14 @@ test('a reverted match leaves the ledger as it would be without it, after a late
     // c holds NO from before, so it can sell some in the later match.
     accounts.position(accounts.wallet(c), market, 1, cat.tokenId(market, 1)).size = 20_000_000;
     // The first match: b's resting YES buy at 0.40 meets a's NO buy at 0.60 (a mint), a the taker paying the fee.
-    const restingYes = order(b, 'BUY', 0, 400_000, 10_000_000);
-    const takerNo = order(a, 'BUY', 1, 600_000, 10_000_000);
+    const restingYes = simUserOrder(market, b, 'BUY', 400_000, 10_000_000, 0);
+    const takerNo = simUserOrder(market, a, 'BUY', 600_000, 10_000_000, 1);
     const first = withFirst
       ? settle(accounts, cat, takerNo, [{ maker: restingYes, size: 10_000_000, yesPrice: 400_000 }], 1)
       : null;
     // The later match, over the same wallets: c sells NO to a's resting NO buy at 0.55.
-    const restingNo = order(a, 'BUY', 1, 550_000, 5_000_000);
-    const takerSell = order(c, 'SELL', 1, 550_000, 5_000_000);
+    const restingNo = simUserOrder(market, a, 'BUY', 550_000, 5_000_000, 1);
+    const takerSell = simUserOrder(market, c, 'SELL', 550_000, 5_000_000, 1);
     settle(accounts, cat, takerSell, [{ maker: restingNo, size: 5_000_000, yesPrice: 450_000 }], 2);
     if (first) {
       assert.ok(first.fee > 0, 'the first match charged a fee');
