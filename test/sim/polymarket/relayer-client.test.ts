@@ -15,6 +15,7 @@ import { type Address, encodeFunctionData, type Hex, parseAbi, zeroHash } from '
 import { polygon } from 'viem/chains';
 import { type PolymarketSim, startPolymarketSim } from '../../../sim/polymarket/index.js';
 import { type SandboxChain, startSandboxChain } from '../../../src/chain/sandbox/sandbox-chain.js';
+import { ctf, erc20, newSimCondition, sandboxChainReads } from '../../support/sandbox-chain-reads.js';
 
 // The client's own dependencies, at the versions it resolves: ethers 5 (its EthersSigner accepts only an ethers 5
 // Wallet) and the builder HMAC signer.
@@ -35,18 +36,11 @@ const { BuilderConfig } = clientRequire('@polymarket/builder-signing-sdk') as {
 
 type ClientSigner = ConstructorParameters<typeof RelayClient>[2];
 
-const erc20 = parseAbi([
-  'function approve(address spender, uint256 amount) returns (bool)',
-  'function allowance(address owner, address spender) view returns (uint256)',
-  'function balanceOf(address) view returns (uint256)',
-]);
 const walletAbi = parseAbi(['function nonce() view returns (uint256)']);
-const ctf = parseAbi([
-  'function splitPosition(address collateralToken, bytes32 parentCollectionId, bytes32 conditionId, uint256[] partition, uint256 amount)',
-  'function balanceOf(address owner, uint256 id) view returns (uint256)',
-]);
 
 let chain: SandboxChain;
+const { ethCall, collateralOf, allowanceOf, positionOf } = sandboxChainReads(() => chain);
+const newCondition = () => newSimCondition(sim.control);
 let sim: PolymarketSim;
 
 before(async () => {
@@ -82,16 +76,6 @@ function relayClient(privateKey: string, creds = sim.relayerAuth): { client: Rel
   return { client, address: wallet.address };
 }
 
-async function ethCall(to: Address, data: Hex): Promise<bigint> {
-  const res = await fetch(chain.rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to, data }, 'latest'] }),
-  });
-  const { result } = (await res.json()) as { result: Hex };
-  return BigInt(result);
-}
-
 async function balanceOf(address: Address): Promise<bigint> {
   const res = await fetch(chain.rpcUrl, {
     method: 'POST',
@@ -99,32 +83,6 @@ async function balanceOf(address: Address): Promise<bigint> {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [address, 'latest'] }),
   });
   return BigInt(((await res.json()) as { result: Hex }).result);
-}
-
-const collateralOf = (owner: string) =>
-  ethCall(
-    chain.contracts.collateral,
-    encodeFunctionData({ abi: erc20, functionName: 'balanceOf', args: [owner as Address] }),
-  );
-const allowanceOf = (owner: string) =>
-  ethCall(
-    chain.contracts.collateral,
-    encodeFunctionData({
-      abi: erc20,
-      functionName: 'allowance',
-      args: [owner as Address, chain.contracts.conditionalTokens],
-    }),
-  );
-const positionOf = (owner: string, id: string) =>
-  ethCall(
-    chain.contracts.conditionalTokens,
-    encodeFunctionData({ abi: ctf, functionName: 'balanceOf', args: [owner as Address, BigInt(id)] }),
-  );
-
-async function newCondition(): Promise<{ condition_id: Hex; position_ids: [string, string] }> {
-  const res = await fetch(`${sim.control}/__sim/chain/conditions`, { method: 'POST', body: '{}' });
-  assert.equal(res.status, 201);
-  return (await res.json()) as { condition_id: Hex; position_ids: [string, string] };
 }
 
 /** approve(CTF, allowance) then splitPosition(amount) on a fresh condition: the batch the test runs. */

@@ -18,10 +18,11 @@ import {
   RelayerTxType,
   TransactionType,
 } from '@polymarket/builder-relayer-client';
-import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi, zeroHash } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi, zeroHash } from 'viem';
 import { polygon } from 'viem/chains';
 import { type PolymarketSim, startPolymarketSim } from '../../../sim/polymarket/index.js';
 import { type SandboxChain, startSandboxChain } from '../../../src/chain/sandbox/sandbox-chain.js';
+import { ctf, erc20, newSimCondition, sandboxChainReads } from '../../support/sandbox-chain-reads.js';
 
 const clientRequire = createRequire(
   createRequire(import.meta.url).resolve('@polymarket/builder-relayer-client'),
@@ -44,15 +45,6 @@ const PROXY_FACTORY = '0xaB45c5A4B0c941a2F231C04C3f49182e1A254052';
 const RELAY_HUB = '0xD216153c06E857cD7f72665E0aF1d7D82172F494';
 const MULTISEND = '0xA238CBeb142c10Ef7Ad8442C6D1f9E89e07e7761';
 
-const erc20 = parseAbi([
-  'function approve(address spender, uint256 amount) returns (bool)',
-  'function allowance(address owner, address spender) view returns (uint256)',
-  'function balanceOf(address) view returns (uint256)',
-]);
-const ctf = parseAbi([
-  'function splitPosition(address collateralToken, bytes32 parentCollectionId, bytes32 conditionId, uint256[] partition, uint256 amount)',
-  'function balanceOf(address owner, uint256 id) view returns (uint256)',
-]);
 const safeAbi = parseAbi([
   'function getOwners() view returns (address[])',
   'function nonce() view returns (uint256)',
@@ -61,6 +53,8 @@ const safeAbi = parseAbi([
 ]);
 
 let chain: SandboxChain;
+const { rpc, collateralOf, allowanceOf, positionOf } = sandboxChainReads(() => chain);
+const newCondition = () => newSimCondition(sim.control);
 let sim: PolymarketSim;
 
 before(async () => {
@@ -93,42 +87,6 @@ function relayClient(privateKey: string, type: RelayerTxType): { client: RelayCl
     { chain: { ...polygon, rpcUrls: { default: { http: [chain.rpcUrl] } } } },
   );
   return { client, address: wallet.address };
-}
-
-async function rpc<T>(method: string, params: unknown[]): Promise<T> {
-  const res = await fetch(chain.rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return ((await res.json()) as { result: T }).result;
-}
-const ethCall = async (to: Address, data: Hex) =>
-  BigInt(await rpc<Hex>('eth_call', [{ to, data }, 'latest']));
-const collateralOf = (owner: string) =>
-  ethCall(
-    chain.contracts.collateral,
-    encodeFunctionData({ abi: erc20, functionName: 'balanceOf', args: [owner as Address] }),
-  );
-const allowanceOf = (owner: string) =>
-  ethCall(
-    chain.contracts.collateral,
-    encodeFunctionData({
-      abi: erc20,
-      functionName: 'allowance',
-      args: [owner as Address, chain.contracts.conditionalTokens],
-    }),
-  );
-const positionOf = (owner: string, id: string) =>
-  ethCall(
-    chain.contracts.conditionalTokens,
-    encodeFunctionData({ abi: ctf, functionName: 'balanceOf', args: [owner as Address, BigInt(id)] }),
-  );
-
-async function newCondition(): Promise<{ condition_id: Hex; position_ids: [string, string] }> {
-  const res = await fetch(`${sim.control}/__sim/chain/conditions`, { method: 'POST', body: '{}' });
-  assert.equal(res.status, 201);
-  return (await res.json()) as { condition_id: Hex; position_ids: [string, string] };
 }
 
 /** approve(CTF, allowance) then splitPosition(amount): the transactions each test runs, in the client's shape. */
