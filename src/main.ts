@@ -606,6 +606,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           }
 
           for (const job of jobs) await job.stop();
+          // Updates the order journal wrote behind are written before the store closes.
+          await journal.flush().catch((err) => logger.warn({ err }, 'writing the order journal failed'));
           // Shared feeds are handed over (leases released) before this node's own streams end.
           await clusterBooks?.close().catch((err) => logger.warn({ err }, 'releasing shared books failed'));
           // Book streams end before the adapters that carry them close.

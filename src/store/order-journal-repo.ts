@@ -4,6 +4,10 @@
 // `error_message`). `pending` (written, not yet sent) is what servers before the two-write journal wrote first; the
 // reconciler still settles such rows. Only the reconciler and the request that sent the order move a row out of
 // `sent`/`unknown`, and only on the exchange's evidence.
+// On SQLite an accepted order's update may be written behind (`updateBehind`): with the next journal write, in the
+// same commit, or before the next read, or after BEHIND_MS. Its answer no longer waits for a commit of its own, and
+// an order costs one commit instead of two under a steady flow. What a crash loses is only that mark: the row stays
+// `sent`, and the reconciler settles it with the exchange as it settles any answer lost after sending.
 import type { Kysely } from 'kysely';
 import type { Database, OrderJournalTable } from './schema.js';
 import type { SqliteWriter } from './sqlite-writer.js';
@@ -132,7 +136,20 @@ function sqliteUpdate(
   return { sql, parameters };
 }
 
+/** The longest an update written behind waits for a journal write or read to carry it. */
+export const BEHIND_MS = 50;
+
+interface BehindUpdate {
+  id: number;
+  update: JournalUpdate;
+  onlyFrom: readonly JournalState[] | undefined;
+}
+
 export class OrderJournalRepo {
+  /** Updates written behind, in the order they were made (SQLite only). */
+  private readonly behind: BehindUpdate[] = [];
+  private behindTimer: NodeJS.Timeout | null = null;
+
   /** `writer` (SQLite) runs the per-order writes synchronously on cached statements (sqlite-writer.ts). */
   constructor(
     private readonly db: Kysely<Database>,
@@ -140,12 +157,86 @@ export class OrderJournalRepo {
   ) {}
 
   /**
+   * `update`, written behind on SQLite (see above): every later read and write of the journal sees it, but it is
+   * durable only once written. For updates a crash may lose because the reconciler restores them from the exchange
+   * (an accepted order); never for a rejection, which is the exchange's word and not asked again. Elsewhere (several
+   * nodes share PostgreSQL, and another node reads the table) it is `update`.
+   */
+  async updateBehind(id: number, update: JournalUpdate, onlyFrom?: readonly JournalState[]): Promise<void> {
+    if (!this.writer) {
+      await this.update(id, update, onlyFrom);
+      return;
+    }
+    this.behind.push({ id, update, onlyFrom });
+    this.arm();
+  }
+
+  /** Writes every update written behind (the server calls it before it closes the store). */
+  async flush(): Promise<void> {
+    if (this.behind.length === 0) return;
+    const writer = this.writer;
+    if (writer?.available) {
+      this.withBehind(() => undefined);
+      return;
+    }
+    // A Kysely transaction holds the writer connection: these queue behind it, ahead of any later query.
+    for (const { id, update, onlyFrom } of this.takeBehind()) {
+      await this.update(id, update, onlyFrom).catch(() => false);
+    }
+  }
+
+  /**
+   * Runs `fn`'s statements on the writer connection in one transaction with the queued updates before them. An
+   * update that fails (a value the store refuses) is dropped rather than kept to fail every later write: its row
+   * stays `sent` for the reconciler. When the transaction fails they stay queued, and its error is rethrown.
+   */
+  private withBehind<T>(fn: () => T): T {
+    const writer = this.writer as SqliteWriter;
+    const taken = this.takeBehind();
+    try {
+      return writer.atomically(() => {
+        for (const { id, update, onlyFrom } of taken) {
+          const { sql, parameters } = sqliteUpdate(id, update, onlyFrom);
+          try {
+            writer.run(sql, parameters);
+          } catch {
+            // Dropped, as above.
+          }
+        }
+        return fn();
+      });
+    } catch (error) {
+      this.behind.unshift(...taken);
+      this.arm();
+      throw error;
+    }
+  }
+
+  /** Makes sure the queue is written within BEHIND_MS should no journal write or read come first. */
+  private arm(): void {
+    this.behindTimer ??= setTimeout(() => {
+      this.behindTimer = null;
+      // A failed commit keeps them queued and armed again; the next journal write meets the same error itself.
+      this.flush().catch(() => undefined);
+    }, BEHIND_MS).unref();
+  }
+
+  private takeBehind(): BehindUpdate[] {
+    if (this.behindTimer) {
+      clearTimeout(this.behindTimer);
+      this.behindTimer = null;
+    }
+    return this.behind.splice(0);
+  }
+
+  /**
    * Writes a row, or returns the row already holding this customer's idempotency key (then nothing is written: the
    * caller answers with that row instead of sending again).
    */
   async insert(entry: NewJournalEntry): Promise<{ row: JournalRow; created: boolean }> {
     if (this.writer?.available) {
-      const { changes, rowid } = this.writer.insert(SQLITE_INSERT, [
+      const writer = this.writer;
+      const parameters = [
         entry.customerId,
         entry.exchange,
         entry.clientOrderId,
@@ -156,10 +247,16 @@ export class OrderJournalRepo {
         entry.state,
         entry.nowMs,
         entry.nowMs,
-      ]);
+      ];
+      // Updates written behind share this commit.
+      const { changes, rowid } =
+        this.behind.length === 0
+          ? writer.insert(SQLITE_INSERT, parameters)
+          : this.withBehind(() => writer.insert(SQLITE_INSERT, parameters));
       if (changes > 0) return { row: newRow(rowid, entry), created: true };
       return this.taken(entry);
     }
+    if (this.behind.length > 0) await this.flush();
     const inserted = await this.db
       .insertInto('order_journal')
       .values({
@@ -192,6 +289,7 @@ export class OrderJournalRepo {
   }
 
   async byIdempotencyKey(customerId: string, key: string): Promise<JournalRow | undefined> {
+    if (this.behind.length > 0) await this.flush();
     if (this.writer?.available) {
       const r = this.writer.get<Row>(SQLITE_BY_IDEMPOTENCY_KEY, [customerId, key]);
       return r ? toRow(r) : undefined;
@@ -207,6 +305,7 @@ export class OrderJournalRepo {
 
   /** A customer's order on one exchange by the exchange's id or by our client order id. */
   async find(customerId: string, exchange: string, id: string): Promise<JournalRow | undefined> {
+    if (this.behind.length > 0) await this.flush();
     const r = await this.db
       .selectFrom('order_journal')
       .selectAll()
@@ -219,6 +318,7 @@ export class OrderJournalRepo {
   }
 
   async byId(id: number): Promise<JournalRow | undefined> {
+    if (this.behind.length > 0) await this.flush();
     const r = await this.db.selectFrom('order_journal').selectAll().where('id', '=', id).executeTakeFirst();
     return r ? toRow(r) : undefined;
   }
@@ -229,6 +329,7 @@ export class OrderJournalRepo {
     exchange: string,
     options: { states?: readonly JournalState[]; fromMs?: number; toMs?: number; limit: number },
   ): Promise<JournalRow[]> {
+    if (this.behind.length > 0) await this.flush();
     let q = this.db
       .selectFrom('order_journal')
       .selectAll()
@@ -243,6 +344,7 @@ export class OrderJournalRepo {
 
   /** Rows still waiting for the exchange's word, least recently tried first (the reconciler's batch). */
   async unsettled(olderThanMs: number, limit: number): Promise<JournalRow[]> {
+    if (this.behind.length > 0) await this.flush();
     const rows = await this.db
       .selectFrom('order_journal')
       .selectAll()
@@ -259,6 +361,7 @@ export class OrderJournalRepo {
    * request, the reconciler, another node) is left alone and false is returned.
    */
   async update(id: number, update: JournalUpdate, onlyFrom?: readonly JournalState[]): Promise<boolean> {
+    if (this.behind.length > 0) await this.flush();
     if (this.writer?.available) {
       const { sql, parameters } = sqliteUpdate(id, update, onlyFrom);
       return this.writer.run(sql, parameters) > 0;
@@ -281,6 +384,7 @@ export class OrderJournalRepo {
 
   /** Marks a reconciliation attempt that found nothing yet, so the next batch tries other rows first. */
   async touch(id: number, nowMs: number): Promise<void> {
+    if (this.behind.length > 0) await this.flush();
     await this.db
       .updateTable('order_journal')
       .set({ updated_ms: nowMs })

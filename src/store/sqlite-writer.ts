@@ -9,6 +9,7 @@ import { checkValue } from './reject-nul-plugin.js';
 
 export class SqliteWriter {
   private readonly statements = new Map<string, SqliteDatabase.Statement>();
+  private transaction: ((body: () => unknown) => unknown) | null = null;
 
   constructor(
     private readonly handle: SqliteDatabase.Database,
@@ -18,6 +19,12 @@ export class SqliteWriter {
   /** False while a transaction is open on the connection (see above). */
   get available(): boolean {
     return this.handle.open && !this.handle.inTransaction;
+  }
+
+  /** Runs `fn`'s statements in one transaction (one commit); a throw rolls them all back and is rethrown. */
+  atomically<T>(fn: () => T): T {
+    this.transaction ??= this.handle.transaction((body: () => unknown) => body());
+    return this.transaction(fn) as T;
   }
 
   /** Runs a statement that returns no rows; the number of rows it changed. */

@@ -4,8 +4,9 @@
 // before that leaves no row, as nothing reached the exchange. The exchange's answer settles the row: `accepted` with
 // the order, `rejected` with the refusal, or `unknown` when the answer was lost (order-outcome.ts). An unknown order
 // is reconciled with the exchange (by the order hash or our client order id), on a GET of it, on a retried POST
-// with the same Idempotency-Key, and by the reconciler job; it is never sent again. Two writes per order: the
-// journal's SQLite commits were the largest share of what POST /orders adds (bench/orders.ts).
+// with the same Idempotency-Key, and by the reconciler job; it is never sent again. Two writes per order, the
+// journal's SQLite commits, were the largest share of what POST /orders adds (bench/orders.ts): the acceptance is
+// written behind, so the answer waits only for the commit made before sending.
 import { hash, randomUUID } from 'node:crypto';
 import type { ExchangeId } from '../../domain/exchanges.js';
 import type { Order, OrderRequest, Side } from '../../domain/trading.js';
@@ -410,7 +411,8 @@ export class OrdersService {
       const row = written.row as JournalRow | null;
       if (row === null)
         throw new Error(`the ${venue.descriptor.id} adapter placed an order without its send hook`);
-      await journal.update(
+      // Written behind: the answer does not wait for this commit (order-journal-repo.ts).
+      await journal.updateBehind(
         row.id,
         {
           state: 'accepted',

@@ -1,10 +1,10 @@
 // The order journal on both dialects: a row per order, one per (customer, Idempotency-Key), found by either id,
-// state moves guarded by the states they may leave, and the reconciler's scan of unsettled rows. On SQLite each
-// case runs twice: through Kysely and through the writer's cached statements the server uses.
+// state moves guarded by the states they may leave, the reconciler's scan of unsettled rows, and updates written
+// behind. On SQLite each case runs twice: through Kysely and through the writer's cached statements the server uses.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Store } from '../../../src/store/database.js';
-import { OrderJournalRepo } from '../../../src/store/order-journal-repo.js';
+import { BEHIND_MS, OrderJournalRepo } from '../../../src/store/order-journal-repo.js';
 import { onBothDialects } from './dialects.js';
 
 const entry = (over: Partial<Parameters<OrderJournalRepo['insert']>[0]> = {}) => ({
@@ -51,6 +51,102 @@ onBothDialects('order journal', (store) => {
     const { row } = await inserting;
     assert.equal((await repo.byId(row.id))?.clientOrderId, 'coid-tx', 'the row outlived the rollback');
     assert.equal(sqliteWriter.available, true);
+  });
+});
+
+/** The row's state as stored, read past the repository (so past anything it holds back). */
+async function storedState(store: Store, id: number): Promise<string | undefined> {
+  const r = await store.db
+    .selectFrom('order_journal')
+    .select('state')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return r?.state;
+}
+
+onBothDialects('order journal: updates written behind', (store) => {
+  test('every read sees an update written behind; the next insert commits it with its own row', async (t) => {
+    const repo = new OrderJournalRepo(store().db, store().sqliteWriter);
+    const accepted = { state: 'accepted' as const, orderDoc: '{"id":"v"}', nowMs: 2_000 };
+    const { row: a } = await repo.insert(entry({ customerId: 'cust-behind' }));
+    await repo.updateBehind(a.id, accepted, ['sent']);
+    if (!store().sqliteWriter) {
+      // PostgreSQL (several nodes may read it): written at once.
+      assert.equal(await storedState(store(), a.id), 'accepted');
+      return t.skip('written behind on SQLite only');
+    }
+    assert.equal(await storedState(store(), a.id), 'sent', 'not written yet');
+    assert.equal((await repo.byId(a.id))?.state, 'accepted', 'a read writes it first');
+    assert.equal(await storedState(store(), a.id), 'accepted');
+
+    const { row: b } = await repo.insert(entry({ customerId: 'cust-behind' }));
+    await repo.updateBehind(b.id, accepted, ['sent']);
+    const { row: c } = await repo.insert(entry({ customerId: 'cust-behind' }));
+    assert.equal(await storedState(store(), b.id), 'accepted', 'the insert carried it');
+    assert.equal(await storedState(store(), c.id), 'sent');
+
+    // Its guard still holds: a row another request settled first is left as it is.
+    await repo.update(c.id, { state: 'rejected', errorCode: 'x', errorMessage: 'no', nowMs: 2_100 }, [
+      'sent',
+    ]);
+    await repo.updateBehind(c.id, accepted, ['sent']);
+    assert.equal((await repo.find('cust-behind', 'kalshi', c.clientOrderId))?.state, 'rejected');
+  });
+
+  test('SQLite: with no journal traffic the update is written within BEHIND_MS; flush writes it at once', async (t) => {
+    const { db, sqliteWriter } = store();
+    if (!sqliteWriter) return t.skip('SQLite only');
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const repo = new OrderJournalRepo(db, sqliteWriter);
+    const { row: a } = await repo.insert(entry());
+    const { row: b } = await repo.insert(entry());
+    await repo.updateBehind(a.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
+    t.mock.timers.tick(BEHIND_MS - 1);
+    assert.equal(await storedState(store(), a.id), 'sent');
+    t.mock.timers.tick(1);
+    assert.equal(await storedState(store(), a.id), 'accepted');
+    await repo.updateBehind(b.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
+    await repo.flush();
+    assert.equal(await storedState(store(), b.id), 'accepted');
+  });
+
+  test('SQLite: an update the store refuses is dropped, not kept to fail the orders after it', async (t) => {
+    const { db, sqliteWriter } = store();
+    if (!sqliteWriter) return t.skip('SQLite only');
+    const repo = new OrderJournalRepo(db, sqliteWriter);
+    const { row: a } = await repo.insert(entry());
+    await repo.updateBehind(a.id, { state: 'accepted', orderDoc: '{"id":"\u0000"}', nowMs: 2_000 }, ['sent']);
+    const { row: b } = await repo.insert(entry());
+    await repo.updateBehind(b.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
+    const { row: c } = await repo.insert(entry());
+    assert.equal(await storedState(store(), a.id), 'sent', 'left for the reconciler');
+    assert.equal(await storedState(store(), b.id), 'accepted');
+    assert.equal(await storedState(store(), c.id), 'sent');
+  });
+
+  test('SQLite: while a Kysely transaction holds the connection, a read waits for it and still sees the update', async (t) => {
+    const { db, sqliteWriter } = store();
+    if (!sqliteWriter) return t.skip('SQLite only');
+    const repo = new OrderJournalRepo(db, sqliteWriter);
+    const { row } = await repo.insert(entry());
+    await repo.updateBehind(row.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const committed = db.transaction().execute(async () => {
+      open();
+      await held;
+    });
+    await opened;
+    const reading = repo.byId(row.id);
+    release();
+    await committed;
+    assert.equal((await reading)?.state, 'accepted');
   });
 });
 
