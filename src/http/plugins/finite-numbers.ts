@@ -6,12 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../errors/app-error.js';
 
 export function installFiniteNumberGuard(app: FastifyInstance): void {
-  app.addHook('preHandler', async (request) => {
+  // Callback style: this hook runs on every request and must cost no promise.
+  app.addHook('preHandler', (request, _reply, done) => {
     const where =
       nonFinite(request.query, 'query') ??
       nonFinite(request.params, 'path') ??
       nonFinite(request.body, 'body');
-    if (where) throw validationError([`${where}: must be a finite number`]);
+    if (where) return done(validationError([`${where}: must be a finite number`]));
+    done();
   });
 }
 
