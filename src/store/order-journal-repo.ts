@@ -7,7 +7,8 @@
 // On SQLite an accepted order's update may be written behind (`updateBehind`): with the next journal write, in the
 // same commit, or before the next read, or after BEHIND_MS. Its answer no longer waits for a commit of its own, and
 // an order costs one commit instead of two under a steady flow. What a crash loses is only that mark: the row stays
-// `sent`, and the reconciler settles it with the exchange as it settles any answer lost after sending.
+// `sent` and is settled with the exchange as any answer lost after sending is (when the order is next looked at,
+// and by the reconciler for stored credentials).
 import type { Kysely } from 'kysely';
 import type { Database, OrderJournalTable } from './schema.js';
 import type { SqliteWriter } from './sqlite-writer.js';
@@ -158,7 +159,7 @@ export class OrderJournalRepo {
 
   /**
    * `update`, written behind on SQLite (see above): every later read and write of the journal sees it, but it is
-   * durable only once written. For updates a crash may lose because the reconciler restores them from the exchange
+   * durable only once written. For updates a crash may lose because reconciling restores them from the exchange
    * (an accepted order); never for a rejection, which is the exchange's word and not asked again. Elsewhere (several
    * nodes share PostgreSQL, and another node reads the table) it is `update`.
    */
