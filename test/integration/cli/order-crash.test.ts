@@ -4,7 +4,8 @@
 // holds the answer back (polymarket: processed, answer held) or holds the request before processing it (kalshi:
 // processed once released), and `/__sim/held` says when the order is there. After each restart the client repeats
 // its POST with the same Idempotency-Key: the server reconciles the journalled order with the exchange instead of
-// sending it again, exactly one order exists there, and GET /orders/:id reports it.
+// sending it again, exactly one order exists there, and GET /orders/:id reports it. Then the same for an order
+// killed just after its answer, before the journal wrote its acceptance.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -219,4 +220,63 @@ test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${
     assert.equal(mine[0]?.id, order.id);
   }
   await server.stop();
+});
+
+// The journal writes an accepted order's state behind its answer (order-journal-repo.ts): a SIGKILL just after the
+// answer finds it unwritten (so it was in trial runs, the row still `sent`), unless the kill came later than the
+// journal's 50 ms; the test holds either way. The answered order must survive it like a lost answer does: after
+// restart it is reported, a repeated POST answers it again without sending, and the exchange holds exactly one.
+test('an order answered just before a SIGKILL is still reported after restart, never sent again', async () => {
+  for (const venue of venues.values()) {
+    const { exchange } = venue;
+    const size = 50;
+    const init = {
+      method: 'POST',
+      body: {
+        market_id: venue.market.exchange_market_id,
+        outcome: venue.outcome,
+        side: 'buy',
+        price: venue.market.tick_size ?? 0.01,
+        size,
+      },
+      headers: {
+        'idempotency-key': `answered-${exchange}`,
+        'x-exchange-credentials': Buffer.from(JSON.stringify(venue.session.credentials)).toString('base64'),
+      },
+    };
+    server = await startServer();
+    // A first order warms the server, so the second's answer comes back well within the journal's 50 ms.
+    const warm = await send(server.url, ADMIN_KEY, `/api/v1/orders?exchange=${exchange}`, {
+      ...init,
+      body: { ...init.body, size: size + 1 },
+      headers: { 'x-exchange-credentials': init.headers['x-exchange-credentials'] },
+    });
+    assert.equal(warm.status, 200, warm.text);
+    const placed = await send(server.url, ADMIN_KEY, `/api/v1/orders?exchange=${exchange}`, init);
+    const exited = new Promise((resolve) => server?.child.once('exit', resolve));
+    server.child.kill('SIGKILL');
+    await exited;
+    assert.equal(placed.status, 200, `${exchange}: ${placed.text}`);
+    const order = placed.body as { id: string; status: string };
+    assert.equal(order.status, 'open');
+
+    server = await startServer();
+    const polled = await send(server.url, ADMIN_KEY, `/api/v1/orders/${order.id}?exchange=${exchange}`, {
+      headers: { 'x-exchange-credentials': init.headers['x-exchange-credentials'] },
+    });
+    assert.equal(polled.status, 200, polled.text);
+    assert.equal((polled.body as { id: string; status: string }).status, 'open', polled.text);
+    const repeated = await send(server.url, ADMIN_KEY, `/api/v1/orders?exchange=${exchange}`, init);
+    assert.equal(repeated.status, 200, repeated.text);
+    assert.equal((repeated.body as { id: string }).id, order.id);
+    const atVenue = await venue.adapter.trading.listOpenOrders?.(
+      venueContext(),
+      venue.session,
+      venue.market.exchange_market_id,
+    );
+    const mine = (atVenue ?? []).filter((o) => o.size === size);
+    assert.equal(mine.length, 1, `${exchange}: ${JSON.stringify(mine)}`);
+    assert.equal(mine[0]?.id, order.id);
+    await server.stop();
+  }
 });
