@@ -3,8 +3,10 @@
 // behind. On SQLite each case runs twice: through Kysely and through the writer's cached statements the server uses.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Kysely } from 'kysely';
 import type { Store } from '../../../src/store/database.js';
 import { BEHIND_MS, OrderJournalRepo } from '../../../src/store/order-journal-repo.js';
+import type { Database } from '../../../src/store/schema.js';
 import { onBothDialects } from './dialects.js';
 
 const entry = (over: Partial<Parameters<OrderJournalRepo['insert']>[0]> = {}) => ({
@@ -27,32 +29,44 @@ onBothDialects('order journal', (store) => {
     const { db, sqliteWriter } = store();
     if (!sqliteWriter) return t.skip('SQLite only');
     const repo = new OrderJournalRepo(db, sqliteWriter);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let open = () => {};
-    const opened = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    const rolledBack = db
-      .transaction()
-      .execute(async () => {
-        open();
-        await held;
-        throw new Error('roll back');
-      })
-      .catch(() => 'rolled back');
-    await opened;
+    const tx = await holdTransaction(db, 'rollback');
     assert.equal(sqliteWriter.available, false);
     const inserting = repo.insert(entry({ clientOrderId: 'coid-tx' }));
-    release();
-    assert.equal(await rolledBack, 'rolled back');
+    tx.release();
+    assert.equal(await tx.ended, 'rolled back');
     const { row } = await inserting;
     assert.equal((await repo.byId(row.id))?.clientOrderId, 'coid-tx', 'the row outlived the rollback');
     assert.equal(sqliteWriter.available, true);
   });
 });
+
+/** A Kysely transaction held open on the connection until `release()`, then committed or rolled back. */
+async function holdTransaction(
+  db: Kysely<Database>,
+  end: 'commit' | 'rollback',
+): Promise<{ release(): void; ended: Promise<string> }> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const ended = db
+    .transaction()
+    .execute(async () => {
+      open();
+      await held;
+      if (end === 'rollback') throw new Error('roll back');
+    })
+    .then(
+      () => 'committed',
+      () => 'rolled back',
+    );
+  await opened;
+  return { release, ended };
+}
 
 /** The row's state as stored, read past the repository (so past anything it holds back). */
 async function storedState(store: Store, id: number): Promise<string | undefined> {
@@ -130,22 +144,10 @@ onBothDialects('order journal: updates written behind', (store) => {
     const repo = new OrderJournalRepo(db, sqliteWriter);
     const { row } = await repo.insert(entry());
     await repo.updateBehind(row.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let open = () => {};
-    const opened = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    const committed = db.transaction().execute(async () => {
-      open();
-      await held;
-    });
-    await opened;
+    const tx = await holdTransaction(db, 'commit');
     const reading = repo.byId(row.id);
-    release();
-    await committed;
+    tx.release();
+    assert.equal(await tx.ended, 'committed');
     assert.equal((await reading)?.state, 'accepted');
   });
 });
