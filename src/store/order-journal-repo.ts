@@ -189,7 +189,7 @@ export class OrderJournalRepo {
   /**
    * Runs `fn`'s statements on the writer connection in one transaction with the queued updates before them. An
    * update that fails (a value the store refuses) is dropped rather than kept to fail every later write: its row
-   * stays `sent` for the reconciler. When the transaction fails they stay queued, and its error is rethrown.
+   * stays `sent`, to be reconciled. When the transaction fails they stay queued, and its error is rethrown.
    */
   private withBehind<T>(fn: () => T): T {
     const writer = this.writer as SqliteWriter;
