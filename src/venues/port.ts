@@ -171,12 +171,7 @@ export interface OrderRef {
   sentAtMs: number;
 }
 
-/**
- * Called by createOrder once everything is checked and nothing but signing is left before the order goes out; the
- * adapter awaits it before sending. Signing may still be under way on another thread meanwhile (Kalshi's request
- * signature on libuv's pool, Polymarket's order signature on its signing thread): that is what lets the journal's
- * write and the signature overlap.
- */
+/** Called by createOrder after everything is checked and signed, immediately before the order goes out. */
 export interface SendHooks {
   /**
    * `orderId` is the exchange's id when the client computes it (Polymarket's order hash), else null. Throwing

@@ -18,8 +18,6 @@ export interface PolymarketApiCreds {
 export interface PolymarketSigner {
   /** The EOA that signs orders and owns the API key (signature type 0: it is also the maker). */
   address: Hex;
-  /** For order signatures off the event loop (order-signer-thread.ts); lives as long as the session. */
-  privateKey: Hex;
   account: LocalAccount;
   /** A viem wallet client around the local key, the signer shape the official SDK accepts; it has no RPC. */
   wallet: WalletClient;
@@ -34,8 +32,7 @@ export function signerFromSession(session: VenueSession): PolymarketSigner {
       validationErrors: ['credentials.private_key must be 64 hex characters, optionally 0x-prefixed'],
     });
   }
-  const privateKey = (raw.startsWith('0x') ? raw : `0x${raw}`) as Hex;
-  const account = privateKeyToAccount(privateKey);
+  const account = privateKeyToAccount((raw.startsWith('0x') ? raw : `0x${raw}`) as Hex);
   const wallet = createWalletClient({
     account,
     // Signing is local; a wallet client still needs a transport, which must never be used.
@@ -45,7 +42,7 @@ export function signerFromSession(session: VenueSession): PolymarketSigner {
       },
     }),
   });
-  return { address: account.address, privateKey, account, wallet };
+  return { address: account.address, account, wallet };
 }
 
 /** 0 EOA, 1 POLY_PROXY, 2 POLY_GNOSIS_SAFE, 3 POLY_1271 (deposit wallet), as the V2 SDK numbers them. */

@@ -21,7 +21,6 @@ import {
   tradingWalletFromSession,
 } from './auth.js';
 import { lookupDepositWallet } from './deposit-wallet.js';
-import { OrderSignerThread } from './order-signer-thread.js';
 import { PolymarketApiCreds as ApiCredsSchema } from './payloads.js';
 
 export interface PolymarketUrls {
@@ -79,8 +78,6 @@ export class PolymarketClient {
   readonly data: VenueHttp;
   readonly relayer: VenueHttp | null;
   readonly chainId: number;
-  /** Order signatures, off the event loop. */
-  readonly signerThread = new OrderSignerThread();
   /**
    * CLOB API keys derived from a wallet (L1), per base URL, chain, wallet address and nonce. They do not expire;
    * an L2 401 drops one and derives it again once.
@@ -251,12 +248,6 @@ export class PolymarketClient {
   }
 
   async close(): Promise<void> {
-    await Promise.all([
-      this.gamma.close(),
-      this.clob.close(),
-      this.data.close(),
-      this.relayer?.close(),
-      this.signerThread.close(),
-    ]);
+    await Promise.all([this.gamma.close(), this.clob.close(), this.data.close(), this.relayer?.close()]);
   }
 }

@@ -1,8 +1,6 @@
 // Builds and signs CLOB V2 orders with the official SDK's order builder (its amount rounding per tick is the
 // exchange's own), and computes the order hash, which is the order id the exchange assigns: knowing it before
-// sending is what lets an order whose answer was lost be reconciled instead of re-sent. The builder signs through
-// the wallet given to it; ours hashes the order it is asked to sign, starts the signature on the signing thread
-// (order-signer-thread.ts) and, while that runs, hands the hash to `onOrderHash` (the order journal's write).
+// sending is what lets an order whose answer was lost be reconciled instead of re-sent.
 import {
   getContractConfig,
   OrderBuilder,
@@ -11,11 +9,9 @@ import {
   Side,
   SignatureTypeV2,
 } from '@polymarket/clob-client-v2';
-import { type Hex, hashTypedData, type TypedDataDefinition } from 'viem';
-import { signTypedData } from 'viem/accounts';
+import { type Hex, hashTypedData } from 'viem';
 import { AppError } from '../../errors/app-error.js';
 import type { PolymarketSignatureType, PolymarketSigner } from './auth.js';
-import type { OrderSignerThread, OrderTypedData } from './order-signer-thread.js';
 
 /** Tick sizes the V2 order builder has rounding rules for. */
 const TICK_SIZES = ['0.1', '0.01', '0.005', '0.0025', '0.001', '0.0001'] as const;
@@ -103,46 +99,17 @@ const SDK_SIGNATURE_TYPES: Record<PolymarketSignatureType, SignatureTypeV2> = {
 /**
  * Signs through the SDK's order builder, which sets maker = funder and signer = EOA for types 0-2, and
  * maker = signer = the deposit wallet for type 3 with the ERC-7739 `TypedDataSign` envelope (domain
- * "DepositWallet" v1) the wallet's isValidSignature expects. The signature is computed on `signing.thread` when
- * given (else here); `onOrderHash` runs once the order hash is known, while it is computed, and if it throws the
- * order is not signed.
+ * "DepositWallet" v1) the wallet's isValidSignature expects.
  */
 export async function signOrder(
   signer: PolymarketSigner,
   chainId: number,
   order: OrderToSign,
   wallet: SigningWallet = { signatureType: 0, maker: signer.address },
-  signing: { thread?: OrderSignerThread; onOrderHash?: ((orderHash: Hex) => Promise<void>) | undefined } = {},
 ): Promise<SignedOrder> {
   checkOrderTerms(order.price, order.size, order.tickSize);
-  let orderHash: Hex | null = null;
-  // The SDK's wallet-client signer shape: an account address and signTypedData.
-  const orderWallet = {
-    account: signer.account,
-    async signTypedData(args: TypedDataDefinition & { account?: unknown }): Promise<Hex> {
-      const typedData: OrderTypedData = {
-        domain: args.domain,
-        types: args.types,
-        primaryType: args.primaryType,
-        message: args.message,
-      };
-      orderHash = orderHashOf(typedData, chainId, order.negRisk);
-      const signature = signing.thread
-        ? signing.thread.sign(signer.privateKey, typedData)
-        : signTypedData({ privateKey: signer.privateKey, ...typedData } as never);
-      if (signing.onOrderHash) {
-        try {
-          await signing.onOrderHash(orderHash);
-        } catch (error) {
-          signature.catch(() => undefined);
-          throw error;
-        }
-      }
-      return signature;
-    },
-  };
   const builder = new OrderBuilder(
-    orderWallet as never,
+    signer.wallet as never,
     chainId,
     SDK_SIGNATURE_TYPES[wallet.signatureType],
     wallet.signatureType === 0 ? undefined : wallet.maker,
@@ -158,47 +125,42 @@ export async function signOrder(
     { tickSize: tickSizeKey(order.tickSize), negRisk: order.negRisk },
     2,
   );
-  if (orderHash === null) throw new Error('the order builder returned an order it did not sign');
-  const payload = orderToJsonV2(signed as never, order.owner, order.orderType as OrderType, false, false);
-  return { body: JSON.stringify(payload), orderHash };
-}
-
-/**
- * The hash of the order a signature request is for, the exchange's order id: the order in the request (or, in a
- * deposit wallet's `TypedDataSign` envelope, the order it contains) hashed with our own copy of the exchange's
- * struct and domain, not the builder's, so a builder that signed something else could not pass unnoticed.
- */
-function orderHashOf(typedData: OrderTypedData, chainId: number, negRisk: boolean): Hex {
-  const request = typedData as { primaryType: string; message: Record<string, unknown> };
-  const order =
-    request.primaryType === 'Order'
-      ? request.message
-      : request.primaryType === 'TypedDataSign'
-        ? (request.message.contents as Record<string, unknown> | undefined)
-        : undefined;
-  if (!order) throw new Error(`the order builder asked to sign a ${request.primaryType}, not an order`);
-  const uint = (name: string) => BigInt(order[name] as string | number | bigint);
-  return hashTypedData({
+  const s = signed as unknown as {
+    salt: string;
+    maker: Hex;
+    signer: Hex;
+    tokenId: string;
+    makerAmount: string;
+    takerAmount: string;
+    side: string;
+    signatureType: number;
+    timestamp: string;
+    metadata: Hex;
+    builder: Hex;
+  };
+  const orderHash = hashTypedData({
     domain: {
       name: 'Polymarket CTF Exchange',
       version: '2',
       chainId,
-      verifyingContract: exchangeAddress(chainId, negRisk),
+      verifyingContract: exchangeAddress(chainId, order.negRisk),
     },
     types: ORDER_V2_TYPES,
     primaryType: 'Order',
     message: {
-      salt: uint('salt'),
-      maker: order.maker as Hex,
-      signer: order.signer as Hex,
-      tokenId: uint('tokenId'),
-      makerAmount: uint('makerAmount'),
-      takerAmount: uint('takerAmount'),
-      side: order.side === 'BUY' || Number(order.side) === 0 ? 0 : 1,
-      signatureType: Number(order.signatureType),
-      timestamp: uint('timestamp'),
-      metadata: order.metadata as Hex,
-      builder: order.builder as Hex,
+      salt: BigInt(s.salt),
+      maker: s.maker,
+      signer: s.signer,
+      tokenId: BigInt(s.tokenId),
+      makerAmount: BigInt(s.makerAmount),
+      takerAmount: BigInt(s.takerAmount),
+      side: s.side === 'BUY' ? 0 : 1,
+      signatureType: s.signatureType,
+      timestamp: BigInt(s.timestamp),
+      metadata: s.metadata,
+      builder: s.builder,
     },
   });
+  const payload = orderToJsonV2(signed as never, order.owner, order.orderType as OrderType, false, false);
+  return { body: JSON.stringify(payload), orderHash };
 }

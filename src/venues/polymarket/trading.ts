@@ -169,11 +169,10 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
           owner: auth.creds.key,
         },
         auth.wallet,
-        // The send hook (the order journal) runs while the signing thread signs.
-        { thread: client.signerThread, onOrderHash: hooks && ((orderId) => hooks.beforeSend({ orderId })) },
       );
       const createdAt = new Date().toISOString();
       const base = { id: signed.orderHash, market_id: req.market_id, outcome: token.o, side: req.side };
+      await hooks?.beforeSend({ orderId: signed.orderHash });
       let res: PolymarketOrderResponse;
       try {
         res = await client.private(ctx, auth, decodeOrderResponse, {
