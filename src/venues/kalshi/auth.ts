@@ -1,9 +1,7 @@
 // Kalshi API-key signing: KALSHI-ACCESS-KEY (key id), KALSHI-ACCESS-TIMESTAMP (ms) and KALSHI-ACCESS-SIGNATURE =
 // base64 RSA-PSS (SHA-256, MGF1-SHA-256, salt = digest length) over timestamp + METHOD + path, the path starting at
 // /trade-api and without the query string (docs; kalshi-typescript auth.ts). The PEM arrives per call and is never
-// logged or echoed. REST calls sign on libuv's thread pool (`signedHeaders`): an RSA-2048 signature is a few
-// hundred microseconds of CPU per call, which would otherwise hold the event loop, and an order's journal write
-// runs while its signature is computed.
+// logged or echoed.
 import { constants, createPrivateKey, type KeyObject, sign } from 'node:crypto';
 import { AppError } from '../../errors/app-error.js';
 import type { VenueSession } from '../port.js';
@@ -40,41 +38,12 @@ export function kalshiKey(session: Pick<VenueSession, 'credentials'>): KalshiKey
   return { keyId, privateKey };
 }
 
-/** RSA-PSS with SHA-256, MGF1-SHA-256 and a digest-length salt, as Kalshi verifies it. */
-const PSS = { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST };
-
 export function signature(key: KeyObject, timestampMs: string, method: string, path: string): string {
-  return sign('sha256', Buffer.from(`${timestampMs}${method}${path}`), { key, ...PSS }).toString('base64');
-}
-
-/** `signature`, computed on libuv's thread pool. */
-function signatureOffLoop(
-  key: KeyObject,
-  timestampMs: string,
-  method: string,
-  path: string,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    sign('sha256', Buffer.from(`${timestampMs}${method}${path}`), { key, ...PSS }, (error, signed) => {
-      if (error) reject(error);
-      else resolve(signed.toString('base64'));
-    });
-  });
-}
-
-/** `authHeaders`, with the signature computed on libuv's thread pool. */
-export async function signedHeaders(
-  key: KalshiKey,
-  method: string,
-  path: string,
-  nowMs = Date.now(),
-): Promise<Record<string, string>> {
-  const ts = String(nowMs);
-  return {
-    'KALSHI-ACCESS-KEY': key.keyId,
-    'KALSHI-ACCESS-TIMESTAMP': ts,
-    'KALSHI-ACCESS-SIGNATURE': await signatureOffLoop(key.privateKey, ts, method, path.split('?')[0] ?? path),
-  };
+  return sign('sha256', Buffer.from(`${timestampMs}${method}${path}`), {
+    key,
+    padding: constants.RSA_PKCS1_PSS_PADDING,
+    saltLength: constants.RSA_PSS_SALTLEN_DIGEST,
+  }).toString('base64');
 }
 
 /** Fresh headers for one request (built per attempt, so a retry carries a new timestamp). */

@@ -6,7 +6,7 @@ import { Agent } from 'undici';
 import type { VenueContext } from '../port.js';
 import { decodeResponse, type PayloadDecoder } from '../shared/payload.js';
 import { type QueryValue, type RetryPolicy, VenueHttp, type VenueResponse } from '../shared/venue-http.js';
-import { type KalshiKey, signedHeaders } from './auth.js';
+import { authHeaders, type KalshiKey } from './auth.js';
 
 export interface KalshiAdapterOptions {
   /** REST base URL including /trade-api/v2 (the signed path starts at /trade-api). */
@@ -34,8 +34,6 @@ interface Call {
   query?: Record<string, QueryValue>;
   operation: string;
   key?: KalshiKey;
-  /** The first attempt's signed headers, started early (`presign`); later attempts sign afresh. */
-  presigned?: Promise<Record<string, string>>;
 }
 
 export class KalshiClient {
@@ -115,26 +113,10 @@ export class KalshiClient {
     return this.closing;
   }
 
-  /**
-   * Starts signing a call's first attempt now, so the caller's own work (an order's journal write) runs while the
-   * thread pool signs; pass the result as `presigned`.
-   */
-  presign(method: 'POST' | 'DELETE', path: string, key: KalshiKey): Promise<Record<string, string>> {
-    const signed = signedHeaders(key, method, this.write.pathOnWire(path));
-    // Awaited by the call, or dropped with it when the caller gives up first.
-    signed.catch(() => undefined);
-    return signed;
-  }
-
-  private headers(method: string, call: Call): (() => Promise<Record<string, string>>) | undefined {
+  private headers(method: string, call: Call): (() => Record<string, string>) | undefined {
     const { key } = call;
     if (!key) return undefined;
     const path = this.read.pathOnWire(call.path);
-    let presigned = call.presigned;
-    return () => {
-      const first = presigned;
-      presigned = undefined;
-      return first ?? signedHeaders(key, method, path);
-    };
+    return () => authHeaders(key, method, path);
   }
 }

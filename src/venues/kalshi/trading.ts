@@ -40,8 +40,6 @@ const decodeFills = payloadDecoder(KalshiFillsPage);
 const decodePositions = payloadDecoder(KalshiPositionsPage);
 const decodeMarkets = payloadDecoder(KalshiMarketsPage);
 const decodeBalance = payloadDecoder(KalshiBalance);
-/** Where V2 event orders are placed. */
-const ORDERS_PATH = '/portfolio/events/orders';
 
 const PAGE = 1000;
 /** Bound on pages walked for one list call (100k orders or positions). */
@@ -104,18 +102,15 @@ export function kalshiTrading(
     ): Promise<Order> {
       const key = kalshiKey(session);
       const body = orderBody(req, resolveOutcome({ svc_id: `kalshi:${req.market_id}` }, req.outcome));
-      // Signed on the thread pool while the send hook journals the order (the signature does not cover the body).
-      const presigned = client.presign('POST', ORDERS_PATH, key);
       // Kalshi assigns the order id; the client_order_id in the body is what finds a lost order again.
       await hooks?.beforeSend({ orderId: null });
       let res: Awaited<ReturnType<KalshiClient['writeCall']>>;
       try {
         res = await client.writeCall(ctx, 'POST', {
-          path: ORDERS_PATH,
+          path: '/portfolio/events/orders',
           body,
           operation: 'create_order',
           key,
-          presigned,
           idempotent: false,
         });
       } catch (error) {
