@@ -146,6 +146,7 @@ interface BehindUpdate {
   onlyFrom: readonly JournalState[] | undefined;
 }
 
+/** One per store (main.ts makes it): the updates it writes behind are seen only by reads made through it. */
 export class OrderJournalRepo {
   /** Updates written behind, in the order they were made (SQLite only). */
   private readonly behind: BehindUpdate[] = [];
