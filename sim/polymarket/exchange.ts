@@ -9,7 +9,7 @@ import { CLOB_ERRORS } from './errors.js';
 import { houseLadder, houseTrade, houseVolume } from './house.js';
 import { bytes32For } from './ids.js';
 import { filledSize, planFills, wouldCross } from './matching.js';
-import { isYesBid, type PmOrder, remaining, yesPrice } from './order.js';
+import { isYesBid, newOrder, type PmOrder, remaining, yesPrice } from './order.js';
 import { revertSettlement, settle } from './settlement.js';
 import type { TradeRecord } from './trade.js';
 import { ONE } from './units.js';
@@ -164,7 +164,7 @@ export class Exchange {
   }
 
   private houseOrder(m: PmMarket, side: 'BUY' | 'SELL', price: number, size: number, tag: string): PmOrder {
-    return {
+    return newOrder({
       id: bytes32For(`polymarket-sim|house|${m.index}|${this.step}|${tag}`),
       seq: this.nextSeq(),
       house: true,
@@ -176,15 +176,8 @@ export class Exchange {
       side,
       price,
       size,
-      matched: 0,
-      makerAmount: 0,
-      takerAmount: 0,
-      orderType: 'GTC',
-      expiration: 0,
       createdAt: Math.floor(this.now() / 1000),
-      status: 'LIVE',
-      tradeIds: [],
-    };
+    });
   }
 
   /** Runs an order through matching; rests what is left when `rest`. Returns the trade, if any. */

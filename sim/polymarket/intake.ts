@@ -18,7 +18,7 @@ import {
   tickError,
 } from './errors.js';
 import type { Exchange } from './exchange.js';
-import type { OrderType, PmOrder } from './order.js';
+import { newOrder, type OrderType, type PmOrder } from './order.js';
 import { depositWalletAccepts, orderDigest, recoverOrderSigner } from './order-signature.js';
 import { takerFee } from './settlement.js';
 import { exchangeFor } from './settlement-chain.js';
@@ -251,7 +251,7 @@ export async function intakeOrder(
     return fail(400, minSizeError(id, fmtUnits(shares), String(MIN_ORDER_SIZE)));
   }
 
-  const order: PmOrder = {
+  const order = newOrder({
     id: id.toLowerCase(),
     seq: exchange.nextSeq(),
     house: false,
@@ -264,15 +264,12 @@ export async function intakeOrder(
     side,
     price,
     size: shares,
-    matched: 0,
     makerAmount,
     takerAmount,
     orderType: orderType as OrderType,
     expiration: signed.expiration,
     createdAt: nowS,
-    status: 'LIVE',
-    tradeIds: [],
-  };
+  });
   // A market listed on the sandbox chain settles there, so, as the real CLOB does, the funder's balance and
   // allowance are read from the chain (collateral for a buy, the outcome token for a sell).
   const chainFunds =

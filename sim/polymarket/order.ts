@@ -38,6 +38,26 @@ export interface PmOrder {
   tradeIds: string[];
 }
 
+/** What an order arrives with; the rest is a new order's: nothing matched, live. Amounts default to 0, GTC, no expiry. */
+export type NewOrderFields = Omit<
+  PmOrder,
+  'matched' | 'status' | 'tradeIds' | 'makerAmount' | 'takerAmount' | 'orderType' | 'expiration'
+> &
+  Partial<Pick<PmOrder, 'makerAmount' | 'takerAmount' | 'orderType' | 'expiration'>>;
+
+export function newOrder(fields: NewOrderFields): PmOrder {
+  return {
+    makerAmount: 0,
+    takerAmount: 0,
+    orderType: 'GTC',
+    expiration: 0,
+    ...fields,
+    matched: 0,
+    status: 'LIVE',
+    tradeIds: [],
+  };
+}
+
 export function remaining(o: PmOrder): number {
   return o.size - o.matched;
 }

@@ -1,7 +1,7 @@
 // A user's live GTC order as the Polymarket simulator holds it (sim/polymarket/order.ts), for tests that drive the
 // simulator's exchange or settlement directly; ids are unique within the test process.
 import type { PmMarket } from '../../sim/polymarket/catalogue.js';
-import type { PmOrder } from '../../sim/polymarket/order.js';
+import { newOrder, type PmOrder } from '../../sim/polymarket/order.js';
 
 let seq = 0;
 
@@ -14,7 +14,7 @@ export function simUserOrder(
   outcome: 0 | 1 = 0,
 ): PmOrder {
   seq += 1;
-  return {
+  return newOrder({
     id: `0x${seq.toString(16).padStart(64, '0')}`,
     seq,
     house: false,
@@ -26,13 +26,6 @@ export function simUserOrder(
     side,
     price,
     size,
-    matched: 0,
-    makerAmount: 0,
-    takerAmount: 0,
-    orderType: 'GTC',
-    expiration: 0,
     createdAt: 0,
-    status: 'LIVE',
-    tradeIds: [],
-  };
+  });
 }

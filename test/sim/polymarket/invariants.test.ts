@@ -17,7 +17,7 @@ import {
   tokenIdFor,
 } from '../../../sim/polymarket/ids.js';
 import { startPolymarketSim } from '../../../sim/polymarket/index.js';
-import type { OrderType, PmOrder } from '../../../sim/polymarket/order.js';
+import { newOrder, type OrderType, type PmOrder } from '../../../sim/polymarket/order.js';
 import { createWorld } from '../../../sim/shared/world.js';
 import { assertProperty } from '../../support/property.js';
 import { activeMarkets, book, connect, control, getJson } from './support.js';
@@ -183,7 +183,7 @@ test('any order flow keeps books sorted and uncrossed, NO a mirror of YES, and c
             if (o) exchange.cancel(o);
           } else {
             const account = traders[op.trader] as string;
-            const o: PmOrder = {
+            const o = newOrder({
               id: `0x${String(orders.length + 1).padStart(64, '0')}`,
               seq: exchange.nextSeq(),
               house: false,
@@ -195,15 +195,10 @@ test('any order flow keeps books sorted and uncrossed, NO a mirror of YES, and c
               side: op.side,
               price: op.ticks * 10_000,
               size: op.shares * ONE,
-              matched: 0,
-              makerAmount: 0,
-              takerAmount: 0,
               orderType: op.type,
               expiration: op.type === 'GTD' ? Math.floor(now / 1000) + 3600 : 0,
               createdAt: Math.floor(now / 1000),
-              status: 'LIVE',
-              tradeIds: [],
-            };
+            });
             if (exchange.submit(o, false).ok) orders.push(o);
           }
           const view = exchange.view(m);
