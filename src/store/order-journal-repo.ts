@@ -4,9 +4,11 @@
 // `error_message`). `pending` (written, not yet sent) is what servers before the two-write journal wrote first; the
 // reconciler still settles such rows. Only the reconciler and the request that sent the order move a row out of
 // `sent`/`unknown`, and only on the exchange's evidence.
-// On SQLite an accepted order's update may be written behind (`updateBehind`): with the next journal write, in the
-// same commit, or before the next read, or after BEHIND_MS. Its answer no longer waits for a commit of its own, and
-// an order costs one commit instead of two under a steady flow. What a crash loses is only that mark: the row stays
+// On SQLite an accepted order's update may be written behind (`updateBehind`): queued, and committed with every
+// update queued within BEHIND_MS in one transaction, or before the next read or update of the journal, whichever
+// comes first. Neither its answer nor the next order's insert waits for it (an insert does not carry the queue:
+// its statement commits alone, which costs less than a transaction around it and the updates), and a steady flow of
+// orders pays one commit per BEHIND_MS for their acceptances. What a crash loses is only that mark: the row stays
 // `sent` and is settled with the exchange as any answer lost after sending is (when the order is next looked at,
 // and by the reconciler for stored credentials).
 import type { Kysely } from 'kysely';
@@ -137,8 +139,10 @@ function sqliteUpdate(
   return { sql, parameters };
 }
 
-/** The longest an update written behind waits for a journal write or read to carry it. */
+/** The longest an update written behind waits to be committed. */
 export const BEHIND_MS = 50;
+/** Queued updates past this many are committed at once, so a burst does not hold an unbounded queue. */
+export const BEHIND_MAX = 1_000;
 
 interface BehindUpdate {
   id: number;
@@ -170,7 +174,9 @@ export class OrderJournalRepo {
       return;
     }
     this.behind.push({ id, update, onlyFrom });
-    this.arm();
+    // Never thrown at the order: a failed commit leaves them queued and armed (writeBehind), as the timer's does.
+    if (this.behind.length >= BEHIND_MAX) await this.flush().catch(() => undefined);
+    else this.arm();
   }
 
   /** Writes every update written behind (the server calls it before it closes the store). */
@@ -178,7 +184,7 @@ export class OrderJournalRepo {
     if (this.behind.length === 0) return;
     const writer = this.writer;
     if (writer?.available) {
-      this.withBehind(() => undefined);
+      this.writeBehind(writer);
       return;
     }
     // A Kysely transaction holds the writer connection: these queue behind it, ahead of any later query.
@@ -188,15 +194,14 @@ export class OrderJournalRepo {
   }
 
   /**
-   * Runs `fn`'s statements on the writer connection in one transaction with the queued updates before them. An
-   * update that fails (a value the store refuses) is dropped rather than kept to fail every later write: its row
-   * stays `sent`, to be reconciled. When the transaction fails they stay queued, and its error is rethrown.
+   * Commits the queued updates on the writer connection in one transaction. An update that fails (a value the store
+   * refuses) is dropped rather than kept to fail every later flush: its row stays `sent`, to be reconciled. When the
+   * transaction fails they stay queued, and its error is rethrown.
    */
-  private withBehind<T>(fn: () => T): T {
-    const writer = this.writer as SqliteWriter;
+  private writeBehind(writer: SqliteWriter): void {
     const taken = this.takeBehind();
     try {
-      return writer.atomically(() => {
+      writer.atomically(() => {
         for (const { id, update, onlyFrom } of taken) {
           const { sql, parameters } = sqliteUpdate(id, update, onlyFrom);
           try {
@@ -205,7 +210,6 @@ export class OrderJournalRepo {
             // Dropped, as above.
           }
         }
-        return fn();
       });
     } catch (error) {
       this.behind.unshift(...taken);
@@ -214,11 +218,11 @@ export class OrderJournalRepo {
     }
   }
 
-  /** Makes sure the queue is written within BEHIND_MS should no journal write or read come first. */
+  /** Makes sure the queue is written within BEHIND_MS should no journal read or update come first. */
   private arm(): void {
     this.behindTimer ??= setTimeout(() => {
       this.behindTimer = null;
-      // A failed commit keeps them queued and armed again; the next journal write meets the same error itself.
+      // A failed commit keeps them queued and armed again; the next journal read or update meets it itself.
       this.flush().catch(() => undefined);
     }, BEHIND_MS).unref();
   }
@@ -250,11 +254,8 @@ export class OrderJournalRepo {
         entry.nowMs,
         entry.nowMs,
       ];
-      // Updates written behind share this commit.
-      const { changes, rowid } =
-        this.behind.length === 0
-          ? writer.insert(SQLITE_INSERT, parameters)
-          : this.withBehind(() => writer.insert(SQLITE_INSERT, parameters));
+      // Updates written behind stay queued (see above): the insert commits alone.
+      const { changes, rowid } = writer.insert(SQLITE_INSERT, parameters);
       if (changes > 0) return { row: newRow(rowid, entry), created: true };
       return this.taken(entry);
     }

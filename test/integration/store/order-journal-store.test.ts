@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { Store } from '../../../src/store/database.js';
-import { BEHIND_MS, OrderJournalRepo } from '../../../src/store/order-journal-repo.js';
+import { BEHIND_MAX, BEHIND_MS, OrderJournalRepo } from '../../../src/store/order-journal-repo.js';
 import type { Database } from '../../../src/store/schema.js';
 import { onBothDialects } from './dialects.js';
 
@@ -79,7 +79,7 @@ async function storedState(store: Store, id: number): Promise<string | undefined
 }
 
 onBothDialects('order journal: updates written behind', (store) => {
-  test('every read sees an update written behind; the next insert commits it with its own row', async (t) => {
+  test('every read sees an update written behind; an insert commits alone and leaves it queued', async (t) => {
     const repo = new OrderJournalRepo(store().db, store().sqliteWriter);
     const accepted = { state: 'accepted' as const, orderDoc: '{"id":"v"}', nowMs: 2_000 };
     const { row: a } = await repo.insert(entry({ customerId: 'cust-behind' }));
@@ -96,8 +96,10 @@ onBothDialects('order journal: updates written behind', (store) => {
     const { row: b } = await repo.insert(entry({ customerId: 'cust-behind' }));
     await repo.updateBehind(b.id, accepted, ['sent']);
     const { row: c } = await repo.insert(entry({ customerId: 'cust-behind' }));
-    assert.equal(await storedState(store(), b.id), 'accepted', 'the insert carried it');
-    assert.equal(await storedState(store(), c.id), 'sent');
+    assert.equal(await storedState(store(), c.id), 'sent', 'the insert is committed at once');
+    assert.equal(await storedState(store(), b.id), 'sent', 'the insert did not carry it');
+    assert.equal((await repo.byId(b.id))?.state, 'accepted');
+    assert.equal(await storedState(store(), b.id), 'accepted');
 
     // Its guard still holds: a row another request settled first is left as it is.
     await repo.update(c.id, { state: 'rejected', errorCode: 'x', errorMessage: 'no', nowMs: 2_100 }, [
@@ -107,7 +109,7 @@ onBothDialects('order journal: updates written behind', (store) => {
     assert.equal((await repo.find('cust-behind', 'kalshi', c.clientOrderId))?.state, 'rejected');
   });
 
-  test('SQLite: with no journal traffic the update is written within BEHIND_MS; flush writes it at once', async (t) => {
+  test('SQLite: updates queued within BEHIND_MS are written together when it ends, inserts or not; flush writes them at once', async (t) => {
     const { db, sqliteWriter } = store();
     if (!sqliteWriter) return t.skip('SQLite only');
     t.mock.timers.enable({ apis: ['setTimeout'] });
@@ -116,9 +118,12 @@ onBothDialects('order journal: updates written behind', (store) => {
     const { row: b } = await repo.insert(entry());
     await repo.updateBehind(a.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
     t.mock.timers.tick(BEHIND_MS - 1);
+    const { row: later } = await repo.insert(entry());
+    await repo.updateBehind(later.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
     assert.equal(await storedState(store(), a.id), 'sent');
     t.mock.timers.tick(1);
     assert.equal(await storedState(store(), a.id), 'accepted');
+    assert.equal(await storedState(store(), later.id), 'accepted', 'queued since, written with it');
     await repo.updateBehind(b.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
     await repo.flush();
     assert.equal(await storedState(store(), b.id), 'accepted');
@@ -132,10 +137,29 @@ onBothDialects('order journal: updates written behind', (store) => {
     await repo.updateBehind(a.id, { state: 'accepted', orderDoc: '{"id":"\u0000"}', nowMs: 2_000 }, ['sent']);
     const { row: b } = await repo.insert(entry());
     await repo.updateBehind(b.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
+    await repo.flush();
     const { row: c } = await repo.insert(entry());
     assert.equal(await storedState(store(), a.id), 'sent', 'left for the reconciler');
     assert.equal(await storedState(store(), b.id), 'accepted');
     assert.equal(await storedState(store(), c.id), 'sent');
+    assert.equal((await repo.byId(a.id))?.state, 'sent', 'not kept to fail the next flush');
+  });
+
+  test('SQLite: a burst queues at most BEHIND_MAX updates before writing them', async (t) => {
+    const { db, sqliteWriter } = store();
+    if (!sqliteWriter) return t.skip('SQLite only');
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const repo = new OrderJournalRepo(db, sqliteWriter);
+    const rows = [];
+    for (let i = 0; i < BEHIND_MAX; i++) rows.push((await repo.insert(entry())).row);
+    for (const row of rows.slice(0, -1)) {
+      await repo.updateBehind(row.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
+    }
+    assert.equal(await storedState(store(), rows[0]?.id ?? 0), 'sent');
+    const last = rows.at(-1)?.id ?? 0;
+    await repo.updateBehind(last, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
+    assert.equal(await storedState(store(), rows[0]?.id ?? 0), 'accepted');
+    assert.equal(await storedState(store(), last), 'accepted');
   });
 
   test('SQLite: while a Kysely transaction holds the connection, a read waits for it and still sees the update', async (t) => {
