@@ -6,6 +6,7 @@ import { Agent, type Dispatcher, request, errors as undiciErrors } from 'undici'
 import type { ExchangeId } from '../../domain/exchanges.js';
 import { type Bucket, takeToken } from '../../domain/token-bucket.js';
 import type { VenueContext } from '../port.js';
+import { attemptDeadline } from './attempt-deadline.js';
 import { type TransportFailure, VenueStatusError, VenueTransportError } from './venue-errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -167,21 +168,25 @@ export class VenueHttp {
       headers['content-type'] = 'application/json';
     }
     headers.accept ??= 'application/json';
-    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(this.options.timeoutMs)]);
-    const res = await request(url, {
-      method: req.method,
-      headers,
-      body: req.body,
-      signal,
-      dispatcher: this.dispatcher,
-    });
-    const text = await readBounded(res.body, this.maxResponseBytes);
-    return {
-      status: res.statusCode,
-      headers: res.headers,
-      text,
-      json: () => JSON.parse(text) as unknown,
-    };
+    const deadline = attemptDeadline(ctx.signal, this.options.timeoutMs);
+    try {
+      const res = await request(url, {
+        method: req.method,
+        headers,
+        body: req.body,
+        signal: deadline.signal,
+        dispatcher: this.dispatcher,
+      });
+      const text = await readBounded(res.body, this.maxResponseBytes);
+      return {
+        status: res.statusCode,
+        headers: res.headers,
+        text,
+        json: () => JSON.parse(text) as unknown,
+      };
+    } finally {
+      deadline.clear();
+    }
   }
 
   private classify(

@@ -139,6 +139,23 @@ test('a timeout is a transport failure that may have been processed; an order is
   assert.equal(received.length, 1);
 });
 
+test("the caller's deadline stops a request in flight: a timeout, not sent again", async () => {
+  script = [() => undefined];
+  const caller = new AbortController();
+  const sending = http({ timeoutMs: 60_000 })
+    .send(
+      { ...ctx(), signal: caller.signal },
+      { method: 'POST', path: '/order', body: '{}', idempotent: false, operation: 'create_order' },
+    )
+    .catch((e: unknown) => e);
+  await waitFor(async () => received.length === 1);
+  caller.abort();
+  const error = await sending;
+  assert.ok(error instanceof VenueTransportError, String(error));
+  assert.equal(error.failure, 'timeout');
+  assert.equal(received.length, 1);
+});
+
 test('connection refused is a transport failure that was certainly not processed', async () => {
   const error = await http({ baseUrl: 'http://127.0.0.1:9' })
     .send(ctx(), { method: 'POST', path: '/order', body: '{}', idempotent: false, operation: 'create_order' })
