@@ -19,8 +19,9 @@
 // the mean CPU time per order the API path adds (the process's, all threads), which other work on the machine
 // distorts less than latency; it also holds whatever the process's other threads (V8's concurrent GC and compilers,
 // the WAL checkpointer) did while the longer API call was under way. Every exchange's paths are warmed up before any
-// is measured (see main). Figures are printed, never asserted. BENCH_ORDERS (default 400 per path and exchange)
-// tunes it.
+// is measured (see main). A last phase, with listeners on node:http's, undici's and Fastify's diagnostics channels
+// (order-timeline.ts), splits each path's time into segments: where what we add goes. Figures are printed, never
+// asserted. BENCH_ORDERS (default 400 per path and exchange) tunes it.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,10 +32,13 @@ import type { ExchangeId } from '../src/domain/exchanges.js';
 import type { Market } from '../src/domain/market.js';
 import type { VenueAdapter, VenueSession } from '../src/venues/port.js';
 import { type CatalogueServer, startCatalogueServer, venueContext } from '../test/support/catalogue.js';
+import { medianOf, type Timeline, TimelineRecorder } from './order-timeline.js';
 import { percentile } from './support.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 400);
 const WARMUP = 30;
+/** Orders per path in the phase that finds where the time goes (order-timeline.ts). */
+const BREAKDOWN = Math.min(200, ORDERS);
 const PATHS = ['api', 'relay', 'direct'] as const;
 type PathName = (typeof PATHS)[number];
 
@@ -202,11 +206,84 @@ async function main(): Promise<void> {
           `(relay ${ms((run.cpuUs.relay - run.cpuUs.direct) / 1000 / ORDERS)})\n`,
       );
     }
+    process.stdout.write(
+      `where the time goes: median ms over ${BREAKDOWN} more orders per path, read from node:http, undici and ` +
+        'Fastify diagnostics channels (their listeners cost each HTTP path a few µs, so this phase is apart)\n',
+    );
+    const port = (url: string) => Number(new URL(url).port);
+    const recorder = new TimelineRecorder(
+      [port(cat.server.url), port(relay.url)],
+      [cat.server.url, relay.url],
+    );
+    try {
+      for (const run of runs) {
+        const timelines: Record<PathName, Timeline[]> = { api: [], relay: [], direct: [] };
+        for (let i = 0; i < BREAKDOWN; i++) {
+          for (let k = 0; k < PATHS.length; k++) {
+            const path = PATHS[(i + k) % PATHS.length] as PathName;
+            recorder.begin();
+            await run.paths[path]();
+            timelines[path].push(recorder.finish());
+          }
+        }
+        process.stdout.write(breakdown(run.exchange, timelines));
+      }
+    } finally {
+      recorder.close();
+    }
   } finally {
     relay.server.close();
     await client.close();
     await cat.stop();
   }
+}
+
+/** The breakdown table of one exchange: each segment's median for the paths it applies to. */
+function breakdown(exchange: ExchangeId, t: Record<PathName, Timeline[]>): string {
+  const m = (path: PathName, part: (x: Timeline) => number) => medianOf(t[path], part);
+  const cell = (v: number | null) => (v === null ? '—' : v.toFixed(3)).padStart(8);
+  const rows: Array<[string, number | null, number | null, number | null]> = [
+    [
+      'client sends → the service sees the request',
+      m('api', (x) => (x.serverStart ?? Number.NaN) - x.start),
+      m('relay', (x) => (x.serverStart ?? Number.NaN) - x.start),
+      null,
+    ],
+    [
+      '→ the route runs (Fastify: hooks, body, schema)',
+      m('api', (x) => (x.handlerStart ?? Number.NaN) - (x.serverStart ?? Number.NaN)),
+      null,
+      null,
+    ],
+    [
+      "→ the exchange's order request leaves (signing too)",
+      m('api', (x) => (x.exchangeSent ?? Number.NaN) - (x.handlerStart ?? Number.NaN)),
+      m('relay', (x) => (x.exchangeSent ?? Number.NaN) - (x.serverStart ?? Number.NaN)),
+      m('direct', (x) => (x.exchangeSent ?? Number.NaN) - x.start),
+    ],
+    [
+      'the exchange answers (simulator, same process)',
+      m('api', (x) => (x.exchangeAnswered ?? Number.NaN) - (x.exchangeSent ?? Number.NaN)),
+      m('relay', (x) => (x.exchangeAnswered ?? Number.NaN) - (x.exchangeSent ?? Number.NaN)),
+      m('direct', (x) => (x.exchangeAnswered ?? Number.NaN) - (x.exchangeSent ?? Number.NaN)),
+    ],
+    [
+      '→ the answer is written (direct: the call returns)',
+      m('api', (x) => (x.serverFinish ?? Number.NaN) - (x.exchangeAnswered ?? Number.NaN)),
+      m('relay', (x) => (x.serverFinish ?? Number.NaN) - (x.exchangeAnswered ?? Number.NaN)),
+      m('direct', (x) => (x.end ?? Number.NaN) - (x.exchangeAnswered ?? Number.NaN)),
+    ],
+    [
+      '→ the client has read it',
+      m('api', (x) => (x.end ?? Number.NaN) - (x.serverFinish ?? Number.NaN)),
+      m('relay', (x) => (x.end ?? Number.NaN) - (x.serverFinish ?? Number.NaN)),
+      null,
+    ],
+  ];
+  const head = `  ${exchange.padEnd(52)}${'API'.padStart(8)}${'relay'.padStart(8)}${'direct'.padStart(8)}\n`;
+  return (
+    head + rows.map(([name, a, r, d]) => `  ${name.padEnd(52)}${cell(a)}${cell(r)}${cell(d)}\n`).join('')
+  );
 }
 
 main().catch((error) => {
