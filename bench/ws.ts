@@ -12,11 +12,11 @@
 // clients, so messages per server CPU-second is printed beside the messages/s ratio. The clients run in this
 // process (one event loop for all of them, for both servers). Figures are printed, never asserted.
 // BENCH_PROFILE_DIR=dir runs our server under --cpu-prof.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { machineFacts, processMemory } from './machine.js';
+import { machineFacts, processCpuMs, processMemory } from './machine.js';
 import { cleanEnv, REPO_ROOT, startBenchStack } from './servers.js';
 import { type ServerProcess, spawnServer } from './spawn-server.js';
 import { envInt, fetchJson, percentile, progress } from './support.js';
@@ -123,16 +123,9 @@ interface RunFigures {
   cpuS: number;
 }
 
-/** User + system CPU seconds of a process so far, from /proc (NaN where there is none). */
+/** User + system CPU seconds of a process so far (NaN where /proc has none). */
 function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start after its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
+  return (processCpuMs(pid) ?? Number.NaN) / 1000;
 }
 
 function row(name: string, f: RunFigures): string {
