@@ -156,6 +156,39 @@ async function control(venue: Venue, method: string, path: string, body?: unknow
 
 const held = async (venue: Venue) => ((await control(venue, 'GET', 'held')) as { held: number }).held;
 
+/**
+ * After a restart: GET /orders/:id reports the order (its body is returned for more checks), and the exchange
+ * holds exactly one order of `size`, that one.
+ */
+async function reportedOnce(
+  venue: Venue,
+  credentials: string,
+  orderId: string,
+  size: number,
+  label: string,
+): Promise<{ id: string; status: string }> {
+  const polled = await send(
+    server?.url ?? '',
+    ADMIN_KEY,
+    `/api/v1/orders/${orderId}?exchange=${venue.exchange}`,
+    {
+      headers: { 'x-exchange-credentials': credentials },
+    },
+  );
+  assert.equal(polled.status, 200, `${label}: ${polled.text}`);
+  const body = polled.body as { id: string; status: string };
+  assert.equal(body.id, orderId);
+  const atVenue = await venue.adapter.trading.listOpenOrders?.(
+    venueContext(),
+    venue.session,
+    venue.market.exchange_market_id,
+  );
+  const mine = (atVenue ?? []).filter((o) => o.size === size);
+  assert.equal(mine.length, 1, `${label}: ${JSON.stringify(mine)}`);
+  assert.equal(mine[0]?.id, orderId);
+  return body;
+}
+
 test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${CRASHES} times`, async () => {
   server = await startServer();
   for (let i = 0; i < CRASHES; i++) {
@@ -204,20 +237,13 @@ test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${
     assert.equal(order.status, 'open', `round ${i} (${exchange}): ${retried.text}`);
     assert.equal(order.size, size);
 
-    const polled = await send(server.url, ADMIN_KEY, `/api/v1/orders/${order.id}?exchange=${exchange}`, {
-      headers: { 'x-exchange-credentials': init.headers['x-exchange-credentials'] },
-    });
-    assert.equal(polled.status, 200, polled.text);
-    assert.equal((polled.body as { id: string }).id, order.id);
-
-    const atVenue = await venue.adapter.trading.listOpenOrders?.(
-      venueContext(),
-      venue.session,
-      venue.market.exchange_market_id,
+    await reportedOnce(
+      venue,
+      init.headers['x-exchange-credentials'],
+      order.id,
+      size,
+      `round ${i} (${exchange})`,
     );
-    const mine = (atVenue ?? []).filter((o) => o.size === size);
-    assert.equal(mine.length, 1, `round ${i} (${exchange}): ${JSON.stringify(mine)}`);
-    assert.equal(mine[0]?.id, order.id);
   }
   await server.stop();
 });
@@ -261,22 +287,22 @@ test('an order answered just before a SIGKILL is still reported after restart, n
     assert.equal(order.status, 'open');
 
     server = await startServer();
-    const polled = await send(server.url, ADMIN_KEY, `/api/v1/orders/${order.id}?exchange=${exchange}`, {
-      headers: { 'x-exchange-credentials': init.headers['x-exchange-credentials'] },
-    });
-    assert.equal(polled.status, 200, polled.text);
-    assert.equal((polled.body as { id: string; status: string }).status, 'open', polled.text);
+    const polled = await reportedOnce(
+      venue,
+      init.headers['x-exchange-credentials'],
+      order.id,
+      size,
+      exchange,
+    );
+    assert.equal(polled.status, 'open');
     const repeated = await send(server.url, ADMIN_KEY, `/api/v1/orders?exchange=${exchange}`, init);
     assert.equal(repeated.status, 200, repeated.text);
     assert.equal((repeated.body as { id: string }).id, order.id);
-    const atVenue = await venue.adapter.trading.listOpenOrders?.(
-      venueContext(),
-      venue.session,
-      venue.market.exchange_market_id,
+    assert.equal(
+      (await reportedOnce(venue, init.headers['x-exchange-credentials'], order.id, size, exchange)).id,
+      order.id,
+      'the repeated POST sent nothing',
     );
-    const mine = (atVenue ?? []).filter((o) => o.size === size);
-    assert.equal(mine.length, 1, `${exchange}: ${JSON.stringify(mine)}`);
-    assert.equal(mine[0]?.id, order.id);
     await server.stop();
   }
 });
