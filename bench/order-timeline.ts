@@ -5,6 +5,7 @@
 // a phase of their own, after the headline figures were taken without them.
 import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
+import { percentile } from './support.js';
 
 /** One order's moments, ms on performance.now(). */
 export interface Timeline {
@@ -93,11 +94,16 @@ export class TimelineRecorder {
   }
 }
 
-/** Median of `part` over the timelines that have both ends; NaN when none. */
+/** The ms from one moment of a timeline to a later one (NaN when either was not seen). */
+export function span(from: keyof Timeline, to: keyof Timeline): (t: Timeline) => number {
+  return (t) => (t[to] ?? Number.NaN) - (t[from] ?? Number.NaN);
+}
+
+/** Median of `part` over the timelines where it is known; NaN when it is known for none. */
 export function medianOf(timelines: Timeline[], part: (t: Timeline) => number): number {
   const values = timelines
     .map(part)
     .filter((v) => Number.isFinite(v))
     .sort((a, b) => a - b);
-  return values.length === 0 ? Number.NaN : (values[Math.floor(values.length / 2)] as number);
+  return percentile(values, 50);
 }

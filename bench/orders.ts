@@ -32,7 +32,7 @@ import type { ExchangeId } from '../src/domain/exchanges.js';
 import type { Market } from '../src/domain/market.js';
 import type { VenueAdapter, VenueSession } from '../src/venues/port.js';
 import { type CatalogueServer, startCatalogueServer, venueContext } from '../test/support/catalogue.js';
-import { medianOf, type Timeline, TimelineRecorder } from './order-timeline.js';
+import { medianOf, span, type Timeline, TimelineRecorder } from './order-timeline.js';
 import { percentile } from './support.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 400);
@@ -245,38 +245,38 @@ function breakdown(exchange: ExchangeId, t: Record<PathName, Timeline[]>): strin
   const rows: Array<[string, number | null, number | null, number | null]> = [
     [
       'client sends → the service sees the request',
-      m('api', (x) => (x.serverStart ?? Number.NaN) - x.start),
-      m('relay', (x) => (x.serverStart ?? Number.NaN) - x.start),
+      m('api', span('start', 'serverStart')),
+      m('relay', span('start', 'serverStart')),
       null,
     ],
     [
       '→ the route runs (Fastify: hooks, body, schema)',
-      m('api', (x) => (x.handlerStart ?? Number.NaN) - (x.serverStart ?? Number.NaN)),
+      m('api', span('serverStart', 'handlerStart')),
       null,
       null,
     ],
     [
       "→ the exchange's order request leaves (signing too)",
-      m('api', (x) => (x.exchangeSent ?? Number.NaN) - (x.handlerStart ?? Number.NaN)),
-      m('relay', (x) => (x.exchangeSent ?? Number.NaN) - (x.serverStart ?? Number.NaN)),
-      m('direct', (x) => (x.exchangeSent ?? Number.NaN) - x.start),
+      m('api', span('handlerStart', 'exchangeSent')),
+      m('relay', span('serverStart', 'exchangeSent')),
+      m('direct', span('start', 'exchangeSent')),
     ],
     [
       'the exchange answers (simulator, same process)',
-      m('api', (x) => (x.exchangeAnswered ?? Number.NaN) - (x.exchangeSent ?? Number.NaN)),
-      m('relay', (x) => (x.exchangeAnswered ?? Number.NaN) - (x.exchangeSent ?? Number.NaN)),
-      m('direct', (x) => (x.exchangeAnswered ?? Number.NaN) - (x.exchangeSent ?? Number.NaN)),
+      m('api', span('exchangeSent', 'exchangeAnswered')),
+      m('relay', span('exchangeSent', 'exchangeAnswered')),
+      m('direct', span('exchangeSent', 'exchangeAnswered')),
     ],
     [
       '→ the answer is written (direct: the call returns)',
-      m('api', (x) => (x.serverFinish ?? Number.NaN) - (x.exchangeAnswered ?? Number.NaN)),
-      m('relay', (x) => (x.serverFinish ?? Number.NaN) - (x.exchangeAnswered ?? Number.NaN)),
-      m('direct', (x) => (x.end ?? Number.NaN) - (x.exchangeAnswered ?? Number.NaN)),
+      m('api', span('exchangeAnswered', 'serverFinish')),
+      m('relay', span('exchangeAnswered', 'serverFinish')),
+      m('direct', span('exchangeAnswered', 'end')),
     ],
     [
       '→ the client has read it',
-      m('api', (x) => (x.end ?? Number.NaN) - (x.serverFinish ?? Number.NaN)),
-      m('relay', (x) => (x.end ?? Number.NaN) - (x.serverFinish ?? Number.NaN)),
+      m('api', span('serverFinish', 'end')),
+      m('relay', span('serverFinish', 'end')),
       null,
     ],
   ];
