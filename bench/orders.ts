@@ -6,8 +6,8 @@
 //    venue round trip over loopback through its undici keep-alive pool);
 //  - API: `POST /orders` with per-request credentials (X-Exchange-Credentials) sent with `undici.request` over a
 //    keep-alive connection, as a trading bot would hold one; the server then authenticates, validates, journals
-//    (one SQLite commit before the send; the acceptance is written behind), makes the very same adapter call and
-//    answers;
+//    (one append to the intent log before the send; the row and its acceptance are committed to SQLite behind),
+//    makes the very same adapter call and answers;
 //  - relay: the same request to a bare `node:http` server that only parses the body and the credentials header,
 //    makes the same adapter call and answers with the order's JSON: the least any HTTP service in front of the
 //    adapter adds on this machine, measured in the same run. This machine's speed moves by a third or more over an

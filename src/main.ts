@@ -63,6 +63,7 @@ import { FeeEscrowsRepo } from './store/fee-escrows-repo.js';
 import { LinksRepo } from './store/links-repo.js';
 import { MarketsRepo } from './store/markets-repo.js';
 import { MatchStateRepo } from './store/match-state-repo.js';
+import { ORDER_INTENTS_FILE, OrderIntentLog } from './store/order-intent-log.js';
 import { OrderJournalRepo } from './store/order-journal-repo.js';
 import { SyncStateRepo } from './store/sync-state-repo.js';
 import { UsageRepo } from './store/usage-repo.js';
@@ -334,7 +335,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       : null;
     // One resolver for every private route: per-request credentials, else the stored or managed ones.
     const sessions = new SessionResolver(credentials);
-    const journal = new OrderJournalRepo(store.db, store.sqliteWriter);
+    // SQLite: rows are logged before their orders are sent and committed behind (order-intent-log.ts).
+    const intents = store.sqliteWriter ? new OrderIntentLog(join(config.dataDir, ORDER_INTENTS_FILE)) : null;
+    if (intents) closers.push(async () => intents.close());
+    const journal = new OrderJournalRepo(store.db, store.sqliteWriter, intents);
     const orders = new OrdersService({
       exchanges,
       targets,

@@ -4,14 +4,17 @@
 // `error_message`). `pending` (written, not yet sent) is what servers before the two-write journal wrote first; the
 // reconciler still settles such rows. Only the reconciler and the request that sent the order move a row out of
 // `sent`/`unknown`, and only on the exchange's evidence.
-// On SQLite an accepted order's update may be written behind (`updateBehind`): queued, and committed with every
-// update queued within BEHIND_MS in one transaction, or before the next read or update of the journal, whichever
-// comes first. Neither its answer nor the next order's insert waits for it (an insert does not carry the queue:
-// its statement commits alone, which costs less than a transaction around it and the updates), and a steady flow of
-// orders pays one commit per BEHIND_MS for their acceptances. What a crash loses is only that mark: the row stays
-// `sent` and is settled with the exchange as any answer lost after sending is (when the order is next looked at,
-// and by the reconciler for stored credentials).
+// On SQLite writes may be held behind: an accepted order's update (`updateBehind`), and, with an intent log (the
+// server's journal), every new row, appended to the log before its order is sent instead of committed (see
+// order-intent-log.ts). What is held is committed in one transaction, in the order it was made, when BEHIND_MS
+// ends, before the next read or update of the journal, or at BEHIND_MAX held, whichever comes first; then the log
+// is emptied, and rows a killed process left in it are committed when the journal opens. Neither an order's answer
+// nor the next order waits for those commits, and a steady flow of orders pays one commit per BEHIND_MS. What a
+// crash loses is only an acceptance: the row stays `sent` and is settled with the exchange as any answer lost after
+// sending is (when the order is next looked at, and by the reconciler for stored credentials).
 import type { Kysely } from 'kysely';
+import type { OrderIntentLog } from './order-intent-log.js';
+import { checkValue } from './reject-nul-plugin.js';
 import type { Database, OrderJournalTable } from './schema.js';
 import type { SqliteWriter } from './sqlite-writer.js';
 
@@ -107,6 +110,15 @@ const SQLITE_INSERT =
   'insert into "order_journal" ("customer_id", "exchange", "client_order_id", "venue_order_id", ' +
   '"idempotency_key", "request_hash", "request", "state", "created_ms", "updated_ms") ' +
   `values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("customer_id", "idempotency_key") do nothing`;
+/** A queued row (its id already given) committed from the intent log; a row already there is left as it is. */
+const SQLITE_INSERT_QUEUED =
+  'insert into "order_journal" ("id", "customer_id", "exchange", "client_order_id", "venue_order_id", ' +
+  '"idempotency_key", "request_hash", "request", "state", "created_ms", "updated_ms") ' +
+  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing';
+/** The largest id the table ever gave (AUTOINCREMENT never reuses one), or 0. */
+const SQLITE_LAST_ID =
+  'select max(coalesce((select "seq" from "sqlite_sequence" where "name" = \'order_journal\'), 0), ' +
+  'coalesce((select max("id") from "order_journal"), 0)) as "id"';
 const SQLITE_BY_IDEMPOTENCY_KEY =
   'select * from "order_journal" where "customer_id" = ? and "idempotency_key" = ?';
 
@@ -145,22 +157,115 @@ export const BEHIND_MS = 50;
 export const BEHIND_MAX = 1_000;
 
 interface BehindUpdate {
+  kind: 'update';
   id: number;
   update: JournalUpdate;
   onlyFrom: readonly JournalState[] | undefined;
 }
 
-/** One per store (main.ts makes it): the updates it writes behind are seen only by reads made through it. */
-export class OrderJournalRepo {
-  /** Updates written behind, in the order they were made (SQLite only). */
-  private readonly behind: BehindUpdate[] = [];
-  private behindTimer: NodeJS.Timeout | null = null;
+/** A row in the intent log, to be committed to the table (its id given when it was logged). */
+interface BehindInsert {
+  kind: 'insert';
+  row: JournalRow;
+}
 
-  /** `writer` (SQLite) runs the per-order writes synchronously on cached statements (sqlite-writer.ts). */
+type BehindWrite = BehindUpdate | BehindInsert;
+
+function queuedInsertParameters(row: JournalRow): unknown[] {
+  return [
+    row.id,
+    row.customerId,
+    row.exchange,
+    row.clientOrderId,
+    row.venueOrderId,
+    row.idempotencyKey,
+    row.requestHash,
+    row.request,
+    row.state,
+    row.createdMs,
+    row.updatedMs,
+  ];
+}
+
+/** The customer's Idempotency-Key as the intent log's lookup key, or null for a row without one. */
+function loggedKey(customerId: string, idempotencyKey: string | null): string | null {
+  return idempotencyKey === null ? null : `${customerId}\u0000${idempotencyKey}`;
+}
+
+/** A queued row as Kysely inserts it (the flush that cannot use the writer connection). */
+function queuedInsertValues(row: JournalRow) {
+  return {
+    id: row.id,
+    customer_id: row.customerId,
+    exchange: row.exchange,
+    client_order_id: row.clientOrderId,
+    venue_order_id: row.venueOrderId,
+    idempotency_key: row.idempotencyKey,
+    request_hash: row.requestHash,
+    request: row.request,
+    state: row.state,
+    created_ms: row.createdMs,
+    updated_ms: row.updatedMs,
+  };
+}
+
+/** A row read back from the intent log, or null for a record that is not one (never written by this code). */
+function loggedRow(record: unknown): JournalRow | null {
+  if (typeof record !== 'object' || record === null) return null;
+  const r = record as Partial<JournalRow>;
+  const text = (v: unknown) => typeof v === 'string';
+  const textOrNull = (v: unknown) => v === null || typeof v === 'string';
+  const ok =
+    Number.isSafeInteger(r.id) &&
+    text(r.customerId) &&
+    text(r.exchange) &&
+    text(r.clientOrderId) &&
+    textOrNull(r.venueOrderId) &&
+    textOrNull(r.idempotencyKey) &&
+    text(r.requestHash) &&
+    text(r.request) &&
+    text(r.state) &&
+    Number.isFinite(r.createdMs) &&
+    Number.isFinite(r.updatedMs);
+  return ok ? (r as JournalRow) : null;
+}
+
+/** One per store (main.ts makes it): the writes it holds behind are seen only by reads made through it. */
+export class OrderJournalRepo {
+  /** Writes held behind, in the order they were made (SQLite only). */
+  private readonly behind: BehindWrite[] = [];
+  private behindTimer: NodeJS.Timeout | null = null;
+  /** Rows in the intent log not yet committed, by customer and Idempotency-Key (the table's unique key). */
+  private readonly loggedKeys = new Map<string, JournalRow>();
+  /** The last id given to a row; null until the first row is logged. */
+  private lastId: number | null = null;
+  /** Appends to the intent log so far: a flush that awaited may empty the log only if none came meanwhile. */
+  private appends = 0;
+
+  /**
+   * `writer` (SQLite) runs the per-order writes synchronously on cached statements (sqlite-writer.ts). With
+   * `intents` too, a new row is appended to that log instead of committed before its order is sent (see
+   * order-intent-log.ts), and committed with the writes held behind; rows a previous process left in the log are
+   * committed here, before anything can read the journal.
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly writer: SqliteWriter | null = null,
-  ) {}
+    private readonly intents: OrderIntentLog | null = null,
+  ) {
+    if (intents && writer) this.recoverIntents(intents, writer);
+  }
+
+  /** Commits the rows a killed process left in the intent log (those already in the table stay as they are). */
+  private recoverIntents(intents: OrderIntentLog, writer: SqliteWriter): void {
+    const rows = intents.records().flatMap((record) => loggedRow(record) ?? []);
+    if (rows.length > 0) {
+      writer.atomically(() => {
+        for (const row of rows) writer.run(SQLITE_INSERT_QUEUED, queuedInsertParameters(row));
+      });
+    }
+    intents.clear();
+  }
 
   /**
    * `update`, written behind on SQLite (see above): every later read and write of the journal sees it, but it is
@@ -173,13 +278,13 @@ export class OrderJournalRepo {
       await this.update(id, update, onlyFrom);
       return;
     }
-    this.behind.push({ id, update, onlyFrom });
+    this.behind.push({ kind: 'update', id, update, onlyFrom });
     // Never thrown at the order: a failed commit leaves them queued and armed (writeBehind), as the timer's does.
     if (this.behind.length >= BEHIND_MAX) await this.flush().catch(() => undefined);
     else this.arm();
   }
 
-  /** Writes every update written behind (the server calls it before it closes the store). */
+  /** Writes everything held behind (the server calls it before it closes the store). */
   async flush(): Promise<void> {
     if (this.behind.length === 0) return;
     const writer = this.writer;
@@ -188,22 +293,47 @@ export class OrderJournalRepo {
       return;
     }
     // A Kysely transaction holds the writer connection: these queue behind it, ahead of any later query.
-    for (const { id, update, onlyFrom } of this.takeBehind()) {
-      await this.update(id, update, onlyFrom).catch(() => false);
+    const appendsBefore = this.appends;
+    const taken = this.takeBehind();
+    for (const [i, write] of taken.entries()) {
+      if (write.kind === 'update') {
+        await this.update(write.id, write.update, write.onlyFrom).catch(() => false);
+        continue;
+      }
+      try {
+        await this.db
+          .insertInto('order_journal')
+          .values(queuedInsertValues(write.row))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      } catch (error) {
+        // A row of an order already sent is never dropped: it and what followed it wait for the next flush.
+        this.behind.unshift(...taken.slice(i));
+        this.arm();
+        throw error;
+      }
+      const key = loggedKey(write.row.customerId, write.row.idempotencyKey);
+      if (key !== null) this.loggedKeys.delete(key);
     }
+    if (this.appends === appendsBefore && this.behind.length === 0) this.intents?.clear();
   }
 
   /**
-   * Commits the queued updates on the writer connection in one transaction. An update that fails (a value the store
-   * refuses) is dropped rather than kept to fail every later flush: its row stays `sent`, to be reconciled. When the
-   * transaction fails they stay queued, and its error is rethrown.
+   * Commits the queued writes on the writer connection in one transaction, then empties the intent log. An update
+   * that fails (a value the store refuses) is dropped rather than kept to fail every later flush: its row stays
+   * `sent`, to be reconciled. A row never is: when the transaction fails everything stays queued (and logged), and
+   * its error is rethrown.
    */
   private writeBehind(writer: SqliteWriter): void {
     const taken = this.takeBehind();
     try {
       writer.atomically(() => {
-        for (const { id, update, onlyFrom } of taken) {
-          const { sql, parameters } = sqliteUpdate(id, update, onlyFrom);
+        for (const write of taken) {
+          if (write.kind === 'insert') {
+            writer.run(SQLITE_INSERT_QUEUED, queuedInsertParameters(write.row));
+            continue;
+          }
+          const { sql, parameters } = sqliteUpdate(write.id, write.update, write.onlyFrom);
           try {
             writer.run(sql, parameters);
           } catch {
@@ -216,6 +346,8 @@ export class OrderJournalRepo {
       this.arm();
       throw error;
     }
+    this.loggedKeys.clear();
+    if (taken.some((write) => write.kind === 'insert')) this.intents?.clear();
   }
 
   /** Makes sure the queue is written within BEHIND_MS should no journal read or update come first. */
@@ -227,7 +359,7 @@ export class OrderJournalRepo {
     }, BEHIND_MS).unref();
   }
 
-  private takeBehind(): BehindUpdate[] {
+  private takeBehind(): BehindWrite[] {
     if (this.behindTimer) {
       clearTimeout(this.behindTimer);
       this.behindTimer = null;
@@ -240,6 +372,7 @@ export class OrderJournalRepo {
    * caller answers with that row instead of sending again).
    */
   async insert(entry: NewJournalEntry): Promise<{ row: JournalRow; created: boolean }> {
+    if (this.intents && this.writer?.available) return this.log(entry, this.intents, this.writer);
     if (this.writer?.available) {
       const writer = this.writer;
       const parameters = [
@@ -277,8 +410,50 @@ export class OrderJournalRepo {
       .onConflict((oc) => oc.columns(['customer_id', 'idempotency_key']).doNothing())
       .returningAll()
       .executeTakeFirst();
-    if (inserted) return { row: toRow(inserted), created: true };
+    if (inserted) {
+      if (this.lastId !== null) this.lastId = Math.max(this.lastId, inserted.id);
+      return { row: toRow(inserted), created: true };
+    }
     return this.taken(entry);
+  }
+
+  /**
+   * The intent log's insert: the same checks as the table's (its NUL check, the customer's Idempotency-Key against
+   * committed and logged rows), an id of its own, one append, and the row queued to be committed behind.
+   */
+  private log(
+    entry: NewJournalEntry,
+    intents: OrderIntentLog,
+    writer: SqliteWriter,
+  ): { row: JournalRow; created: boolean } {
+    const key = loggedKey(entry.customerId, entry.idempotencyKey);
+    if (key !== null) {
+      const logged = this.loggedKeys.get(key);
+      if (logged) return { row: logged, created: false };
+      const committed = writer.get<Row>(SQLITE_BY_IDEMPOTENCY_KEY, [entry.customerId, entry.idempotencyKey]);
+      if (committed) return { row: toRow(committed), created: false };
+    }
+    this.lastId ??= Number(writer.get<{ id: number }>(SQLITE_LAST_ID, [])?.id ?? 0);
+    const row = newRow(this.lastId + 1, entry);
+    const parameters = queuedInsertParameters(row);
+    checkValue(parameters);
+    intents.append(row);
+    this.lastId = row.id;
+    this.appends++;
+    if (key !== null) this.loggedKeys.set(key, row);
+    this.behind.push({ kind: 'insert', row });
+    if (this.behind.length >= BEHIND_MAX) this.writeBehindQuietly(writer);
+    else this.arm();
+    return { row, created: true };
+  }
+
+  /** Commits the queue now, leaving it queued and armed when that fails (the order already stands in the log). */
+  private writeBehindQuietly(writer: SqliteWriter): void {
+    try {
+      this.writeBehind(writer);
+    } catch {
+      // Queued and armed again by writeBehind.
+    }
   }
 
   /** The row holding the entry's idempotency key, after an insert that conflicted on it. */

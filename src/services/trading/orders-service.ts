@@ -4,9 +4,9 @@
 // before that leaves no row, as nothing reached the exchange. The exchange's answer settles the row: `accepted` with
 // the order, `rejected` with the refusal, or `unknown` when the answer was lost (order-outcome.ts). An unknown order
 // is reconciled with the exchange (by the order hash or our client order id), on a GET of it, on a retried POST
-// with the same Idempotency-Key, and by the reconciler job; it is never sent again. Two writes per order, the
-// journal's SQLite commits, were the largest share of what POST /orders adds (bench/orders.ts): the acceptance is
-// written behind, so the answer waits only for the commit made before sending.
+// with the same Idempotency-Key, and by the reconciler job; it is never sent again. The journal's SQLite commits
+// were the largest share of what POST /orders adds (bench/orders.ts): on SQLite the row is appended to an intent log
+// before sending and committed behind with the acceptance (order-journal-repo.ts), so the answer waits for one append.
 import { hash, randomUUID } from 'node:crypto';
 import type { ExchangeId } from '../../domain/exchanges.js';
 import type { Order, OrderRequest, Side } from '../../domain/trading.js';

@@ -1,10 +1,15 @@
 // The order journal on both dialects: a row per order, one per (customer, Idempotency-Key), found by either id,
 // state moves guarded by the states they may leave, the reconciler's scan of unsettled rows, and updates written
-// behind. On SQLite each case runs twice: through Kysely and through the writer's cached statements the server uses.
+// behind. On SQLite each case runs three times: through Kysely, through the writer's cached statements, and with
+// the intent log the server uses (rows logged before sending, committed behind, recovered after a kill).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, type TestContext, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { Store } from '../../../src/store/database.js';
+import { OrderIntentLog } from '../../../src/store/order-intent-log.js';
 import { BEHIND_MAX, BEHIND_MS, OrderJournalRepo } from '../../../src/store/order-journal-repo.js';
 import type { Database } from '../../../src/store/schema.js';
 import { onBothDialects } from './dialects.js';
@@ -22,8 +27,15 @@ const entry = (over: Partial<Parameters<OrderJournalRepo['insert']>[0]> = {}) =>
   ...over,
 });
 
+const logDir = mkdtempSync(join(tmpdir(), 'omnibook-intents-'));
+after(() => rmSync(logDir, { recursive: true, force: true }));
+let logs = 0;
+/** A fresh intent log file (or, given a name, that one again: what a restarted server opens). */
+const intentLog = (file = join(logDir, `intents-${++logs}`)) => new OrderIntentLog(file);
+const logLines = (log: OrderIntentLog) => readFileSync(log.file, 'utf8').split('\n').filter(Boolean);
+
 onBothDialects('order journal', (store) => {
-  for (const via of ['kysely', 'writer'] as const) suite(store, via);
+  for (const via of ['kysely', 'writer', 'intents'] as const) suite(store, via);
 
   test('SQLite: a write while a Kysely transaction is open waits for it instead of joining it', async (t) => {
     const { db, sqliteWriter } = store();
@@ -176,14 +188,142 @@ onBothDialects('order journal: updates written behind', (store) => {
   });
 });
 
-function suite(store: () => Store, via: 'kysely' | 'writer'): void {
-  const journal = () => new OrderJournalRepo(store().db, via === 'writer' ? store().sqliteWriter : null);
+onBothDialects('order journal: intent log', (store) => {
+  test('SQLite: a row is logged, not committed, until the queue is written; reads see it; the log is then emptied', async (t) => {
+    const { db, sqliteWriter } = store();
+    if (!sqliteWriter) return t.skip('SQLite only');
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const log = intentLog();
+    const repo = new OrderJournalRepo(db, sqliteWriter, log);
+    t.after(() => repo.flush());
+    const { row, created } = await repo.insert(entry({ customerId: 'cust-log' }));
+    assert.equal(created, true);
+    assert.equal(await storedState(store(), row.id), undefined, 'not committed yet');
+    assert.equal(logLines(log).length, 1, 'logged before the insert returned');
+    assert.deepEqual(await repo.byId(row.id), row, 'a read commits it first');
+    assert.equal(await storedState(store(), row.id), 'sent');
+    assert.deepEqual(logLines(log), [], 'emptied once committed');
+
+    const { row: next } = await repo.insert(entry({ customerId: 'cust-log' }));
+    assert.ok(next.id > row.id);
+    t.mock.timers.tick(BEHIND_MS);
+    assert.equal(await storedState(store(), next.id), 'sent', 'committed when BEHIND_MS ends');
+    assert.deepEqual(logLines(log), []);
+  });
+
+  test('SQLite: rows a killed process left in the log are committed when the journal opens, each once', async (t) => {
+    const { db, sqliteWriter } = store();
+    if (!sqliteWriter) return t.skip('SQLite only');
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    // A row already committed, to be logged again below (a kill between a commit and the log's emptying).
+    const { row: committed } = await new OrderJournalRepo(db, sqliteWriter).insert(
+      entry({ customerId: 'cust-kill' }),
+    );
+    const file = join(logDir, 'killed');
+    const killed = new OrderJournalRepo(db, sqliteWriter, intentLog(file));
+    const { row: a } = await killed.insert(entry({ customerId: 'cust-kill', idempotencyKey: 'k-kill' }));
+    const { row: b } = await killed.insert(entry({ customerId: 'cust-kill', venueOrderId: '0xhash' }));
+    // Its acceptance was only queued: what a kill loses, to be reconciled with the exchange.
+    await killed.updateBehind(a.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
+    assert.equal(await storedState(store(), a.id), undefined);
+    // The committed row logged again, and a torn last line.
+    appendFileSync(file, `${JSON.stringify({ ...committed, state: 'rejected' })}\n{"id": 99`);
+
+    const restarted = intentLog(file);
+    const journal = new OrderJournalRepo(db, sqliteWriter, restarted);
+    t.after(() => journal.flush());
+    assert.deepEqual(logLines(restarted), [], 'emptied once committed');
+    assert.deepEqual(await journal.byId(a.id), a, 'the logged row, as logged');
+    assert.deepEqual(await journal.byId(b.id), b);
+    assert.equal((await journal.byId(committed.id))?.state, 'sent', 'a committed row is left as it is');
+    assert.equal((await journal.byIdempotencyKey('cust-kill', 'k-kill'))?.id, a.id);
+    const { row: c } = await journal.insert(entry({ customerId: 'cust-kill' }));
+    assert.ok(c.id > b.id, 'ids continue past every row');
+    const rows = await store()
+      .db.selectFrom('order_journal')
+      .select('id')
+      .where('customer_id', '=', 'cust-kill')
+      .execute();
+    assert.equal(rows.length, 3, 'each row once');
+  });
+
+  test('SQLite: an Idempotency-Key held by a logged row is not used again before it is committed', async (t) => {
+    const { db, sqliteWriter } = store();
+    if (!sqliteWriter) return t.skip('SQLite only');
+    const repo = new OrderJournalRepo(db, sqliteWriter, intentLog());
+    t.after(() => repo.flush());
+    const first = await repo.insert(entry({ customerId: 'cust-key', idempotencyKey: 'k' }));
+    const again = await repo.insert(
+      entry({ customerId: 'cust-key', idempotencyKey: 'k', requestHash: 'h2' }),
+    );
+    assert.equal(again.created, false);
+    assert.deepEqual(again.row, first.row);
+    await repo.flush();
+    const rows = await db
+      .selectFrom('order_journal')
+      .select('id')
+      .where('customer_id', '=', 'cust-key')
+      .execute();
+    assert.equal(rows.length, 1);
+  });
+
+  test('SQLite: while a Kysely transaction holds the connection, logged rows are committed through it in order, and ids stay unique', async (t) => {
+    const { db, sqliteWriter } = store();
+    if (!sqliteWriter) return t.skip('SQLite only');
+    const log = intentLog();
+    const repo = new OrderJournalRepo(db, sqliteWriter, log);
+    t.after(() => repo.flush());
+    const { row: logged } = await repo.insert(entry({ customerId: 'cust-tx' }));
+    await repo.updateBehind(logged.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
+    const tx = await holdTransaction(db, 'commit');
+    const inserting = repo.insert(entry({ customerId: 'cust-tx' }));
+    tx.release();
+    assert.equal(await tx.ended, 'committed');
+    const { row: direct } = await inserting;
+    assert.ok(direct.id > logged.id);
+    assert.equal(await storedState(store(), logged.id), 'accepted', 'its row first, then its update');
+    assert.deepEqual(logLines(log), []);
+    const { row: after } = await repo.insert(entry({ customerId: 'cust-tx' }));
+    assert.ok(after.id > direct.id, 'the next logged id is past the one Kysely gave');
+    assert.equal((await repo.byId(after.id))?.clientOrderId, after.clientOrderId);
+  });
+
+  test('SQLite: a burst logs at most BEHIND_MAX rows before committing them', async (t) => {
+    const { db, sqliteWriter } = store();
+    if (!sqliteWriter) return t.skip('SQLite only');
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const log = intentLog();
+    const repo = new OrderJournalRepo(db, sqliteWriter, log);
+    t.after(() => repo.flush());
+    const rows = [];
+    for (let i = 0; i < BEHIND_MAX - 1; i++) rows.push((await repo.insert(entry())).row);
+    assert.equal(await storedState(store(), rows[0]?.id ?? 0), undefined);
+    assert.equal(logLines(log).length, BEHIND_MAX - 1);
+    const { row: last } = await repo.insert(entry());
+    assert.equal(await storedState(store(), rows[0]?.id ?? 0), 'sent');
+    assert.equal(await storedState(store(), last.id), 'sent');
+    assert.deepEqual(logLines(log), []);
+  });
+});
+
+function suite(store: () => Store, via: 'kysely' | 'writer' | 'intents'): void {
+  // Each test's journal writes what it holds when the test ends, as a server does when it stops: ids are the table's
+  // once written, and a journal still holding rows would give the next test's journal the same ids.
+  const journal = (t: TestContext) => {
+    const repo = new OrderJournalRepo(
+      store().db,
+      via === 'kysely' ? null : store().sqliteWriter,
+      via === 'intents' ? intentLog() : null,
+    );
+    t.after(() => repo.flush());
+    return repo;
+  };
   const name = (title: string) => `${title} (${via})`;
 
   test(
     name('an Idempotency-Key holds one row per customer; without a key every order is its own row'),
-    async () => {
-      const repo = journal();
+    async (t) => {
+      const repo = journal(t);
       const first = await repo.insert(entry({ idempotencyKey: `k1-${via}` }));
       assert.equal(first.created, true);
       assert.equal(first.row.state, 'sent');
@@ -209,8 +349,8 @@ function suite(store: () => Store, via: 'kysely' | 'writer'): void {
 
   test(
     name('state moves are guarded, rows are found by either id, unsettled rows are scanned oldest first'),
-    async () => {
-      const repo = journal();
+    async (t) => {
+      const repo = journal(t);
       const { row } = await repo.insert(
         entry({ customerId: `cust-c-${via}`, clientOrderId: `coid-c-${via}`, nowMs: 500 }),
       );
