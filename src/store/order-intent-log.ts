@@ -1,7 +1,8 @@
 // The order journal's rows written before their orders are sent, kept until they are committed to SQLite: one JSON
 // line each, appended to a file beside the database. An order's journal row must be durable before the request
-// leaves; on this path a SQLite commit (the row, its four index entries and the AUTOINCREMENT counter: six WAL frames,
-// twelve writes and six shared-memory locks) cost 85–120 µs in POST /orders, against 25–50 µs for one append.
+// leaves. A SQLite commit of it writes six WAL frames (the row, four index entries, the AUTOINCREMENT counter):
+// twelve writes and six shared-memory locks, 110–145 µs in POST /orders' send hook (bench:orders, marks in the
+// code), against 55–75 µs for this one append.
 // Durability is the same as the commit's at `synchronous = NORMAL`: the write has reached the operating system
 // before the order is sent, so a killed process loses nothing, and a power cut can lose the last writes of either.
 // The journal commits queued rows together (order-journal-repo.ts) and then empties the file; rows left in it when

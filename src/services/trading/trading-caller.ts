@@ -3,6 +3,7 @@
 import type { SessionResolver } from '../../vault/session-resolver.js';
 import type { VenueAdapter, VenueContext, VenueSession } from '../../venues/port.js';
 import type { CallerContext } from '../caller-context.js';
+import { deadlineSignal } from './deadline-signal.js';
 
 export interface TradingCaller extends CallerContext {
   tenant: string;
@@ -28,7 +29,7 @@ export function sessionOf(
 /** A venue call's context; private calls may retry once, so the deadline covers two attempts. */
 export function tradingContext(caller: TradingCaller, timeoutMs: number): VenueContext {
   return {
-    signal: AbortSignal.timeout(timeoutMs * 2),
+    signal: deadlineSignal(timeoutMs * 2),
     requestId: caller.requestId,
     logger: caller.logger,
     tenant: caller.tenant,
