@@ -315,7 +315,7 @@ export class OrderJournalRepo {
       const key = loggedKey(write.row.customerId, write.row.idempotencyKey);
       if (key !== null) this.loggedKeys.delete(key);
     }
-    if (this.appends === appendsBefore && this.behind.length === 0) this.intents?.clear();
+    if (this.appends === appendsBefore && this.behind.length === 0) this.emptyLog();
   }
 
   /**
@@ -347,7 +347,19 @@ export class OrderJournalRepo {
       throw error;
     }
     this.loggedKeys.clear();
-    if (taken.some((write) => write.kind === 'insert')) this.intents?.clear();
+    if (taken.some((write) => write.kind === 'insert')) this.emptyLog();
+  }
+
+  /**
+   * Empties the intent log once every row in it is committed. Should that fail, the rows stay in it, to be found
+   * already committed (and left as they are) when the journal next opens: nothing to fail the order or read over.
+   */
+  private emptyLog(): void {
+    try {
+      this.intents?.clear();
+    } catch {
+      // As above.
+    }
   }
 
   /** Makes sure the queue is written within BEHIND_MS should no journal read or update come first. */
