@@ -190,7 +190,7 @@ async function runShard(name: string, backend: FuzzBackend, index: number): Prom
     const note = (line: string) => {
       if (examples.length < 10) examples.push(line);
     };
-    let state = await storeState(server.runtime.store);
+    let state = await storeState(server.runtime);
     const t0 = performance.now();
     const startedAt = Date.now();
     const cpu0 = process.cpuUsage();
@@ -213,15 +213,15 @@ async function runShard(name: string, backend: FuzzBackend, index: number): Prom
         // A response that drifts from its published schema, or a dropped connection.
         schemaErrors += 1;
         note(`[seed ${seed}] ${(error as Error).message.slice(0, 1500)}`);
-        state = await storeState(server.runtime.store);
+        state = await storeState(server.runtime);
         continue;
       }
       statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
       const route = routeOf(spec.method, spec.path, templates);
       if (answer.status < 300 && route) ok.add(route);
       const st0 = performance.now();
-      const now = await storeState(server.runtime.store);
-      const changed = answer.status >= 400 ? await forbiddenChanges(server.runtime.store, state, now) : [];
+      const now = await storeState(server.runtime);
+      const changed = answer.status >= 400 ? await forbiddenChanges(server.runtime, state, now) : [];
       state = now;
       spent.state += performance.now() - st0;
       const problems = [...problemsWith(spec, answer), ...changed.map((c) => `refused, yet changed ${c}`)];

@@ -151,6 +151,11 @@ export interface Runtime {
   readonly bookRecorderJob: BookRecorderJob | null;
   /** Settles escrowed builder fees in the background (started by listen()); null while no fee escrow is wired in. */
   readonly feeSettlementJob: FeeSettlementJob | null;
+  /**
+   * The order journal. On SQLite it holds new rows and acceptances behind for up to BEHIND_MS: whoever reads the
+   * table past it (tests) calls `flush()` first.
+   */
+  readonly orderJournal: OrderJournalRepo;
   /** Listens on the configured host and port; resolves to the base URL. */
   listen(): Promise<string>;
   /** Stops accepting, lets in-flight requests finish, stops workers, flushes counters, closes connections. */
@@ -579,6 +584,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       bookRecorder,
       bookRecorderJob,
       feeSettlementJob,
+      orderJournal: journal,
       async listen() {
         await app.listen({ host: config.host, port: config.port });
         for (const job of jobs) job.start();

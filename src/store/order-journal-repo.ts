@@ -6,12 +6,13 @@
 // `sent`/`unknown`, and only on the exchange's evidence.
 // On SQLite writes may be held behind: an accepted order's update (`updateBehind`), and, with an intent log (the
 // server's journal), every new row, appended to the log before its order is sent instead of committed (see
-// order-intent-log.ts). What is held is committed in one transaction, in the order it was made, when BEHIND_MS
-// ends, before the next read or update of the journal, or at BEHIND_MAX held, whichever comes first; then the log
-// is emptied, and rows a killed process left in it are committed when the journal opens. Neither an order's answer
-// nor the next order waits for those commits, and a steady flow of orders pays one commit per BEHIND_MS. What a
-// crash loses is only an acceptance: the row stays `sent` and is settled with the exchange as any answer lost after
-// sending is (when the order is next looked at, and by the reconciler for stored credentials).
+// order-intent-log.ts; an update written behind for such a row is made to it before it is committed). What is held
+// is committed in one transaction, in the order it was made, when BEHIND_MS ends, before the next read or update of
+// the journal, or at BEHIND_MAX held, whichever comes first; then the log is emptied, and rows a killed process left
+// in it are committed when the journal opens. Neither an order's answer nor the next order waits for those commits,
+// and a steady flow of orders pays one commit per BEHIND_MS. What a crash loses is only an acceptance: the row stays
+// `sent` and is settled with the exchange as any answer lost after sending is (when the order is next looked at,
+// and by the reconciler for stored credentials).
 import type { Kysely } from 'kysely';
 import type { OrderIntentLog } from './order-intent-log.js';
 import { checkValue } from './reject-nul-plugin.js';
@@ -110,11 +111,11 @@ const SQLITE_INSERT =
   'insert into "order_journal" ("customer_id", "exchange", "client_order_id", "venue_order_id", ' +
   '"idempotency_key", "request_hash", "request", "state", "created_ms", "updated_ms") ' +
   `values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("customer_id", "idempotency_key") do nothing`;
-/** A queued row (its id already given) committed from the intent log; a row already there is left as it is. */
+/** A logged row (its id already given, its updates made) committed; a row already there is left as it is. */
 const SQLITE_INSERT_QUEUED =
   'insert into "order_journal" ("id", "customer_id", "exchange", "client_order_id", "venue_order_id", ' +
-  '"idempotency_key", "request_hash", "request", "state", "created_ms", "updated_ms") ' +
-  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing';
+  '"idempotency_key", "request_hash", "request", "state", "order_doc", "error_code", "error_message", ' +
+  '"created_ms", "updated_ms") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing';
 /** The largest id the table ever gave (AUTOINCREMENT never reuses one), or 0. */
 const SQLITE_LAST_ID =
   'select max(coalesce((select "seq" from "sqlite_sequence" where "name" = \'order_journal\'), 0), ' +
@@ -182,9 +183,22 @@ function queuedInsertParameters(row: JournalRow): unknown[] {
     row.requestHash,
     row.request,
     row.state,
+    row.orderDoc,
+    row.errorCode,
+    row.errorMessage,
     row.createdMs,
     row.updatedMs,
   ];
+}
+
+/** Makes `update` to a row not yet committed, as sqliteUpdate's SET does to a committed one. */
+function applyUpdate(row: JournalRow, update: JournalUpdate): void {
+  row.state = update.state;
+  row.updatedMs = update.nowMs;
+  for (const [field] of OPTIONAL_COLUMNS) {
+    const value = update[field];
+    if (value !== undefined) row[field] = value;
+  }
 }
 
 /** The customer's Idempotency-Key as the intent log's lookup key, or null for a row without one. */
@@ -204,6 +218,9 @@ function queuedInsertValues(row: JournalRow) {
     request_hash: row.requestHash,
     request: row.request,
     state: row.state,
+    order_doc: row.orderDoc,
+    error_code: row.errorCode,
+    error_message: row.errorMessage,
     created_ms: row.createdMs,
     updated_ms: row.updatedMs,
   };
@@ -225,6 +242,9 @@ function loggedRow(record: unknown): JournalRow | null {
     text(r.requestHash) &&
     text(r.request) &&
     text(r.state) &&
+    textOrNull(r.orderDoc) &&
+    textOrNull(r.errorCode) &&
+    textOrNull(r.errorMessage) &&
     Number.isFinite(r.createdMs) &&
     Number.isFinite(r.updatedMs);
   return ok ? (r as JournalRow) : null;
@@ -235,7 +255,12 @@ export class OrderJournalRepo {
   /** Writes held behind, in the order they were made (SQLite only). */
   private readonly behind: BehindWrite[] = [];
   private behindTimer: NodeJS.Timeout | null = null;
-  /** Rows in the intent log not yet committed, by customer and Idempotency-Key (the table's unique key). */
+  /**
+   * Rows in the intent log not yet committed, by id, as they will be committed: an update written behind for one is
+   * made to it here instead of queued after it, so the order's row is committed once, in its final state.
+   */
+  private readonly loggedRows = new Map<number, JournalRow>();
+  /** The same rows by customer and Idempotency-Key (the table's unique key). */
   private readonly loggedKeys = new Map<string, JournalRow>();
   /** The last id given to a row; null until the first row is logged. */
   private lastId: number | null = null;
@@ -270,12 +295,19 @@ export class OrderJournalRepo {
   /**
    * `update`, written behind on SQLite (see above): every later read and write of the journal sees it, but it is
    * durable only once written. For updates a crash may lose because reconciling restores them from the exchange
-   * (an accepted order); never for a rejection, which is the exchange's word and not asked again. Elsewhere (several
-   * nodes share PostgreSQL, and another node reads the table) it is `update`.
+   * (an accepted order); never for a rejection, which is the exchange's word and not asked again. A row still in the
+   * intent log takes the update itself (so it is committed once, settled). Elsewhere (several nodes share
+   * PostgreSQL, and another node reads the table) it is `update`.
    */
   async updateBehind(id: number, update: JournalUpdate, onlyFrom?: readonly JournalState[]): Promise<void> {
     if (!this.writer) {
       await this.update(id, update, onlyFrom);
+      return;
+    }
+    const logged = this.loggedRows.get(id);
+    if (logged) {
+      // What the UPDATE would do to the row once committed: its guard decides, here as there.
+      if (onlyFrom === undefined || onlyFrom.includes(logged.state)) applyUpdate(logged, update);
       return;
     }
     this.behind.push({ kind: 'update', id, update, onlyFrom });
@@ -312,6 +344,7 @@ export class OrderJournalRepo {
         this.arm();
         throw error;
       }
+      this.loggedRows.delete(write.row.id);
       const key = loggedKey(write.row.customerId, write.row.idempotencyKey);
       if (key !== null) this.loggedKeys.delete(key);
     }
@@ -346,6 +379,7 @@ export class OrderJournalRepo {
       this.arm();
       throw error;
     }
+    this.loggedRows.clear();
     this.loggedKeys.clear();
     if (taken.some((write) => write.kind === 'insert')) this.emptyLog();
   }
@@ -441,7 +475,7 @@ export class OrderJournalRepo {
     const key = loggedKey(entry.customerId, entry.idempotencyKey);
     if (key !== null) {
       const logged = this.loggedKeys.get(key);
-      if (logged) return { row: logged, created: false };
+      if (logged) return { row: { ...logged }, created: false };
       const committed = writer.get<Row>(SQLITE_BY_IDEMPOTENCY_KEY, [entry.customerId, entry.idempotencyKey]);
       if (committed) return { row: toRow(committed), created: false };
     }
@@ -452,8 +486,11 @@ export class OrderJournalRepo {
     intents.append(row);
     this.lastId = row.id;
     this.appends++;
-    if (key !== null) this.loggedKeys.set(key, row);
-    this.behind.push({ kind: 'insert', row });
+    // The queue's copy takes the updates written behind (updateBehind); the log keeps the row as sent.
+    const queued = { ...row };
+    this.loggedRows.set(row.id, queued);
+    if (key !== null) this.loggedKeys.set(key, queued);
+    this.behind.push({ kind: 'insert', row: queued });
     if (this.behind.length >= BEHIND_MAX) this.writeBehindQuietly(writer);
     else this.arm();
     return { row, created: true };

@@ -159,15 +159,14 @@ for (const backend of BACKENDS) {
     test('no client input gets a 5xx, an error outside {error, code, retryable}, or a change when refused', async (t) => {
       const { server, keys } = stack;
       const statuses = new Map<string, number>();
-      let state = await storeState(server.runtime.store);
+      let state = await storeState(server.runtime);
       await assertProperty(
         fc.asyncProperty(requestSpecs(stack.routes, stack.protectedIds, stack.corpus), async (spec) => {
           const request = withCorpusIds(spec, stack);
           const answer = await send(server.url, request, keys);
           statuses.set(String(answer.status), (statuses.get(String(answer.status)) ?? 0) + 1);
-          const now = await storeState(server.runtime.store);
-          const changed =
-            answer.status >= 400 ? await forbiddenChanges(server.runtime.store, state, now) : [];
+          const now = await storeState(server.runtime);
+          const changed = answer.status >= 400 ? await forbiddenChanges(server.runtime, state, now) : [];
           state = now;
           judge(
             backend,

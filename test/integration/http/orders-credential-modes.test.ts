@@ -423,7 +423,8 @@ describe('per-request credentials at rest', () => {
 });
 
 /** The order journal's rows (all customers): what the server recorded, whatever the API shows. */
-function journalRows() {
+async function journalRows() {
+  await cat.server.runtime.orderJournal.flush();
   return cat.server.runtime.store.db
     .selectFrom('order_journal')
     .select(['id', 'state', 'error_code', 'error_message'])

@@ -211,6 +211,36 @@ onBothDialects('order journal: intent log', (store) => {
     assert.deepEqual(logLines(log), []);
   });
 
+  test('SQLite: an update written behind for a logged row is made to it, under its guard: the row is committed once, settled', async (t) => {
+    const { db, sqliteWriter } = store();
+    if (!sqliteWriter) return t.skip('SQLite only');
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const log = intentLog();
+    const repo = new OrderJournalRepo(db, sqliteWriter, log);
+    t.after(() => repo.flush());
+    const { row: a } = await repo.insert(entry({ customerId: 'cust-merge', idempotencyKey: 'k-merge' }));
+    const { row: b } = await repo.insert(entry({ customerId: 'cust-merge' }));
+    await repo.updateBehind(
+      a.id,
+      { state: 'accepted', venueOrderId: 'v-a', orderDoc: '{"id":"v-a"}', nowMs: 2_000 },
+      ['sent', 'unknown'],
+    );
+    await repo.updateBehind(b.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['unknown']);
+    assert.equal(JSON.parse(logLines(log)[0] ?? '{}').state, 'sent', 'the log keeps the row as sent');
+    assert.equal(a.state, 'sent', "the caller's row is its own");
+    const replayed = await repo.insert(entry({ customerId: 'cust-merge', idempotencyKey: 'k-merge' }));
+    assert.equal(replayed.row.state, 'accepted', 'a repeated key meets the row as it will be committed');
+    t.mock.timers.tick(BEHIND_MS);
+    assert.deepEqual(await repo.byId(a.id), {
+      ...a,
+      state: 'accepted',
+      venueOrderId: 'v-a',
+      orderDoc: '{"id":"v-a"}',
+      updatedMs: 2_000,
+    });
+    assert.equal(await storedState(store(), b.id), 'sent', 'its guard (unknown only) left it sent');
+  });
+
   test('SQLite: rows a killed process left in the log are committed when the journal opens, each once', async (t) => {
     const { db, sqliteWriter } = store();
     if (!sqliteWriter) return t.skip('SQLite only');

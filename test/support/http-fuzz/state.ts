@@ -5,8 +5,9 @@
 // Left out on purpose: usage counters and rate-limit buckets (every request, rejected or not, counts), and the
 // journal's existing rows (the order reconciler settles them in the background, whatever the fuzz sends), and the
 // recorder's books (a book read is registered for recording asynchronously, so it can land during a later request).
+// The journal is read as the server sees it: what it holds behind (SQLite) is committed first.
 import { sql } from 'kysely';
-import type { Store } from '../../../src/store/database.js';
+import type { Runtime } from '../../../src/main.js';
 
 export interface StoreState {
   /** Aggregates of the tables the API writes, as text so that both dialects compare alike. */
@@ -36,7 +37,8 @@ const SNAPSHOT = `select ${Object.entries(TABLES)
   .map(([name, query]) => `(${query}) as ${name}`)
   .join(', ')}, (select coalesce(max(id), 0) from order_journal) as journal_max_id`;
 
-export async function storeState(store: Store): Promise<StoreState> {
+export async function storeState({ store, orderJournal }: Runtime): Promise<StoreState> {
+  await orderJournal.flush();
   const { rows } = await sql.raw<Record<string, unknown>>(SNAPSHOT).execute(store.db);
   const row = rows[0] ?? {};
   const tables: Record<string, string> = {};
@@ -49,7 +51,7 @@ export async function storeState(store: Store): Promise<StoreState> {
  * journal row in any state but `rejected`.
  */
 export async function forbiddenChanges(
-  store: Store,
+  { store }: Runtime,
   before: StoreState,
   after: StoreState,
 ): Promise<string[]> {
