@@ -188,14 +188,25 @@ onBothDialects('order journal: updates written behind', (store) => {
   });
 });
 
+/** A journal with an intent log on the SQLite store, written out when the test ends; null on PostgreSQL (skipped). */
+function loggingJournal(t: TestContext, store: Store, { mockTimers = false } = {}) {
+  const { db, sqliteWriter } = store;
+  if (!sqliteWriter) {
+    t.skip('SQLite only');
+    return null;
+  }
+  if (mockTimers) t.mock.timers.enable({ apis: ['setTimeout'] });
+  const log = intentLog();
+  const repo = new OrderJournalRepo(db, sqliteWriter, log);
+  t.after(() => repo.flush());
+  return { db, repo, log };
+}
+
 onBothDialects('order journal: intent log', (store) => {
   test('SQLite: a row is logged, not committed, until the queue is written; reads see it; the log is then emptied', async (t) => {
-    const { db, sqliteWriter } = store();
-    if (!sqliteWriter) return t.skip('SQLite only');
-    t.mock.timers.enable({ apis: ['setTimeout'] });
-    const log = intentLog();
-    const repo = new OrderJournalRepo(db, sqliteWriter, log);
-    t.after(() => repo.flush());
+    const journal = loggingJournal(t, store(), { mockTimers: true });
+    if (!journal) return;
+    const { repo, log } = journal;
     const { row, created } = await repo.insert(entry({ customerId: 'cust-log' }));
     assert.equal(created, true);
     assert.equal(await storedState(store(), row.id), undefined, 'not committed yet');
@@ -212,12 +223,9 @@ onBothDialects('order journal: intent log', (store) => {
   });
 
   test('SQLite: an update written behind for a logged row is made to it, under its guard: the row is committed once, settled', async (t) => {
-    const { db, sqliteWriter } = store();
-    if (!sqliteWriter) return t.skip('SQLite only');
-    t.mock.timers.enable({ apis: ['setTimeout'] });
-    const log = intentLog();
-    const repo = new OrderJournalRepo(db, sqliteWriter, log);
-    t.after(() => repo.flush());
+    const journal = loggingJournal(t, store(), { mockTimers: true });
+    if (!journal) return;
+    const { repo, log } = journal;
     const { row: a } = await repo.insert(entry({ customerId: 'cust-merge', idempotencyKey: 'k-merge' }));
     const { row: b } = await repo.insert(entry({ customerId: 'cust-merge' }));
     await repo.updateBehind(
@@ -278,10 +286,9 @@ onBothDialects('order journal: intent log', (store) => {
   });
 
   test('SQLite: an Idempotency-Key held by a logged row is not used again before it is committed', async (t) => {
-    const { db, sqliteWriter } = store();
-    if (!sqliteWriter) return t.skip('SQLite only');
-    const repo = new OrderJournalRepo(db, sqliteWriter, intentLog());
-    t.after(() => repo.flush());
+    const journal = loggingJournal(t, store());
+    if (!journal) return;
+    const { db, repo } = journal;
     const first = await repo.insert(entry({ customerId: 'cust-key', idempotencyKey: 'k' }));
     const again = await repo.insert(
       entry({ customerId: 'cust-key', idempotencyKey: 'k', requestHash: 'h2' }),
@@ -298,11 +305,9 @@ onBothDialects('order journal: intent log', (store) => {
   });
 
   test('SQLite: while a Kysely transaction holds the connection, logged rows are committed through it in order, and ids stay unique', async (t) => {
-    const { db, sqliteWriter } = store();
-    if (!sqliteWriter) return t.skip('SQLite only');
-    const log = intentLog();
-    const repo = new OrderJournalRepo(db, sqliteWriter, log);
-    t.after(() => repo.flush());
+    const journal = loggingJournal(t, store());
+    if (!journal) return;
+    const { db, repo, log } = journal;
     const { row: logged } = await repo.insert(entry({ customerId: 'cust-tx' }));
     await repo.updateBehind(logged.id, { state: 'accepted', orderDoc: '{}', nowMs: 2_000 }, ['sent']);
     const tx = await holdTransaction(db, 'commit');
@@ -319,12 +324,9 @@ onBothDialects('order journal: intent log', (store) => {
   });
 
   test('SQLite: a burst logs at most BEHIND_MAX rows before committing them', async (t) => {
-    const { db, sqliteWriter } = store();
-    if (!sqliteWriter) return t.skip('SQLite only');
-    t.mock.timers.enable({ apis: ['setTimeout'] });
-    const log = intentLog();
-    const repo = new OrderJournalRepo(db, sqliteWriter, log);
-    t.after(() => repo.flush());
+    const journal = loggingJournal(t, store(), { mockTimers: true });
+    if (!journal) return;
+    const { repo, log } = journal;
     const rows = [];
     for (let i = 0; i < BEHIND_MAX - 1; i++) rows.push((await repo.insert(entry())).row);
     assert.equal(await storedState(store(), rows[0]?.id ?? 0), undefined);
