@@ -262,10 +262,15 @@ export class OrderJournalRepo {
   private readonly loggedRows = new Map<number, JournalRow>();
   /** The same rows by customer and Idempotency-Key (the table's unique key). */
   private readonly loggedKeys = new Map<string, JournalRow>();
-  /** The last id given to a row; null until the first row is logged. */
+  /**
+   * With an intent log, the last id given to a row: this repository gives every row its id (it is the table's only
+   * writer, one per store), so a logged row's and a row inserted through Kysely meanwhile never meet. Null without.
+   */
   private lastId: number | null = null;
-  /** Appends to the intent log so far: a flush that awaited may empty the log only if none came meanwhile. */
-  private appends = 0;
+  /** Rows appended to the intent log and not yet committed: the log is emptied only when none is left. */
+  private uncommitted = 0;
+  /** A flush on Kysely's path under way: a caller that flushes first waits for it too. */
+  private flushing: Promise<void> | null = null;
 
   /**
    * `writer` (SQLite) runs the per-order writes synchronously on cached statements (sqlite-writer.ts). With
@@ -278,7 +283,10 @@ export class OrderJournalRepo {
     private readonly writer: SqliteWriter | null = null,
     private readonly intents: OrderIntentLog | null = null,
   ) {
-    if (intents && writer) this.recoverIntents(intents, writer);
+    if (intents && writer) {
+      this.recoverIntents(intents, writer);
+      this.lastId = Number(writer.get<{ id: number }>(SQLITE_LAST_ID, [])?.id ?? 0);
+    }
   }
 
   /** Commits the rows a killed process left in the intent log (those already in the table stay as they are). */
@@ -318,20 +326,36 @@ export class OrderJournalRepo {
 
   /** Writes everything held behind (the server calls it before it closes the store). */
   async flush(): Promise<void> {
+    // Whatever that flush could not write is queued again, and written (or failed) here.
+    while (this.flushing) await this.flushing.catch(() => undefined);
     if (this.behind.length === 0) return;
     const writer = this.writer;
     if (writer?.available) {
       this.writeBehind(writer);
       return;
     }
-    // A Kysely transaction holds the writer connection: these queue behind it, ahead of any later query.
-    const appendsBefore = this.appends;
+    const flushing = this.writeBehindThroughKysely();
+    this.flushing = flushing;
+    try {
+      await flushing;
+    } finally {
+      if (this.flushing === flushing) this.flushing = null;
+    }
+  }
+
+  /**
+   * A Kysely transaction holds the writer connection: the queued writes go through Kysely, queued behind it and
+   * ahead of any later query, one by one.
+   */
+  private async writeBehindThroughKysely(): Promise<void> {
     const taken = this.takeBehind();
     for (const [i, write] of taken.entries()) {
       if (write.kind === 'update') {
-        await this.update(write.id, write.update, write.onlyFrom).catch(() => false);
+        await this.updateNow(write.id, write.update, write.onlyFrom).catch(() => false);
         continue;
       }
+      // From here an update written behind for this row is queued after it, not made to a row already on its way.
+      this.loggedRows.delete(write.row.id);
       try {
         await this.db
           .insertInto('order_journal')
@@ -344,11 +368,9 @@ export class OrderJournalRepo {
         this.arm();
         throw error;
       }
-      this.loggedRows.delete(write.row.id);
-      const key = loggedKey(write.row.customerId, write.row.idempotencyKey);
-      if (key !== null) this.loggedKeys.delete(key);
+      this.committed(write.row);
     }
-    if (this.appends === appendsBefore && this.behind.length === 0) this.emptyLog();
+    if (this.uncommitted === 0) this.emptyLog();
   }
 
   /**
@@ -379,9 +401,16 @@ export class OrderJournalRepo {
       this.arm();
       throw error;
     }
-    this.loggedRows.clear();
-    this.loggedKeys.clear();
-    if (taken.some((write) => write.kind === 'insert')) this.emptyLog();
+    for (const write of taken) if (write.kind === 'insert') this.committed(write.row);
+    if (this.uncommitted === 0) this.emptyLog();
+  }
+
+  /** A logged row is in the table now: its key is the table's to guard. */
+  private committed(row: JournalRow): void {
+    this.loggedRows.delete(row.id);
+    const key = loggedKey(row.customerId, row.idempotencyKey);
+    if (key !== null) this.loggedKeys.delete(key);
+    this.uncommitted -= 1;
   }
 
   /**
@@ -418,6 +447,10 @@ export class OrderJournalRepo {
    * caller answers with that row instead of sending again).
    */
   async insert(entry: NewJournalEntry): Promise<{ row: JournalRow; created: boolean }> {
+    // A logged row holds its key until it is committed (then the table's unique key does).
+    const key = loggedKey(entry.customerId, entry.idempotencyKey);
+    const logged = key === null ? undefined : this.loggedKeys.get(key);
+    if (logged) return { row: { ...logged }, created: false };
     if (this.intents && this.writer?.available) return this.log(entry, this.intents, this.writer);
     if (this.writer?.available) {
       const writer = this.writer;
@@ -438,10 +471,12 @@ export class OrderJournalRepo {
       if (changes > 0) return { row: newRow(rowid, entry), created: true };
       return this.taken(entry);
     }
-    if (this.behind.length > 0) await this.flush();
+    if (this.behind.length > 0 || this.flushing) await this.flush();
+    const id = this.lastId === null ? undefined : ++this.lastId;
     const inserted = await this.db
       .insertInto('order_journal')
       .values({
+        ...(id !== undefined ? { id } : {}),
         customer_id: entry.customerId,
         exchange: entry.exchange,
         client_order_id: entry.clientOrderId,
@@ -456,10 +491,7 @@ export class OrderJournalRepo {
       .onConflict((oc) => oc.columns(['customer_id', 'idempotency_key']).doNothing())
       .returningAll()
       .executeTakeFirst();
-    if (inserted) {
-      if (this.lastId !== null) this.lastId = Math.max(this.lastId, inserted.id);
-      return { row: toRow(inserted), created: true };
-    }
+    if (inserted) return { row: toRow(inserted), created: true };
     return this.taken(entry);
   }
 
@@ -474,24 +506,20 @@ export class OrderJournalRepo {
   ): { row: JournalRow; created: boolean } {
     const key = loggedKey(entry.customerId, entry.idempotencyKey);
     if (key !== null) {
-      const logged = this.loggedKeys.get(key);
-      if (logged) return { row: { ...logged }, created: false };
       const committed = writer.get<Row>(SQLITE_BY_IDEMPOTENCY_KEY, [entry.customerId, entry.idempotencyKey]);
       if (committed) return { row: toRow(committed), created: false };
     }
-    this.lastId ??= Number(writer.get<{ id: number }>(SQLITE_LAST_ID, [])?.id ?? 0);
-    const row = newRow(this.lastId + 1, entry);
-    const parameters = queuedInsertParameters(row);
-    checkValue(parameters);
+    const row = newRow((this.lastId ?? 0) + 1, entry);
+    checkValue(queuedInsertParameters(row));
     intents.append(row);
     this.lastId = row.id;
-    this.appends++;
+    this.uncommitted++;
     // The queue's copy takes the updates written behind (updateBehind); the log keeps the row as sent.
     const queued = { ...row };
     this.loggedRows.set(row.id, queued);
     if (key !== null) this.loggedKeys.set(key, queued);
     this.behind.push({ kind: 'insert', row: queued });
-    if (this.behind.length >= BEHIND_MAX) this.writeBehindQuietly(writer);
+    if (this.behind.length >= BEHIND_MAX && !this.flushing) this.writeBehindQuietly(writer);
     else this.arm();
     return { row, created: true };
   }
@@ -516,7 +544,7 @@ export class OrderJournalRepo {
   }
 
   async byIdempotencyKey(customerId: string, key: string): Promise<JournalRow | undefined> {
-    if (this.behind.length > 0) await this.flush();
+    if (this.behind.length > 0 || this.flushing) await this.flush();
     if (this.writer?.available) {
       const r = this.writer.get<Row>(SQLITE_BY_IDEMPOTENCY_KEY, [customerId, key]);
       return r ? toRow(r) : undefined;
@@ -532,7 +560,7 @@ export class OrderJournalRepo {
 
   /** A customer's order on one exchange by the exchange's id or by our client order id. */
   async find(customerId: string, exchange: string, id: string): Promise<JournalRow | undefined> {
-    if (this.behind.length > 0) await this.flush();
+    if (this.behind.length > 0 || this.flushing) await this.flush();
     const r = await this.db
       .selectFrom('order_journal')
       .selectAll()
@@ -545,7 +573,7 @@ export class OrderJournalRepo {
   }
 
   async byId(id: number): Promise<JournalRow | undefined> {
-    if (this.behind.length > 0) await this.flush();
+    if (this.behind.length > 0 || this.flushing) await this.flush();
     const r = await this.db.selectFrom('order_journal').selectAll().where('id', '=', id).executeTakeFirst();
     return r ? toRow(r) : undefined;
   }
@@ -556,7 +584,7 @@ export class OrderJournalRepo {
     exchange: string,
     options: { states?: readonly JournalState[]; fromMs?: number; toMs?: number; limit: number },
   ): Promise<JournalRow[]> {
-    if (this.behind.length > 0) await this.flush();
+    if (this.behind.length > 0 || this.flushing) await this.flush();
     let q = this.db
       .selectFrom('order_journal')
       .selectAll()
@@ -571,7 +599,7 @@ export class OrderJournalRepo {
 
   /** Rows still waiting for the exchange's word, least recently tried first (the reconciler's batch). */
   async unsettled(olderThanMs: number, limit: number): Promise<JournalRow[]> {
-    if (this.behind.length > 0) await this.flush();
+    if (this.behind.length > 0 || this.flushing) await this.flush();
     const rows = await this.db
       .selectFrom('order_journal')
       .selectAll()
@@ -588,7 +616,16 @@ export class OrderJournalRepo {
    * request, the reconciler, another node) is left alone and false is returned.
    */
   async update(id: number, update: JournalUpdate, onlyFrom?: readonly JournalState[]): Promise<boolean> {
-    if (this.behind.length > 0) await this.flush();
+    if (this.behind.length > 0 || this.flushing) await this.flush();
+    return this.updateNow(id, update, onlyFrom);
+  }
+
+  /** `update` without writing what is held behind first (the flush's own updates). */
+  private async updateNow(
+    id: number,
+    update: JournalUpdate,
+    onlyFrom?: readonly JournalState[],
+  ): Promise<boolean> {
     if (this.writer?.available) {
       const { sql, parameters } = sqliteUpdate(id, update, onlyFrom);
       return this.writer.run(sql, parameters) > 0;
@@ -611,7 +648,7 @@ export class OrderJournalRepo {
 
   /** Marks a reconciliation attempt that found nothing yet, so the next batch tries other rows first. */
   async touch(id: number, nowMs: number): Promise<void> {
-    if (this.behind.length > 0) await this.flush();
+    if (this.behind.length > 0 || this.flushing) await this.flush();
     await this.db
       .updateTable('order_journal')
       .set({ updated_ms: nowMs })

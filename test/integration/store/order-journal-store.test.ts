@@ -316,11 +316,46 @@ onBothDialects('order journal: intent log', (store) => {
     assert.equal(await tx.ended, 'committed');
     const { row: direct } = await inserting;
     assert.ok(direct.id > logged.id);
-    assert.equal(await storedState(store(), logged.id), 'accepted', 'its row first, then its update');
+    assert.equal(await storedState(store(), logged.id), 'accepted', 'committed with its acceptance');
     assert.deepEqual(logLines(log), []);
     const { row: after } = await repo.insert(entry({ customerId: 'cust-tx' }));
     assert.ok(after.id > direct.id, 'the next logged id is past the one Kysely gave');
     assert.equal((await repo.byId(after.id))?.clientOrderId, after.clientOrderId);
+  });
+
+  test('SQLite: inserts that meet a flush going through Kysely keep one row per key and ids of their own', async (t) => {
+    const journal = loggingJournal(t, store());
+    if (!journal) return;
+    const { db, repo, log } = journal;
+    const { row: first } = await repo.insert(entry({ customerId: 'cust-race' }));
+    const { row: keyed } = await repo.insert(entry({ customerId: 'cust-race', idempotencyKey: 'k-race' }));
+    const tx = await holdTransaction(db, 'commit');
+    // All three go through Kysely behind the transaction, while the first one's flush commits the logged rows one by
+    // one: the repeated key must meet the logged row, and the new rows must not take the ids the logged ones hold.
+    const inserting = [
+      repo.insert(entry({ customerId: 'cust-race' })),
+      repo.insert(entry({ customerId: 'cust-race', idempotencyKey: 'k-race', requestHash: 'h2' })),
+      repo.insert(entry({ customerId: 'cust-race' })),
+    ];
+    tx.release();
+    assert.equal(await tx.ended, 'committed');
+    const [a, again, b] = await Promise.all(inserting);
+    assert.equal(again?.created, false);
+    assert.equal(again?.row.id, keyed.id);
+    const ids = [first.id, keyed.id, a?.row.id, b?.row.id].map(Number).sort((x, y) => x - y);
+    assert.equal(new Set(ids).size, 4);
+    const rows = await db
+      .selectFrom('order_journal')
+      .select(['id', 'idempotency_key'])
+      .where('customer_id', '=', 'cust-race')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => Number(r.id)).sort((x, y) => x - y),
+      ids,
+      'every row committed, once',
+    );
+    assert.equal(rows.find((r) => r.idempotency_key === 'k-race')?.id, keyed.id);
+    assert.deepEqual(logLines(log), []);
   });
 
   test('SQLite: a burst logs at most BEHIND_MAX rows before committing them', async (t) => {
