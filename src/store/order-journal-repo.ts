@@ -271,6 +271,12 @@ export class OrderJournalRepo {
   private uncommitted = 0;
   /** A flush on Kysely's path under way: a caller that flushes first waits for it too. */
   private flushing: Promise<void> | null = null;
+  /**
+   * Inserts on Kysely's path under way. Until they end every insert takes that path, behind them: the table's unique
+   * key then judges a repeated Idempotency-Key, where a row logged meanwhile (the writer free again between a
+   * transaction's commit and their turn) would have missed theirs.
+   */
+  private kyselyInserts = 0;
 
   /**
    * `writer` (SQLite) runs the per-order writes synchronously on cached statements (sqlite-writer.ts). With
@@ -451,8 +457,10 @@ export class OrderJournalRepo {
     const key = loggedKey(entry.customerId, entry.idempotencyKey);
     const logged = key === null ? undefined : this.loggedKeys.get(key);
     if (logged) return { row: { ...logged }, created: false };
-    if (this.intents && this.writer?.available) return this.log(entry, this.intents, this.writer);
-    if (this.writer?.available) {
+    if (this.intents && this.writer?.available && this.kyselyInserts === 0) {
+      return this.log(entry, this.intents, this.writer);
+    }
+    if (this.writer?.available && !this.intents) {
       const writer = this.writer;
       const parameters = [
         entry.customerId,
@@ -471,6 +479,16 @@ export class OrderJournalRepo {
       if (changes > 0) return { row: newRow(rowid, entry), created: true };
       return this.taken(entry);
     }
+    this.kyselyInserts++;
+    try {
+      return await this.insertThroughKysely(entry);
+    } finally {
+      this.kyselyInserts--;
+    }
+  }
+
+  /** The insert while the writer connection is held (or behind one that was): after what is held behind. */
+  private async insertThroughKysely(entry: NewJournalEntry): Promise<{ row: JournalRow; created: boolean }> {
     if (this.behind.length > 0 || this.flushing) await this.flush();
     const id = this.lastId === null ? undefined : ++this.lastId;
     const inserted = await this.db
