@@ -111,11 +111,6 @@ const SQLITE_INSERT =
   'insert into "order_journal" ("customer_id", "exchange", "client_order_id", "venue_order_id", ' +
   '"idempotency_key", "request_hash", "request", "state", "created_ms", "updated_ms") ' +
   `values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("customer_id", "idempotency_key") do nothing`;
-/** A logged row (its id already given, its updates made) committed; a row already there is left as it is. */
-const SQLITE_INSERT_QUEUED =
-  'insert into "order_journal" ("id", "customer_id", "exchange", "client_order_id", "venue_order_id", ' +
-  '"idempotency_key", "request_hash", "request", "state", "order_doc", "error_code", "error_message", ' +
-  '"created_ms", "updated_ms") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing';
 /** The largest id the table ever gave (AUTOINCREMENT never reuses one), or 0. */
 const SQLITE_LAST_ID =
   'select max(coalesce((select "seq" from "sqlite_sequence" where "name" = \'order_journal\'), 0), ' +
@@ -172,25 +167,6 @@ interface BehindInsert {
 
 type BehindWrite = BehindUpdate | BehindInsert;
 
-function queuedInsertParameters(row: JournalRow): unknown[] {
-  return [
-    row.id,
-    row.customerId,
-    row.exchange,
-    row.clientOrderId,
-    row.venueOrderId,
-    row.idempotencyKey,
-    row.requestHash,
-    row.request,
-    row.state,
-    row.orderDoc,
-    row.errorCode,
-    row.errorMessage,
-    row.createdMs,
-    row.updatedMs,
-  ];
-}
-
 /** Makes `update` to a row not yet committed, as sqliteUpdate's SET does to a committed one. */
 function applyUpdate(row: JournalRow, update: JournalUpdate): void {
   row.state = update.state;
@@ -206,7 +182,7 @@ function loggedKey(customerId: string, idempotencyKey: string | null): string | 
   return idempotencyKey === null ? null : `${customerId}\u0000${idempotencyKey}`;
 }
 
-/** A queued row as Kysely inserts it (the flush that cannot use the writer connection). */
+/** A logged row's columns (its id already given, its updates made), for Kysely and the writer's statement alike. */
 function queuedInsertValues(row: JournalRow) {
   return {
     id: row.id,
@@ -224,6 +200,17 @@ function queuedInsertValues(row: JournalRow) {
     created_ms: row.createdMs,
     updated_ms: row.updatedMs,
   };
+}
+
+const QUEUED_COLUMNS = Object.keys(queuedInsertValues(newRow(0, {} as NewJournalEntry)));
+/** A logged row committed on the writer connection; a row already there is left as it is. */
+const SQLITE_INSERT_QUEUED =
+  `insert into "order_journal" (${QUEUED_COLUMNS.map((c) => `"${c}"`).join(', ')}) ` +
+  `values (${QUEUED_COLUMNS.map(() => '?').join(', ')}) on conflict do nothing`;
+
+/** The writer statement's parameters: the values in QUEUED_COLUMNS' order (the object's own). */
+function queuedInsertParameters(row: JournalRow): unknown[] {
+  return Object.values(queuedInsertValues(row));
 }
 
 /** A row read back from the intent log, or null for a record that is not one (never written by this code). */
@@ -267,8 +254,6 @@ export class OrderJournalRepo {
    * writer, one per store), so a logged row's and a row inserted through Kysely meanwhile never meet. Null without.
    */
   private lastId: number | null = null;
-  /** Rows appended to the intent log and not yet committed: the log is emptied only when none is left. */
-  private uncommitted = 0;
   /** A flush on Kysely's path under way: a caller that flushes first waits for it too. */
   private flushing: Promise<void> | null = null;
   /**
@@ -376,7 +361,7 @@ export class OrderJournalRepo {
       }
       this.committed(write.row);
     }
-    if (this.uncommitted === 0) this.emptyLog();
+    if (!this.logging()) this.emptyLog();
   }
 
   /**
@@ -408,7 +393,15 @@ export class OrderJournalRepo {
       throw error;
     }
     for (const write of taken) if (write.kind === 'insert') this.committed(write.row);
-    if (this.uncommitted === 0) this.emptyLog();
+    if (!this.logging()) this.emptyLog();
+  }
+
+  /**
+   * Whether a logged row still waits in the queue. Called once a flush has committed what it took (and none other
+   * is under way), it tells whether the log holds only committed rows, so may be emptied.
+   */
+  private logging(): boolean {
+    return this.behind.some((write) => write.kind === 'insert');
   }
 
   /** A logged row is in the table now: its key is the table's to guard. */
@@ -416,7 +409,6 @@ export class OrderJournalRepo {
     this.loggedRows.delete(row.id);
     const key = loggedKey(row.customerId, row.idempotencyKey);
     if (key !== null) this.loggedKeys.delete(key);
-    this.uncommitted -= 1;
   }
 
   /**
@@ -531,7 +523,6 @@ export class OrderJournalRepo {
     checkValue(queuedInsertParameters(row));
     intents.append(row);
     this.lastId = row.id;
-    this.uncommitted++;
     // The queue's copy takes the updates written behind (updateBehind); the log keeps the row as sent.
     const queued = { ...row };
     this.loggedRows.set(row.id, queued);
