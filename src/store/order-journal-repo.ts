@@ -31,6 +31,7 @@ export interface JournalRow {
   clientOrderId: string;
   venueOrderId: string | null;
   idempotencyKey: string | null;
+  /** The request's fingerprint, which a retry under `idempotencyKey` must match; '' for an order sent without a key. */
   requestHash: string;
   request: string;
   state: JournalState;

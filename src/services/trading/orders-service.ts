@@ -138,9 +138,8 @@ export class OrdersService {
       client_order_id: randomUUID(),
       ...(charge ? { charge_ref: charge.reference } : {}),
     };
-    const { client_order_id: _, ...fingerprinted } = request;
-    // One-shot: createHash builds and frees a hash object (an OpenSSL context) per order.
-    const requestHash = hash('sha256', JSON.stringify(fingerprinted), 'hex');
+    // Only a retry under the same Idempotency-Key reads the fingerprint, so an order without a key has none ('').
+    const requestHash = idempotencyKey === undefined ? '' : fingerprint(request);
     if (idempotencyKey !== undefined) {
       const first = await this.options.journal.byIdempotencyKey(caller.tenant, idempotencyKey);
       if (first) return this.replay(caller, venue, session, first, requestHash);
@@ -525,4 +524,11 @@ function inWindow(iso: string, fromMs: number | undefined, toMs: number | undefi
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return true;
   return (fromMs === undefined || t >= fromMs) && (toMs === undefined || t <= toMs);
+}
+
+/** What tells a retry of an order from a different order under the same key: the request without our own id. */
+function fingerprint(request: JournalledRequest): string {
+  const { client_order_id: _, ...fingerprinted } = request;
+  // One-shot: createHash builds and frees a hash object (an OpenSSL context) per order.
+  return hash('sha256', JSON.stringify(fingerprinted), 'hex');
 }
