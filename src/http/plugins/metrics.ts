@@ -1,7 +1,7 @@
 // Prometheus metrics: the process and background jobs on a prom-client registry of our own (no global default
 // registry), and requests by route and status with their latency in RouteMetrics, whose per-request cost is a few
 // increments.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { BackgroundJob } from '../../domain/background-job.js';
 import { CircuitState, type VenueCircuit } from '../../domain/circuit-breaker.js';
@@ -60,14 +60,21 @@ export class HttpMetrics {
   }
 
   install(app: FastifyInstance): void {
+    // Route templates, not raw URLs, so cardinality stays bounded. Each route's template is captured once, in a hook
+    // of its own: reading `request.routeOptions` instead builds a dozen-field object on every request.
+    app.addHook('onRoute', (route) => {
+      const template = route.url;
+      const record: onResponseHookHandler = (request, reply, done) => {
+        this.routes.record(request.method, template, reply.statusCode, reply.elapsedTime / 1000);
+        done();
+      };
+      const own = route.onResponse;
+      route.onResponse = own === undefined ? [record] : [...(Array.isArray(own) ? own : [own]), record];
+    });
+    // A request no route matched is answered by the not-found handler, which has no route hooks: one label for all.
     app.addHook('onResponse', (request, reply, done) => {
-      // Route templates, not raw URLs, so cardinality stays bounded; unmatched paths share one label.
-      this.routes.record(
-        request.method,
-        request.routeOptions.url ?? 'unmatched',
-        reply.statusCode,
-        reply.elapsedTime / 1000,
-      );
+      if (request.is404)
+        this.routes.record(request.method, 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
       done();
     });
   }

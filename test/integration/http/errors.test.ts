@@ -132,7 +132,14 @@ test('/healthz reports the database, workers and venues; /metrics counts request
   assert.deepEqual(report.database, { ok: true, dialect: 'sqlite' });
   assert.ok(report.workers.some((w) => w.name === 'usage-flush'));
   await server.request('/api/v1/exchanges');
+  assert.equal((await server.request('/no/such/route', { key: null })).status, 404);
   const metrics = await server.request('/metrics', { key: null });
+  // Paths no route matched share one label, whatever the path.
+  assert.match(
+    metrics.text,
+    /omnibook_http_requests_total\{method="GET",route="unmatched",status="404"\} \d+\n/,
+  );
+  assert.doesNotMatch(metrics.text, /no\/such\/route/);
   assert.match(
     metrics.text,
     /omnibook_http_requests_total\{method="GET",route="\/api\/v1\/exchanges",status="200"\} \d+/,
