@@ -1,6 +1,6 @@
 // `npm run bench:orders`: what POST /orders adds over signing and sending the same order straight to the exchange.
 // One process holds the real server (sandbox simulators over loopback, SQLite journal), the simulators and the
-// client, so all of their JavaScript shares one event loop. Three paths place resting orders on the same market,
+// client, so all of their JavaScript shares one event loop. Four paths place resting orders on the same market,
 // interleaved one for one so all see the same simulator state and machine load:
 //  - direct: the adapter the server uses, called in-process (`trading.createOrder`: market lookup, signing, the
 //    venue round trip over loopback through its undici keep-alive pool);
@@ -8,6 +8,9 @@
 //    keep-alive connection, as a trading bot would hold one; the server then authenticates, validates, journals
 //    (one append to the intent log before the send; the row and its acceptance are committed to SQLite behind),
 //    makes the very same adapter call and answers;
+//  - Fastify: the same request to a bare Fastify app (no logger, no hooks) whose POST route has the very schema of
+//    ours (PLACE_ORDER_SCHEMA: query, headers, body, response) and whose handler does only what the relay's does:
+//    what the framework and its validation and serialization add, so the rest of API minus direct is our own work;
 //  - relay: the same request to a bare `node:http` server that only parses the body and the credentials header,
 //    makes the same adapter call and answers with the order's JSON: the least any HTTP service in front of the
 //    adapter adds on this machine, measured in the same run. This machine's speed moves by a third or more over an
@@ -26,10 +29,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import Fastify from 'fastify';
 import { Agent, request } from 'undici';
 import type { RunningSimVenue } from '../src/cli/sandbox-venues.js';
 import type { ExchangeId } from '../src/domain/exchanges.js';
 import type { Market } from '../src/domain/market.js';
+import { PLACE_ORDER_SCHEMA } from '../src/http/routes/trading-routes.js';
+import { ErrorBody } from '../src/http/schemas/common.js';
 import type { VenueAdapter, VenueSession } from '../src/venues/port.js';
 import { type CatalogueServer, startCatalogueServer, venueContext } from '../test/support/catalogue.js';
 import { medianOf, span, type Timeline, TimelineRecorder } from './order-timeline.js';
@@ -39,7 +45,7 @@ const ORDERS = Number(process.env.BENCH_ORDERS ?? 400);
 const WARMUP = 30;
 /** Orders per path in the phase that finds where the time goes (order-timeline.ts). */
 const BREAKDOWN = Math.min(200, ORDERS);
-const PATHS = ['api', 'relay', 'direct'] as const;
+const PATHS = ['api', 'fastify', 'relay', 'direct'] as const;
 type PathName = (typeof PATHS)[number];
 
 const ms = (n: number) => `${n.toFixed(2)} ms`;
@@ -65,21 +71,34 @@ interface OrderBody {
  * The relay: a bare node:http server that does only what any service in front of an adapter must (read the JSON
  * body and the credentials header, call the adapter, answer with JSON), for the exchange named in the query.
  */
+/** The adapter call both baselines make for one order: what any service in front of an adapter must do. */
+function placeVia(adapters: Map<string, VenueAdapter>) {
+  return (exchange: ExchangeId, credentials: Record<string, string>, body: OrderBody) => {
+    const createOrder = adapters.get(exchange)?.trading.createOrder;
+    if (!createOrder) throw new Error(`no ${exchange} adapter`);
+    return createOrder(
+      venueContext(),
+      { exchange, credentials, source: 'per_request' },
+      { ...body, order_type: 'gtc', client_order_id: randomUUID() },
+    );
+  };
+}
+
+const credentialsOf = (header: unknown) =>
+  JSON.parse(Buffer.from(String(header), 'base64').toString('utf8')) as Record<string, string>;
+
+/**
+ * The relay: a bare node:http server that does only what any service in front of an adapter must (read the JSON
+ * body and the credentials header, call the adapter, answer with JSON), for the exchange named in the query.
+ */
 async function startRelay(adapters: Map<string, VenueAdapter>): Promise<{ url: string; server: Server }> {
+  const place = placeVia(adapters);
   const relay = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OrderBody;
     const exchange = new URL(req.url ?? '/', 'http://relay').searchParams.get('exchange') as ExchangeId;
-    const header = String(req.headers['x-exchange-credentials']);
-    const credentials = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as Record<string, string>;
-    const createOrder = adapters.get(exchange)?.trading.createOrder;
-    if (!createOrder) throw new Error(`relay: no ${exchange} adapter`);
-    const order = await createOrder(
-      venueContext(),
-      { exchange, credentials, source: 'per_request' },
-      { ...body, order_type: 'gtc', client_order_id: randomUUID() },
-    );
+    const order = await place(exchange, credentialsOf(req.headers['x-exchange-credentials']), body);
     const text = JSON.stringify(order);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
     res.end(text);
@@ -93,11 +112,28 @@ async function startRelay(adapters: Map<string, VenueAdapter>): Promise<{ url: s
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-/** One exchange's three paths: an account, an active market and the resting order they all place. */
+/** The Fastify baseline: our route's schema, the relay's handler, nothing else (no logger, hooks or auth). */
+async function startFastifyBaseline(
+  adapters: Map<string, VenueAdapter>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const place = placeVia(adapters);
+  const app = Fastify({ logger: false });
+  app.addSchema(ErrorBody);
+  app.post<{ Querystring: { exchange: ExchangeId }; Body: OrderBody }>(
+    '/',
+    { schema: PLACE_ORDER_SCHEMA },
+    async (req) => place(req.query.exchange, credentialsOf(req.headers['x-exchange-credentials']), req.body),
+  );
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url, close: () => app.close() };
+}
+
+/** One exchange's paths: an account, an active market and the resting order they all place. */
 async function prepare(
   cat: CatalogueServer,
   client: Agent,
   relayUrl: string,
+  fastifyUrl: string,
   exchange: ExchangeId,
   sim: RunningSimVenue,
 ): Promise<Run> {
@@ -122,7 +158,7 @@ async function prepare(
   };
   // CPU time (the process's, every thread) spent during each path's calls: on a machine shared with other work
   // it moves far less than wall time does.
-  const cpuUs: Record<PathName, number> = { api: 0, relay: 0, direct: 0 };
+  const cpuUs: Record<PathName, number> = { api: 0, fastify: 0, relay: 0, direct: 0 };
   const timed = (path: PathName, call: () => Promise<void>) => async () => {
     const c = process.cpuUsage();
     const t = performance.now();
@@ -150,6 +186,7 @@ async function prepare(
     exchange,
     paths: {
       api: timed('api', post(`${cat.server.url}/api/v1/orders?exchange=${exchange}`)),
+      fastify: timed('fastify', post(`${fastifyUrl}/?exchange=${exchange}`)),
       relay: timed('relay', post(`${relayUrl}/?exchange=${exchange}`)),
       direct: timed('direct', direct),
     },
@@ -162,12 +199,13 @@ async function main(): Promise<void> {
   const client = new Agent({ keepAliveTimeout: 60_000, connections: 1 });
   const adapters = new Map([...cat.sims].map(([id, sim]) => [id as string, sim.adapter]));
   const relay = await startRelay(adapters);
+  const fastify = await startFastifyBaseline(adapters);
   try {
     process.stdout.write(`bench:orders — ${ORDERS} resting orders per path and exchange, interleaved\n`);
     const runs: Run[] = [];
     for (const exchange of ['polymarket', 'kalshi'] as ExchangeId[]) {
       const sim = cat.sims.get(exchange);
-      if (sim) runs.push(await prepare(cat, client, relay.url, exchange, sim));
+      if (sim) runs.push(await prepare(cat, client, relay.url, fastify.url, exchange, sim));
     }
     // Every exchange's paths are warmed before any is measured: the server's own code (routes, journal, HTTP) is
     // shared by all exchanges, and an exchange measured first would otherwise meet it still being compiled and pay
@@ -176,7 +214,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < WARMUP; i++) for (const path of PATHS) await run.paths[path]();
     }
     for (const run of runs) {
-      const took: Record<PathName, number[]> = { api: [], relay: [], direct: [] };
+      const took: Record<PathName, number[]> = { api: [], fastify: [], relay: [], direct: [] };
       for (const path of PATHS) run.cpuUs[path] = 0;
       for (let i = 0; i < ORDERS; i++) {
         // Rotate which goes first so none always meets another's after-effects.
@@ -190,20 +228,22 @@ async function main(): Promise<void> {
           took[path].sort((a, b) => a - b),
           q,
         );
-      const [a50, a99, r50, r99, d50, d99] = [
+      const [a50, a99, f50, r50, r99, d50, d99] = [
         p('api', 50),
         p('api', 99),
+        p('fastify', 50),
         p('relay', 50),
         p('relay', 99),
         p('direct', 50),
         p('direct', 99),
       ];
+      const cpu = (path: PathName) => ms((run.cpuUs[path] - run.cpuUs.direct) / 1000 / ORDERS);
       process.stdout.write(
         `${run.exchange.padEnd(10)} POST /orders p50 ${ms(a50)} p99 ${ms(a99)} | direct signed call p50 ${ms(d50)} ` +
           `p99 ${ms(d99)} | added p50 ${ms(a50 - d50)} p99 ${ms(a99 - d99)} | bare node:http relay added ` +
           `p50 ${ms(r50 - d50)} p99 ${ms(r99 - d99)} | ours / relay p50 ${((a50 - d50) / (r50 - d50)).toFixed(1)}x | ` +
-          `CPU per order added ${ms((run.cpuUs.api - run.cpuUs.direct) / 1000 / ORDERS)} ` +
-          `(relay ${ms((run.cpuUs.relay - run.cpuUs.direct) / 1000 / ORDERS)})\n`,
+          `bare Fastify, same schema, added p50 ${ms(f50 - d50)} | ` +
+          `CPU per order added ${cpu('api')} (Fastify ${cpu('fastify')}, relay ${cpu('relay')})\n`,
       );
     }
     process.stdout.write(
@@ -212,12 +252,12 @@ async function main(): Promise<void> {
     );
     const port = (url: string) => Number(new URL(url).port);
     const recorder = new TimelineRecorder(
-      [port(cat.server.url), port(relay.url)],
-      [cat.server.url, relay.url],
+      [port(cat.server.url), port(fastify.url), port(relay.url)],
+      [cat.server.url, fastify.url, relay.url],
     );
     try {
       for (const run of runs) {
-        const timelines: Record<PathName, Timeline[]> = { api: [], relay: [], direct: [] };
+        const timelines: Record<PathName, Timeline[]> = { api: [], fastify: [], relay: [], direct: [] };
         for (let i = 0; i < BREAKDOWN; i++) {
           for (let k = 0; k < PATHS.length; k++) {
             const path = PATHS[(i + k) % PATHS.length] as PathName;
@@ -233,6 +273,7 @@ async function main(): Promise<void> {
     }
   } finally {
     relay.server.close();
+    await fastify.close();
     await client.close();
     await cat.stop();
   }
@@ -242,48 +283,47 @@ async function main(): Promise<void> {
 function breakdown(exchange: ExchangeId, t: Record<PathName, Timeline[]>): string {
   const m = (path: PathName, part: (x: Timeline) => number) => medianOf(t[path], part);
   const cell = (v: number | null) => (v === null ? '—' : v.toFixed(3)).padStart(8);
-  const rows: Array<[string, number | null, number | null, number | null]> = [
+  const both = (part: (x: Timeline) => number): [number, number] => [m('api', part), m('fastify', part)];
+  const rows: Array<[string, number | null, number | null, number | null, number | null]> = [
     [
       'client sends → the service sees the request',
-      m('api', span('start', 'serverStart')),
+      ...both(span('start', 'serverStart')),
       m('relay', span('start', 'serverStart')),
       null,
     ],
     [
       '→ the route runs (Fastify: hooks, body, schema)',
-      m('api', span('serverStart', 'handlerStart')),
+      ...both(span('serverStart', 'handlerStart')),
       null,
       null,
     ],
     [
       "→ the exchange's order request leaves (signing too)",
-      m('api', span('handlerStart', 'exchangeSent')),
+      ...both(span('handlerStart', 'exchangeSent')),
       m('relay', span('serverStart', 'exchangeSent')),
       m('direct', span('start', 'exchangeSent')),
     ],
     [
       'the exchange answers (simulator, same process)',
-      m('api', span('exchangeSent', 'exchangeAnswered')),
+      ...both(span('exchangeSent', 'exchangeAnswered')),
       m('relay', span('exchangeSent', 'exchangeAnswered')),
       m('direct', span('exchangeSent', 'exchangeAnswered')),
     ],
     [
       '→ the answer is written (direct: the call returns)',
-      m('api', span('exchangeAnswered', 'serverFinish')),
+      ...both(span('exchangeAnswered', 'serverFinish')),
       m('relay', span('exchangeAnswered', 'serverFinish')),
       m('direct', span('exchangeAnswered', 'end')),
     ],
     [
       '→ the client has read it',
-      m('api', span('serverFinish', 'end')),
+      ...both(span('serverFinish', 'end')),
       m('relay', span('serverFinish', 'end')),
       null,
     ],
   ];
-  const head = `  ${exchange.padEnd(52)}${'API'.padStart(8)}${'relay'.padStart(8)}${'direct'.padStart(8)}\n`;
-  return (
-    head + rows.map(([name, a, r, d]) => `  ${name.padEnd(52)}${cell(a)}${cell(r)}${cell(d)}\n`).join('')
-  );
+  const columns = ['API', 'Fastify', 'relay', 'direct'].map((c) => c.padStart(8)).join('');
+  return `  ${exchange.padEnd(52)}${columns}\n${rows.map(([name, ...cells]) => `  ${name.padEnd(52)}${cells.map(cell).join('')}\n`).join('')}`;
 }
 
 main().catch((error) => {

@@ -147,6 +147,26 @@ const BalanceQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** POST /orders' schema; bench:orders gives its bare Fastify baseline the very same one. */
+export const PLACE_ORDER_SCHEMA = {
+  summary: 'Place an order',
+  description:
+    'The order is journalled before it is sent. When the exchange does not answer (timeout, reset, 5xx) the ' +
+    'order is `pending`: it is looked up on the exchange (GET /orders/:id, or this POST repeated with the ' +
+    'same Idempotency-Key), never sent twice. A repeated Idempotency-Key with the same body returns the first ' +
+    'result; with a different body, 409. A request refused before anything was sent (a 4xx of our checks) ' +
+    'does not use up its key. Insufficient balance 402, credentials refused 403, order type the exchange ' +
+    'does not take 501.',
+  tags: ['trading'],
+  querystring: ExchangeQuery,
+  headers: Type.Object({
+    'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    ...ImpersonationHeaders.properties,
+  }),
+  body: PlaceOrderBodySchema,
+  response: { 200: Order, ...TRADING_ERRORS },
+};
+
 export function tradingRoutes(
   app: FastifyInstance,
   orders: OrdersService,
@@ -161,24 +181,7 @@ export function tradingRoutes(
     '/orders',
     {
       config: IMPERSONABLE,
-      schema: {
-        summary: 'Place an order',
-        description:
-          'The order is journalled before it is sent. When the exchange does not answer (timeout, reset, 5xx) the ' +
-          'order is `pending`: it is looked up on the exchange (GET /orders/:id, or this POST repeated with the ' +
-          'same Idempotency-Key), never sent twice. A repeated Idempotency-Key with the same body returns the first ' +
-          'result; with a different body, 409. A request refused before anything was sent (a 4xx of our checks) ' +
-          'does not use up its key. Insufficient balance 402, credentials refused 403, order type the exchange ' +
-          'does not take 501.',
-        tags: ['trading'],
-        querystring: ExchangeQuery,
-        headers: Type.Object({
-          'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-          ...ImpersonationHeaders.properties,
-        }),
-        body: PlaceOrderBodySchema,
-        response: { 200: Order, ...TRADING_ERRORS },
-      },
+      schema: PLACE_ORDER_SCHEMA,
     },
     async (request) => {
       const { credentials, fee_auth, payer_address, signer_address, affiliate, ...body } = request.body;
