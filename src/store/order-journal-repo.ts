@@ -398,6 +398,14 @@ export class OrderJournalRepo {
   }
 
   /**
+   * Whether writes are held behind or a flush is under way: every read and direct write of the journal flushes first
+   * then (a getter, so the common case costs no await).
+   */
+  private get holding(): boolean {
+    return this.behind.length > 0 || this.flushing !== null;
+  }
+
+  /**
    * Whether a logged row still waits in the queue. Called once a flush has committed what it took (and none other
    * is under way), it tells whether the log holds only committed rows, so may be emptied.
    */
@@ -482,7 +490,7 @@ export class OrderJournalRepo {
 
   /** The insert while the writer connection is held (or behind one that was): after what is held behind. */
   private async insertThroughKysely(entry: NewJournalEntry): Promise<{ row: JournalRow; created: boolean }> {
-    if (this.behind.length > 0 || this.flushing) await this.flush();
+    if (this.holding) await this.flush();
     const id = this.lastId === null ? undefined : ++this.lastId;
     const inserted = await this.db
       .insertInto('order_journal')
@@ -554,7 +562,7 @@ export class OrderJournalRepo {
   }
 
   async byIdempotencyKey(customerId: string, key: string): Promise<JournalRow | undefined> {
-    if (this.behind.length > 0 || this.flushing) await this.flush();
+    if (this.holding) await this.flush();
     if (this.writer?.available) {
       const r = this.writer.get<Row>(SQLITE_BY_IDEMPOTENCY_KEY, [customerId, key]);
       return r ? toRow(r) : undefined;
@@ -570,7 +578,7 @@ export class OrderJournalRepo {
 
   /** A customer's order on one exchange by the exchange's id or by our client order id. */
   async find(customerId: string, exchange: string, id: string): Promise<JournalRow | undefined> {
-    if (this.behind.length > 0 || this.flushing) await this.flush();
+    if (this.holding) await this.flush();
     const r = await this.db
       .selectFrom('order_journal')
       .selectAll()
@@ -583,7 +591,7 @@ export class OrderJournalRepo {
   }
 
   async byId(id: number): Promise<JournalRow | undefined> {
-    if (this.behind.length > 0 || this.flushing) await this.flush();
+    if (this.holding) await this.flush();
     const r = await this.db.selectFrom('order_journal').selectAll().where('id', '=', id).executeTakeFirst();
     return r ? toRow(r) : undefined;
   }
@@ -594,7 +602,7 @@ export class OrderJournalRepo {
     exchange: string,
     options: { states?: readonly JournalState[]; fromMs?: number; toMs?: number; limit: number },
   ): Promise<JournalRow[]> {
-    if (this.behind.length > 0 || this.flushing) await this.flush();
+    if (this.holding) await this.flush();
     let q = this.db
       .selectFrom('order_journal')
       .selectAll()
@@ -609,7 +617,7 @@ export class OrderJournalRepo {
 
   /** Rows still waiting for the exchange's word, least recently tried first (the reconciler's batch). */
   async unsettled(olderThanMs: number, limit: number): Promise<JournalRow[]> {
-    if (this.behind.length > 0 || this.flushing) await this.flush();
+    if (this.holding) await this.flush();
     const rows = await this.db
       .selectFrom('order_journal')
       .selectAll()
@@ -626,7 +634,7 @@ export class OrderJournalRepo {
    * request, the reconciler, another node) is left alone and false is returned.
    */
   async update(id: number, update: JournalUpdate, onlyFrom?: readonly JournalState[]): Promise<boolean> {
-    if (this.behind.length > 0 || this.flushing) await this.flush();
+    if (this.holding) await this.flush();
     return this.updateNow(id, update, onlyFrom);
   }
 
@@ -658,7 +666,7 @@ export class OrderJournalRepo {
 
   /** Marks a reconciliation attempt that found nothing yet, so the next batch tries other rows first. */
   async touch(id: number, nowMs: number): Promise<void> {
-    if (this.behind.length > 0 || this.flushing) await this.flush();
+    if (this.holding) await this.flush();
     await this.db
       .updateTable('order_journal')
       .set({ updated_ms: nowMs })
