@@ -1,7 +1,7 @@
 // `npm run bench:orders`: what POST /orders adds over signing and sending the same order straight to the exchange.
 // One process holds the real server (sandbox simulators over loopback, SQLite journal), the simulators and the
-// client, so all of their JavaScript shares one event loop. Four paths place resting orders on the same market,
-// interleaved one for one so all see the same simulator state and machine load:
+// client, so all of their JavaScript shares one event loop. Four paths (and a fifth, below) place resting orders on
+// the same market, interleaved one for one so all see the same simulator state and machine load:
 //  - direct: the adapter the server uses, called in-process (`trading.createOrder`: market lookup, signing, the
 //    venue round trip over loopback through its undici keep-alive pool);
 //  - API: `POST /orders` with per-request credentials (X-Exchange-Credentials) sent with `undici.request` over a
@@ -24,7 +24,10 @@
 // the WAL checkpointer) did while the longer API call was under way. Every exchange's paths are warmed up before any
 // is measured (see main). A last phase, with listeners on node:http's, undici's and Fastify's diagnostics channels
 // (order-timeline.ts), splits each path's time into segments: where what we add goes. Figures are printed, never
-// asserted. BENCH_ORDERS (default 400 per path and exchange) tunes it.
+// asserted. A fifth path, stored, is POST /orders for the same account onboarded (POST /onboard, self) and sent
+// without credentials: the credentials row read and opened instead of the header decoded, and the parsed key kept
+// (venues/shared/parsed-key-cache.ts); its p50/p99 and CPU per order are printed beside the per-request path's.
+// BENCH_ORDERS (default 400 per path and exchange) tunes it.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,8 +48,11 @@ const ORDERS = Number(process.env.BENCH_ORDERS ?? 400);
 const WARMUP = 30;
 /** Orders per path in the phase that finds where the time goes (order-timeline.ts). */
 const BREAKDOWN = Math.min(200, ORDERS);
-const PATHS = ['api', 'fastify', 'relay', 'direct'] as const;
+const PATHS = ['api', 'stored', 'fastify', 'relay', 'direct'] as const;
 type PathName = (typeof PATHS)[number];
+/** The paths the segment table splits (the stored path's segments are the API's, bar the key parsing). */
+const SPLIT_PATHS = ['api', 'fastify', 'relay', 'direct'] as const satisfies readonly PathName[];
+type SplitPath = (typeof SPLIT_PATHS)[number];
 
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
@@ -151,14 +157,24 @@ async function prepare(
     size: Math.max(5, market.min_order_size ?? 1),
   };
   const body = JSON.stringify(order);
+  const storedHeaders = { 'x-api-key': cat.server.adminKey, 'content-type': 'application/json' };
   const headers = {
-    'x-api-key': cat.server.adminKey,
-    'content-type': 'application/json',
+    ...storedHeaders,
     'x-exchange-credentials': Buffer.from(JSON.stringify(credentials)).toString('base64'),
   };
+  // The same account stored for the calling key (POST /onboard, self): the stored path sends no credentials.
+  const onboard = await request(`${cat.server.url}/api/v1/onboard`, {
+    method: 'POST',
+    headers: storedHeaders,
+    body: JSON.stringify({ exchange, mode: 'self', ...credentials }),
+    dispatcher: client,
+  });
+  const onboarded = await onboard.body.text();
+  if (onboard.statusCode !== 200)
+    throw new Error(`${exchange} POST /onboard ${onboard.statusCode}: ${onboarded}`);
   // CPU time (the process's, every thread) spent during each path's calls: on a machine shared with other work
   // it moves far less than wall time does.
-  const cpuUs: Record<PathName, number> = { api: 0, fastify: 0, relay: 0, direct: 0 };
+  const cpuUs: Record<PathName, number> = { api: 0, stored: 0, fastify: 0, relay: 0, direct: 0 };
   const timed = (path: PathName, call: () => Promise<void>) => async () => {
     const c = process.cpuUsage();
     const t = performance.now();
@@ -168,11 +184,13 @@ async function prepare(
     cpuUs[path] += used.user + used.system;
     return took;
   };
-  const post = (url: string) => async () => {
-    const res = await request(url, { method: 'POST', headers, body, dispatcher: client });
-    const text = await res.body.text();
-    if (res.statusCode !== 200) throw new Error(`${exchange} POST ${url} ${res.statusCode}: ${text}`);
-  };
+  const post =
+    (url: string, sent: Record<string, string> = headers) =>
+    async () => {
+      const res = await request(url, { method: 'POST', headers: sent, body, dispatcher: client });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`${exchange} POST ${url} ${res.statusCode}: ${text}`);
+    };
   const createOrder = sim.adapter.trading.createOrder;
   if (!createOrder) throw new Error(`${exchange} has no createOrder`);
   const direct = async () => {
@@ -186,6 +204,7 @@ async function prepare(
     exchange,
     paths: {
       api: timed('api', post(`${cat.server.url}/api/v1/orders?exchange=${exchange}`)),
+      stored: timed('stored', post(`${cat.server.url}/api/v1/orders?exchange=${exchange}`, storedHeaders)),
       fastify: timed('fastify', post(`${fastifyUrl}/?exchange=${exchange}`)),
       relay: timed('relay', post(`${relayUrl}/?exchange=${exchange}`)),
       direct: timed('direct', direct),
@@ -214,7 +233,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < WARMUP; i++) for (const path of PATHS) await run.paths[path]();
     }
     for (const run of runs) {
-      const took: Record<PathName, number[]> = { api: [], fastify: [], relay: [], direct: [] };
+      const took: Record<PathName, number[]> = { api: [], stored: [], fastify: [], relay: [], direct: [] };
       for (const path of PATHS) run.cpuUs[path] = 0;
       for (let i = 0; i < ORDERS; i++) {
         // Rotate which goes first so none always meets another's after-effects.
@@ -228,9 +247,11 @@ async function main(): Promise<void> {
           took[path].sort((a, b) => a - b),
           q,
         );
-      const [a50, a99, f50, r50, r99, d50, d99] = [
+      const [a50, a99, s50, s99, f50, r50, r99, d50, d99] = [
         p('api', 50),
         p('api', 99),
+        p('stored', 50),
+        p('stored', 99),
         p('fastify', 50),
         p('relay', 50),
         p('relay', 99),
@@ -243,7 +264,9 @@ async function main(): Promise<void> {
           `p99 ${ms(d99)} | added p50 ${ms(a50 - d50)} p99 ${ms(a99 - d99)} | bare node:http relay added ` +
           `p50 ${ms(r50 - d50)} p99 ${ms(r99 - d99)} | ours / relay p50 ${((a50 - d50) / (r50 - d50)).toFixed(1)}x | ` +
           `bare Fastify, same schema, added p50 ${ms(f50 - d50)} | ` +
-          `CPU per order added ${cpu('api')} (Fastify ${cpu('fastify')}, relay ${cpu('relay')})\n`,
+          `CPU per order added ${cpu('api')} (Fastify ${cpu('fastify')}, relay ${cpu('relay')}) | ` +
+          `stored credentials: POST /orders p50 ${ms(s50)} p99 ${ms(s99)}, CPU per order ${ms(run.cpuUs.stored / 1000 / ORDERS)} ` +
+          `(per-request ${ms(run.cpuUs.api / 1000 / ORDERS)})\n`,
       );
     }
     process.stdout.write(
@@ -257,10 +280,10 @@ async function main(): Promise<void> {
     );
     try {
       for (const run of runs) {
-        const timelines: Record<PathName, Timeline[]> = { api: [], fastify: [], relay: [], direct: [] };
+        const timelines: Record<SplitPath, Timeline[]> = { api: [], fastify: [], relay: [], direct: [] };
         for (let i = 0; i < BREAKDOWN; i++) {
-          for (let k = 0; k < PATHS.length; k++) {
-            const path = PATHS[(i + k) % PATHS.length] as PathName;
+          for (let k = 0; k < SPLIT_PATHS.length; k++) {
+            const path = SPLIT_PATHS[(i + k) % SPLIT_PATHS.length] as SplitPath;
             recorder.begin();
             await run.paths[path]();
             timelines[path].push(recorder.finish());
@@ -280,8 +303,8 @@ async function main(): Promise<void> {
 }
 
 /** The breakdown table of one exchange: each segment's median for the paths it applies to. */
-function breakdown(exchange: ExchangeId, t: Record<PathName, Timeline[]>): string {
-  const m = (path: PathName, part: (x: Timeline) => number) => medianOf(t[path], part);
+function breakdown(exchange: ExchangeId, t: Record<SplitPath, Timeline[]>): string {
+  const m = (path: SplitPath, part: (x: Timeline) => number) => medianOf(t[path], part);
   const cell = (v: number | null) => (v === null ? '—' : v.toFixed(3)).padStart(8);
   const both = (part: (x: Timeline) => number): [number, number] => [m('api', part), m('fastify', part)];
   const rows: Array<[string, number | null, number | null, number | null, number | null]> = [

@@ -20,6 +20,22 @@ export class CredentialsRepo {
       .executeTakeFirst();
   }
 
+  /** The customer's live records of those kinds for one exchange, in one query (at most one per kind). */
+  async liveOfKinds(
+    customerId: string,
+    exchange: string,
+    kinds: readonly CredentialKind[],
+  ): Promise<CredentialRow[]> {
+    return this.db
+      .selectFrom('credentials')
+      .selectAll()
+      .where('customer_id', '=', customerId)
+      .where('exchange', '=', exchange)
+      .where('kind', 'in', kinds)
+      .where('deactivated_at', 'is', null)
+      .execute();
+  }
+
   /** Every live record of one customer, oldest first. */
   async listFor(customerId: string): Promise<CredentialRow[]> {
     return this.db

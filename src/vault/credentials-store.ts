@@ -26,6 +26,9 @@ const MODE_OF = new Map<CredentialKind, 'self' | 'managed'>([
   ['managed_wallet', 'managed'],
 ]);
 
+/** The kinds a session is built from, the one that wins first. */
+const SESSION_KINDS: readonly CredentialKind[] = ['managed_wallet', 'exchange_credentials'];
+
 export function bindingOf(row: Pick<CredentialRow, 'customer_id' | 'exchange' | 'kind'>): RecordBinding {
   return { purpose: row.kind, customerId: row.customer_id, exchange: row.exchange };
 }
@@ -124,13 +127,16 @@ export class CredentialsStore implements StoredSessions {
     return row ? this.openRow(row) : null;
   }
 
-  /** The session a private call uses: the managed wallet's when there is one, else the stored (self) record. */
+  /**
+   * The session a private call uses: the managed wallet's when there is one, else the stored (self) record. Both
+   * are read in one query: this runs before every private call of a customer without per-request credentials.
+   */
   async sessionFor(customerId: string, exchange: ExchangeId): Promise<VenueSession | null> {
-    const managed = await this.credentials(customerId, exchange, 'managed_wallet');
-    if (managed) return Object.freeze({ exchange, credentials: managed, source: 'managed' as const });
-    const stored = await this.credentials(customerId, exchange, 'exchange_credentials');
-    if (stored) return Object.freeze({ exchange, credentials: stored, source: 'stored' as const });
-    return null;
+    const rows = await this.repo.liveOfKinds(customerId, exchange, SESSION_KINDS);
+    const row = SESSION_KINDS.map((kind) => rows.find((r) => r.kind === kind)).find((r) => r !== undefined);
+    if (!row) return null;
+    const source = row.kind === 'managed_wallet' ? ('managed' as const) : ('stored' as const);
+    return Object.freeze({ exchange, credentials: this.openRow(row), source });
   }
 
   private openRow(row: CredentialRow): Readonly<Record<string, string>> {

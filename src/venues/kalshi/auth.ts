@@ -1,18 +1,23 @@
 // Kalshi API-key signing: KALSHI-ACCESS-KEY (key id), KALSHI-ACCESS-TIMESTAMP (ms) and KALSHI-ACCESS-SIGNATURE =
 // base64 RSA-PSS (SHA-256, MGF1-SHA-256, salt = digest length) over timestamp + METHOD + path, the path starting at
 // /trade-api and without the query string (docs; kalshi-typescript auth.ts). The PEM arrives per call and is never
-// logged or echoed.
+// logged or echoed; a stored or managed session's parsed key is kept (shared/parsed-key-cache.ts).
 import { constants, createPrivateKey, type KeyObject, sign } from 'node:crypto';
 import { AppError } from '../../errors/app-error.js';
 import type { VenueSession } from '../port.js';
+import { ParsedKeyCache } from '../shared/parsed-key-cache.js';
 
 export interface KalshiKey {
   keyId: string;
   privateKey: KeyObject;
 }
 
+const parsedKeys = new ParsedKeyCache<KeyObject>(1024);
+
 /** The session's key id and parsed private key; a PEM that is not an RSA private key is the client's error. */
-export function kalshiKey(session: Pick<VenueSession, 'credentials'>): KalshiKey {
+export function kalshiKey(
+  session: Pick<VenueSession, 'credentials'> & Partial<Pick<VenueSession, 'source'>>,
+): KalshiKey {
   const keyId = session.credentials.api_key_id;
   const pem = session.credentials.private_key;
   if (!keyId || !pem) {
@@ -21,6 +26,10 @@ export function kalshiKey(session: Pick<VenueSession, 'credentials'>): KalshiKey
       'kalshi needs credentials.api_key_id and credentials.private_key',
     );
   }
+  return { keyId, privateKey: parsedKeys.parsed(session, pem, () => parseRsaKey(pem)) };
+}
+
+function parseRsaKey(pem: string): KeyObject {
   let privateKey: KeyObject;
   try {
     // Keys pasted into JSON often arrive with literal "\n" sequences instead of line breaks.
@@ -35,7 +44,7 @@ export function kalshiKey(session: Pick<VenueSession, 'credentials'>): KalshiKey
       validationErrors: ['credentials.private_key must be an RSA private key'],
     });
   }
-  return { keyId, privateKey };
+  return privateKey;
 }
 
 export function signature(key: KeyObject, timestampMs: string, method: string, path: string): string {

@@ -8,6 +8,7 @@ import { createWalletClient, custom, type Hex, type LocalAccount, type WalletCli
 import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../errors/app-error.js';
 import type { VenueSession } from '../port.js';
+import { ParsedKeyCache } from '../shared/parsed-key-cache.js';
 
 export interface PolymarketApiCreds {
   key: string;
@@ -25,6 +26,9 @@ export interface PolymarketSigner {
 
 const PRIVATE_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
 
+const signers = new ParsedKeyCache<PolymarketSigner>(1024);
+
+/** The session's signer; a stored or managed session's is kept (shared/parsed-key-cache.ts). */
 export function signerFromSession(session: VenueSession): PolymarketSigner {
   const raw = session.credentials.private_key ?? '';
   if (!PRIVATE_KEY.test(raw)) {
@@ -32,7 +36,12 @@ export function signerFromSession(session: VenueSession): PolymarketSigner {
       validationErrors: ['credentials.private_key must be 64 hex characters, optionally 0x-prefixed'],
     });
   }
-  const account = privateKeyToAccount((raw.startsWith('0x') ? raw : `0x${raw}`) as Hex);
+  const key = (raw.startsWith('0x') ? raw : `0x${raw}`).toLowerCase() as Hex;
+  return signers.parsed(session, key, () => signerOf(key));
+}
+
+function signerOf(key: Hex): PolymarketSigner {
+  const account = privateKeyToAccount(key);
   const wallet = createWalletClient({
     account,
     // Signing is local; a wallet client still needs a transport, which must never be used.
@@ -42,7 +51,7 @@ export function signerFromSession(session: VenueSession): PolymarketSigner {
       },
     }),
   });
-  return { address: account.address, account, wallet };
+  return Object.freeze({ address: account.address, account, wallet });
 }
 
 /** 0 EOA, 1 POLY_PROXY, 2 POLY_GNOSIS_SAFE, 3 POLY_1271 (deposit wallet), as the V2 SDK numbers them. */

@@ -51,6 +51,26 @@ onBothDialects('credentials store', (store) => {
     assert.equal(await vault.sessionFor('cus_a', 'polymarket'), null);
   });
 
+  test("a managed wallet's record wins over a stored one; a deactivated record is passed over", async () => {
+    await vault.save('cus_m', 'polymarket', 'exchange_credentials', { private_key: 'self-key' }, META);
+    assert.equal((await vault.sessionFor('cus_m', 'polymarket'))?.source, 'stored');
+    await vault.save('cus_m', 'polymarket', 'managed_wallet', { private_key: 'managed-key' }, META);
+    assert.deepEqual(await vault.sessionFor('cus_m', 'polymarket'), {
+      exchange: 'polymarket',
+      credentials: { private_key: 'managed-key' },
+      source: 'managed',
+    });
+    await store()
+      .db.updateTable('credentials')
+      .set({ deactivated_at: new Date(0).toISOString() })
+      .where('customer_id', '=', 'cus_m')
+      .where('kind', '=', 'managed_wallet')
+      .execute();
+    assert.deepEqual((await vault.sessionFor('cus_m', 'polymarket'))?.credentials, {
+      private_key: 'self-key',
+    });
+  });
+
   test('the table holds no secret in the clear', async () => {
     const rows = await sql<Record<string, unknown>>`select * from credentials`.execute(store().db);
     const text = JSON.stringify(rows.rows);
