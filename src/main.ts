@@ -65,6 +65,7 @@ import { MarketsRepo } from './store/markets-repo.js';
 import { MatchStateRepo } from './store/match-state-repo.js';
 import { ORDER_INTENTS_FILE, OrderIntentLog } from './store/order-intent-log.js';
 import { OrderJournalRepo } from './store/order-journal-repo.js';
+import { ServerLock } from './store/server-lock.js';
 import { SyncStateRepo } from './store/sync-state-repo.js';
 import { UsageRepo } from './store/usage-repo.js';
 import type { AdmissionControl } from './tenancy/admission/admission.js';
@@ -102,6 +103,11 @@ export interface RuntimeOptions {
    * passes it); absent or null, orders carrying fee_auth are refused (501).
    */
   feeEscrow?: { address: Hex; operatorKey: Hex } | null;
+  /**
+   * SQLite mode: the data directory's lock, taken already by the caller (the sandbox, before it writes its files
+   * there); absent, it is taken here. Either way the runtime releases it when it stops or fails to start.
+   */
+  lock?: ServerLock | null;
 }
 
 /** The configured chain: Polygon's RPC and Polymarket's V2 contracts with any overrides; null without an RPC URL. */
@@ -207,11 +213,19 @@ export function createLogger(level: Config['logLevel'], destination?: Destinatio
 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const store = openStore({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
-  });
+  // SQLite mode: this process owns the data directory while it runs (server-lock.ts); taken before anything opens.
+  const lock = options.lock ?? (config.databaseUrl ? null : ServerLock.acquire(config.dataDir));
+  let store: Store;
+  try {
+    store = openStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
+    });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const closers: Array<() => Promise<unknown>> = [() => store.close()];
   store.walCheckpointer?.on('failed', (err) =>
     logger.error({ err }, 'WAL checkpointer failed: checkpoints run on the event loop again'),
@@ -627,6 +641,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           await options.onStop?.().catch((err) => logger.warn({ err }, 'stop hook failed'));
           await admission.close().catch((err) => logger.error({ err }, 'final usage flush failed'));
           for (const close of closers) await close().catch((err) => logger.warn({ err }, 'close failed'));
+          // Last of all, once the journal and its intent log are closed.
+          lock?.release();
           logger.flush();
         })();
         return stopping;
@@ -634,6 +650,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     };
   } catch (error) {
     for (const close of closers) await close().catch(() => undefined);
+    lock?.release();
     throw error;
   }
 }

@@ -2,6 +2,7 @@
 import { ConfigError } from '../config/load.js';
 import { isAppError } from '../errors/app-error.js';
 import { VERSION } from '../main.js';
+import { DataDirInUseError } from '../store/server-lock.js';
 import { MasterKeyError } from '../vault/master-key.js';
 import { UsageError } from './args.js';
 import { keysCommand } from './keys-command.js';
@@ -71,6 +72,7 @@ run(process.argv.slice(2)).then(
       error instanceof UsageError ||
       error instanceof ConfigError ||
       error instanceof MasterKeyError ||
+      error instanceof DataDirInUseError ||
       (isAppError(error) && error.status < 500)
     ) {
       process.stderr.write(`omnibook: ${error.message}\n`);

@@ -4,8 +4,10 @@ import { mkdirSync } from 'node:fs';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { createRuntime, type Runtime } from '../main.js';
+import { ServerLock } from '../store/server-lock.js';
 import { parse, SERVER_FLAGS, serverOverrides } from './args.js';
 import { liveVenues } from './live-venues.js';
+import type { SandboxVenues } from './sandbox-venues.js';
 
 export async function serveCommand(mode: Config['mode'], argv: string[]): Promise<number> {
   const { values } = parse(argv, SERVER_FLAGS);
@@ -20,13 +22,22 @@ export async function serveCommand(mode: Config['mode'], argv: string[]): Promis
     overrides: { ...serverOverrides(values), mode },
   });
   mkdirSync(config.dataDir, { recursive: true });
-  // The simulators are loaded only for the sandbox: they use development dependencies (the venues' official SDKs,
-  // ethers) that a production install (`npm ci --omit=dev`) leaves out.
-  const sandbox =
-    mode === 'sandbox' ? await (await import('./sandbox-venues.js')).startSandboxVenues(config) : null;
+  // Before the sandbox writes its accounts file into the data directory: a second server there stops here.
+  const lock = config.databaseUrl ? null : ServerLock.acquire(config.dataDir);
+  let sandbox: SandboxVenues | null;
+  try {
+    // The simulators are loaded only for the sandbox: they use development dependencies (the venues' official
+    // SDKs, ethers) that a production install (`npm ci --omit=dev`) leaves out.
+    sandbox =
+      mode === 'sandbox' ? await (await import('./sandbox-venues.js')).startSandboxVenues(config) : null;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   let runtime: Runtime;
   try {
     runtime = await createRuntime(config, {
+      lock,
       venues: sandbox ? sandbox.venues : liveVenues(config),
       ...(sandbox
         ? { onStop: () => sandbox.close(), chain: sandbox.chain, feeEscrow: sandbox.feeEscrow }

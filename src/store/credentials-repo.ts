@@ -10,14 +10,7 @@ export class CredentialsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
   async get(customerId: string, exchange: string, kind: CredentialKind): Promise<CredentialRow | undefined> {
-    return this.db
-      .selectFrom('credentials')
-      .selectAll()
-      .where('customer_id', '=', customerId)
-      .where('exchange', '=', exchange)
-      .where('kind', '=', kind)
-      .where('deactivated_at', 'is', null)
-      .executeTakeFirst();
+    return (await this.liveOfKinds(customerId, exchange, [kind]))[0];
   }
 
   /** The customer's live records of those kinds for one exchange, in one query (at most one per kind). */

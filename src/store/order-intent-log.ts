@@ -7,7 +7,7 @@
 // before the order is sent, so a killed process loses nothing, and a power cut can lose the last writes of either.
 // The journal commits queued rows together (order-journal-repo.ts) and then empties the file; rows left in it when
 // the server died are committed when the journal opens next. One serving process owns the file, as it owns the
-// SQLite journal (a second server on the same data directory is not supported in SQLite mode).
+// SQLite journal: a second server on the same data directory is refused at start (server-lock.ts).
 import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 
 /** Its name in the data directory: beside omnibook.sqlite, and like its -wal and -shm files, named after it. */

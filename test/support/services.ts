@@ -11,6 +11,14 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 }
 
+/**
+ * The DATABASE_URL of the test database whose sessions use `schema` (libpq-style `options` in the URL, which pg
+ * passes to the server as a startup parameter): how a server process is pointed at a throwaway schema.
+ */
+export function databaseUrlFor(schema: string): string {
+  return `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+}
+
 /** Creates a throwaway schema; returns it with a function that drops it. */
 export async function createPgSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
   const schema = uniqueName('t');

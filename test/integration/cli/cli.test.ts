@@ -1,6 +1,6 @@
 // The `omnibook` command as a user runs it: real child processes, real SQLite files, real PostgreSQL.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { hashApiKey } from '../../../src/tenancy/key-material.js';
 import { runCli, type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { assertError } from '../../support/error-shape.js';
 import { send, waitFor } from '../../support/server.js';
-import { createPgSchema, TEST_DATABASE_URL, uniqueName } from '../../support/services.js';
+import { createPgSchema, databaseUrlFor, TEST_DATABASE_URL, uniqueName } from '../../support/services.js';
 
 /** Blanks every variable the CLI reads, so the caller's environment cannot change what a test exercises. */
 const BASE_ENV: Record<string, string> = {
@@ -164,6 +164,22 @@ describe('sandbox', () => {
       const res = await send(server.url, adminKey, '/api/v1/exchanges');
       assert.equal(res.status, 200, res.text);
       assert.equal(res.headers.get('x-svc-tier'), 'admin');
+    });
+
+    test('a second server on the same data directory exits 2 and says why; the first keeps serving', async () => {
+      const accounts = readFileSync(join(dataDir, 'sandbox-accounts.json'), 'utf8');
+      const second = await runCli(['sandbox', '--port', '0', '--data-dir', dataDir], {
+        ...BASE_ENV,
+        OMNIBOOK_ADMIN_KEY: adminKey,
+      });
+      assert.equal(second.code, 2, second.stdout + second.stderr);
+      assert.match(second.stderr, /another omnibook server is using the data directory .*set DATABASE_URL/);
+      assert.ok(!second.stdout.includes('listening on'), second.stdout);
+      // It stopped before writing anything there: the first sandbox's accounts are untouched.
+      assert.equal(readFileSync(join(dataDir, 'sandbox-accounts.json'), 'utf8'), accounts);
+      assert.equal((await send(server.url, adminKey, '/api/v1/exchanges')).status, 200);
+      // The CLI's own commands still open the database beside the running server.
+      assert.equal((await createKey(dataDir, '--tier', 'free')).tier, 'free');
     });
 
     test('a key revoked with the CLI is refused by the running server once its cached entry expires', async () => {
@@ -341,8 +357,7 @@ describe('serve on PostgreSQL', () => {
   after(() => schema?.drop());
 
   test('serve with DATABASE_URL migrates into the search_path schema and reports dialect postgres', async () => {
-    // libpq-style `options` in the URL: pg passes it to the server as a startup parameter.
-    const databaseUrl = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema.schema}`;
+    const databaseUrl = databaseUrlFor(schema.schema);
     const adminKey = uniqueName('admin_key_for_cli_tests');
     const server = await startServerProcess(['serve', '--port', '0', '--data-dir', tempDir()], {
       ...BASE_ENV,

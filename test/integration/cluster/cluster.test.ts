@@ -30,7 +30,7 @@ import { send, type TestResponse, waitFor } from '../../support/server.js';
 import {
   connectRedis,
   createPgSchema,
-  TEST_DATABASE_URL,
+  databaseUrlFor,
   TEST_REDIS_URL,
   uniqueName,
 } from '../../support/services.js';
@@ -71,7 +71,7 @@ before(async () => {
   // First, so a missing Redis or PostgreSQL fails here with a message saying how to provide one.
   redis = await connectRedis();
   schema = await createPgSchema();
-  databaseUrl = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema.schema}`;
+  databaseUrl = databaseUrlFor(schema.schema);
   sims = await startSimSet();
   const configDir = mkdtempSync(join(tmpdir(), 'omnibook-cluster-'));
   dirs.push(configDir);

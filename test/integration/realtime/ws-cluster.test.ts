@@ -1,4 +1,5 @@
-// Scale-out of the WebSocket gateway: two `omnibook serve` processes on one database, one Redis (a key prefix of this
+// Scale-out of the WebSocket gateway: two `omnibook serve` processes on one PostgreSQL (a schema of this run's own:
+// several nodes share a database only there; on SQLite one server owns a data directory), one Redis (a key prefix of this
 // run's own) and one set of simulators. A client on each node watches the same book: both replay it to the REST book,
 // the simulator sees one upstream subscription for it (the node holding the book's lease feeds the other through
 // Redis), and GET /ws/usage on either node counts both nodes' sockets to the message and the byte. When the feeding
@@ -17,7 +18,13 @@ import type { BookChange } from '../../../src/domain/stream.js';
 import type { WsUsageReport } from '../../../src/services/ws-usage.js';
 import { runCli, type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { send, waitFor } from '../../support/server.js';
-import { connectRedis, TEST_REDIS_URL, uniqueName } from '../../support/services.js';
+import {
+  connectRedis,
+  createPgSchema,
+  databaseUrlFor,
+  TEST_REDIS_URL,
+  uniqueName,
+} from '../../support/services.js';
 import { type SimSet, startSimSet } from '../../support/sim-set.js';
 import { type WsMessage, WsTestClient } from '../../support/ws-client.js';
 
@@ -28,6 +35,7 @@ const DEPTH = 5;
 const CROSS_NODE_WAIT_MS = 20_000;
 
 let redis: Redis;
+let schema: Awaited<ReturnType<typeof createPgSchema>> | undefined;
 let sims: SimSet;
 let dataDir: string;
 let env: Record<string, string>;
@@ -38,8 +46,9 @@ let market: { svc_id: string; token: string };
 let customerId: string;
 
 before(async () => {
-  // First, so a missing Redis fails here with a message saying how to provide one.
+  // First, so a missing Redis or PostgreSQL fails here with a message saying how to provide one.
   redis = await connectRedis();
+  schema = await createPgSchema();
   sims = await startSimSet();
   dataDir = mkdtempSync(join(tmpdir(), 'omnibook-ws-cluster-'));
   configFile = join(dataDir, 'config.json');
@@ -54,7 +63,7 @@ before(async () => {
   );
   env = {
     ...sims.host.env,
-    DATABASE_URL: '',
+    DATABASE_URL: databaseUrlFor(schema.schema),
     OMNIBOOK_CONFIG: '',
     OMNIBOOK_DATA_DIR: '',
     PORT: '',
@@ -64,7 +73,7 @@ before(async () => {
     OMNIBOOK_REDIS_PREFIX: PREFIX,
     OMNIBOOK_ADMIN_KEY: ADMIN_KEY,
   };
-  // Migrate once up front, as a deployment does, so the two nodes do not race on a fresh SQLite file.
+  // Migrate once up front, as a deployment does, so the two nodes do not race on a fresh schema.
   const migrated = await runCli(['migrate', '--data-dir', dataDir], env);
   assert.equal(migrated.code, 0, migrated.stderr);
   const args = ['serve', '--port', '0', '--data-dir', dataDir, '--config', configFile];
@@ -102,6 +111,7 @@ after(async () => {
     if (n.child.exitCode === null && n.child.signalCode === null) n.child.kill('SIGKILL');
   await sims?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await schema?.drop();
   if (redis) {
     const keys = await scanKeys(`${PREFIX}:*`);
     if (keys.length > 0) await redis.del(...keys);

@@ -1,5 +1,5 @@
-// The builder program across two `omnibook sandbox` processes on one database and one Redis (a key prefix of this
-// run's own): a builder's QPS pool is one bucket for the whole cluster, and an end-user deactivated through one node
+// The builder program across two `omnibook sandbox` processes on one PostgreSQL (a schema of this run's own: several
+// nodes share a database only there) and one Redis (a key prefix of this run's own): a builder's QPS pool is one bucket for the whole cluster, and an end-user deactivated through one node
 // is refused by the other at once, although that node's key cache (ten minutes here) still held the key.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,12 +10,19 @@ import type { Redis } from 'ioredis';
 import { runCli, type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { assertError } from '../../support/error-shape.js';
 import { send, type TestResponse, waitFor } from '../../support/server.js';
-import { connectRedis, TEST_REDIS_URL, uniqueName } from '../../support/services.js';
+import {
+  connectRedis,
+  createPgSchema,
+  databaseUrlFor,
+  TEST_REDIS_URL,
+  uniqueName,
+} from '../../support/services.js';
 
 const PREFIX = uniqueName('obtest_builder');
 const POOL = 20;
 
 let redis: Redis;
+let schema: Awaited<ReturnType<typeof createPgSchema>> | undefined;
 let dataDir: string;
 let env: Record<string, string>;
 const nodes: ServerProcess[] = [];
@@ -23,6 +30,7 @@ let builderKey: string;
 
 before(async () => {
   redis = await connectRedis();
+  schema = await createPgSchema();
   dataDir = mkdtempSync(join(tmpdir(), 'omnibook-builder-cluster-'));
   const configFile = join(dataDir, 'config.json');
   writeFileSync(
@@ -35,7 +43,7 @@ before(async () => {
     }),
   );
   env = {
-    DATABASE_URL: '',
+    DATABASE_URL: databaseUrlFor(schema.schema),
     OMNIBOOK_CONFIG: '',
     OMNIBOOK_DATA_DIR: '',
     PORT: '',
@@ -66,6 +74,7 @@ after(async () => {
   for (const n of nodes)
     if (n.child.exitCode === null && n.child.signalCode === null) n.child.kill('SIGKILL');
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await schema?.drop();
   if (redis) {
     const found: string[] = [];
     let cursor = '0';

@@ -1,5 +1,6 @@
-// Scale-out: two API processes over one database share each key's token bucket through Redis, so a key's burst
-// is spent once across the cluster. Without REDIS_URL each process keeps its own buckets (the control case).
+// Scale-out: two API processes over one database (PostgreSQL, a schema per cluster: several nodes share a database
+// only there) share each key's token bucket through Redis, so a key's burst is spent once across the cluster.
+// Without REDIS_URL each process keeps its own buckets (the control case).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,13 @@ import type { Redis } from 'ioredis';
 import { runCli, type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { assertError } from '../../support/error-shape.js';
 import { send, type TestResponse } from '../../support/server.js';
-import { connectRedis, TEST_REDIS_URL, uniqueName } from '../../support/services.js';
+import {
+  connectRedis,
+  createPgSchema,
+  databaseUrlFor,
+  TEST_REDIS_URL,
+  uniqueName,
+} from '../../support/services.js';
 
 const BASE_ENV: Record<string, string> = {
   DATABASE_URL: '',
@@ -27,40 +34,40 @@ const BURST = 4;
 
 interface Cluster {
   dataDir: string;
+  /** What every process of this cluster runs with (the CLI's too): its DATABASE_URL among it. */
+  env: Record<string, string>;
   nodes: ServerProcess[];
+  schema: Awaited<ReturnType<typeof createPgSchema>>;
 }
 
-async function startCluster(env: Record<string, string>): Promise<Cluster> {
+async function startCluster(extra: Record<string, string>): Promise<Cluster> {
+  const schema = await createPgSchema();
   const dataDir = mkdtempSync(join(tmpdir(), 'omnibook-cluster-'));
-  // Migrate once up front, as a deployment does, so the two nodes do not race on a fresh SQLite file.
-  const migrated = await runCli(['migrate', '--data-dir', dataDir], { ...BASE_ENV, ...env });
+  const env = { ...BASE_ENV, ...extra, DATABASE_URL: databaseUrlFor(schema.schema) };
+  // Migrate once up front, as a deployment does, so the two nodes do not race on a fresh schema.
+  const migrated = await runCli(['migrate', '--data-dir', dataDir], env);
   assert.equal(migrated.code, 0, migrated.stderr);
   const args = ['sandbox', '--port', '0', '--data-dir', dataDir];
-  const nodes = await Promise.allSettled([
-    startServerProcess(args, { ...BASE_ENV, ...env }),
-    startServerProcess(args, { ...BASE_ENV, ...env }),
-  ]);
+  const nodes = await Promise.allSettled([startServerProcess(args, env), startServerProcess(args, env)]);
   const started = nodes.flatMap((n) => (n.status === 'fulfilled' ? [n.value] : []));
+  const cluster = { dataDir, env, nodes: started, schema };
   const failed = nodes.find((n) => n.status === 'rejected');
   if (failed) {
-    for (const n of started) n.child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    await killCluster(cluster);
     throw (failed as PromiseRejectedResult).reason;
   }
-  return { dataDir, nodes: started };
+  return cluster;
 }
 
-function killCluster(cluster: Cluster | undefined): void {
+async function killCluster(cluster: Cluster | undefined): Promise<void> {
   if (!cluster) return;
   for (const n of cluster.nodes)
     if (n.child.exitCode === null && n.child.signalCode === null) n.child.kill('SIGKILL');
   rmSync(cluster.dataDir, { recursive: true, force: true });
+  await cluster.schema.drop();
 }
 
-async function createLimitedKey(
-  dataDir: string,
-  env: Record<string, string>,
-): Promise<{ id: string; key: string }> {
+async function createLimitedKey(cluster: Cluster): Promise<{ id: string; key: string }> {
   const res = await runCli(
     [
       'keys',
@@ -73,9 +80,9 @@ async function createLimitedKey(
       String(BURST),
       '--json',
       '--data-dir',
-      dataDir,
+      cluster.dataDir,
     ],
-    { ...BASE_ENV, ...env },
+    cluster.env,
   );
   assert.equal(res.code, 0, res.stderr);
   const created = JSON.parse(res.stdout) as { id: string; key: string; qps_limit: number; burst: number };
@@ -117,7 +124,7 @@ describe('with REDIS_URL, two processes share one bucket per key', () => {
   });
 
   after(async () => {
-    killCluster(cluster);
+    await killCluster(cluster);
     if (redis) {
       if (keyId) {
         const keys = await scanKeys(redis, `omnibook:*{${keyId}}*`);
@@ -134,7 +141,7 @@ describe('with REDIS_URL, two processes share one bucket per key', () => {
 
   test('a burst of 4 admits exactly 4 of 8 requests across the two nodes', async () => {
     assert.ok(cluster);
-    const { id, key } = await createLimitedKey(cluster.dataDir, env);
+    const { id, key } = await createLimitedKey(cluster);
     keyId = id;
     const results = await alternate(cluster, key, 8);
     const summary = results.map(([node, res]) => `${node}:${res.status}`).join(' ');
@@ -178,7 +185,7 @@ describe('without REDIS_URL, each process admits its own burst (control)', () =>
   test('in-process buckets: 4 per node, then 429 on each', async () => {
     assert.ok(cluster);
     for (const node of cluster.nodes) assert.equal(await rateLimiterBackend(node), 'memory');
-    const { key } = await createLimitedKey(cluster.dataDir, {});
+    const { key } = await createLimitedKey(cluster);
     const results = await alternate(cluster, key, 2 * BURST + 2);
     const statuses = results.map(([, res]) => res.status);
     assert.deepEqual(statuses, [...Array(2 * BURST).fill(200), 429, 429], statuses.join(','));
