@@ -263,7 +263,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       previousMasterKeys: config.vault.previousMasterKeys,
       keyFile: join(config.dataDir, 'master.key'),
     });
-    const credentials = new CredentialsStore(new CredentialsRepo(store.db), keyring);
+    const credentials = new CredentialsStore(new CredentialsRepo(store.db, store.sqliteReader), keyring);
 
     if (config.databaseUrl && config.vault.masterKey === undefined) {
       logger.warn(

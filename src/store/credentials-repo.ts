@@ -2,12 +2,20 @@
 // nothing here ever sees a secret in the clear.
 import type { Kysely } from 'kysely';
 import type { CredentialKind, CredentialsTable, Database } from './schema.js';
+import type { SqliteReader } from './sqlite-reader.js';
 
 export type CredentialRow = CredentialsTable;
 export type RecordKey = Pick<CredentialRow, 'customer_id' | 'exchange' | 'kind'>;
 
 export class CredentialsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  /**
+   * `reader` (SQLite): the read-only connection with cached statements, for the read before every private call
+   * made with stored credentials; it sees committed rows only, which is all a session may be built from.
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly reader: SqliteReader | null = null,
+  ) {}
 
   async get(customerId: string, exchange: string, kind: CredentialKind): Promise<CredentialRow | undefined> {
     return (await this.liveOfKinds(customerId, exchange, [kind]))[0];
@@ -19,14 +27,14 @@ export class CredentialsRepo {
     exchange: string,
     kinds: readonly CredentialKind[],
   ): Promise<CredentialRow[]> {
-    return this.db
+    const query = this.db
       .selectFrom('credentials')
       .selectAll()
       .where('customer_id', '=', customerId)
       .where('exchange', '=', exchange)
       .where('kind', 'in', kinds)
-      .where('deactivated_at', 'is', null)
-      .execute();
+      .where('deactivated_at', 'is', null);
+    return this.reader ? this.reader.all<CredentialRow>(query.compile()) : query.execute();
   }
 
   /** Every live record of one customer, oldest first. */
