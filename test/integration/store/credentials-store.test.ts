@@ -1,6 +1,7 @@
-// The credentials table on both dialects, through the vault: a record opens only in its own row (a sealed text
-// copied to another customer's row, another exchange or another kind fails), the database holds no secret in the
-// clear, and a rotation rewraps every record under the new master key, one compare-and-set at a time.
+// The credentials table on both dialects, through the vault (on SQLite reading through the read-only connection, as
+// the server does): a record opens only in its own row (a sealed text copied to another customer's row, another
+// exchange or another kind fails), a managed wallet's record wins over a stored one, the database holds no secret in
+// the clear, and a rotation rewraps every record under the new master key, one compare-and-set at a time.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
@@ -21,7 +22,7 @@ onBothDialects('credentials store', (store) => {
   let vault: CredentialsStore;
 
   before(async () => {
-    repo = new CredentialsRepo(store().db);
+    repo = new CredentialsRepo(store().db, store().sqliteReader);
     vault = new CredentialsStore(repo, new MasterKeyring(oldKey));
     await vault.save(
       'cus_a',
