@@ -50,7 +50,7 @@ const WARMUP = 30;
 const BREAKDOWN = Math.min(200, ORDERS);
 const PATHS = ['api', 'stored', 'fastify', 'relay', 'direct'] as const;
 type PathName = (typeof PATHS)[number];
-/** The paths the segment table splits (the stored path's segments are the API's, bar the key parsing). */
+/** The paths the segment table splits (the stored path's segments are the API's, but for where the session is from). */
 const SPLIT_PATHS = ['api', 'fastify', 'relay', 'direct'] as const satisfies readonly PathName[];
 type SplitPath = (typeof SPLIT_PATHS)[number];
 
