@@ -1,6 +1,6 @@
 // Turning a key's text into a usable key is the dearest step of a signed call that is not the signature itself:
-// 0.4–0.5 ms for Kalshi's RSA PEM, 0.45–0.6 ms for a Polymarket secp256k1 account and its viem client (a hot loop
-// on the CI machine). A stored or managed session brings the same key on every call, so its parsed form is kept here,
+// 0.4–0.5 ms for Kalshi's RSA PEM, 0.25–0.35 ms for a Polymarket secp256k1 account (its public key), in a hot loop
+// on the CI machine. A stored or managed session brings the same key on every call, so its parsed form is kept here,
 // found by a SHA-256 digest of the key's text (the text itself is not kept), least recently used out first.
 // Per-request credentials are never kept: spec §5 has them gone after their call. The values are keys, so the
 // cache renders as its size only.
