@@ -12,15 +12,11 @@ export function uniqueName(prefix: string): string {
 }
 
 /**
- * The DATABASE_URL of the test database whose sessions use `schema` (libpq-style `options` in the URL, which pg
- * passes to the server as a startup parameter): how a server process is pointed at a throwaway schema.
+ * Creates a throwaway schema; returns it, the DATABASE_URL whose sessions use it (libpq-style `options` in the URL,
+ * which pg passes to the server as a startup parameter: how a server process is pointed at it) and a function that
+ * drops it.
  */
-export function databaseUrlFor(schema: string): string {
-  return `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
-}
-
-/** Creates a throwaway schema; returns it with a function that drops it. */
-export async function createPgSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
+export async function createPgSchema(): Promise<{ schema: string; url: string; drop: () => Promise<void> }> {
   const schema = uniqueName('t');
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 5_000 });
   try {
@@ -35,6 +31,7 @@ export async function createPgSchema(): Promise<{ schema: string; drop: () => Pr
   await client.end();
   return {
     schema,
+    url: `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`,
     async drop() {
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await c.connect();

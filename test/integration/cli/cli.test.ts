@@ -11,7 +11,7 @@ import { hashApiKey } from '../../../src/tenancy/key-material.js';
 import { runCli, type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { assertError } from '../../support/error-shape.js';
 import { send, waitFor } from '../../support/server.js';
-import { createPgSchema, databaseUrlFor, TEST_DATABASE_URL, uniqueName } from '../../support/services.js';
+import { createPgSchema, TEST_DATABASE_URL, uniqueName } from '../../support/services.js';
 
 /** Blanks every variable the CLI reads, so the caller's environment cannot change what a test exercises. */
 const BASE_ENV: Record<string, string> = {
@@ -350,14 +350,14 @@ describe('migrate and command dispatch', () => {
 });
 
 describe('serve on PostgreSQL', () => {
-  let schema: { schema: string; drop: () => Promise<void> };
+  let schema: Awaited<ReturnType<typeof createPgSchema>>;
   before(async () => {
     schema = await createPgSchema();
   });
   after(() => schema?.drop());
 
   test('serve with DATABASE_URL migrates into the search_path schema and reports dialect postgres', async () => {
-    const databaseUrl = databaseUrlFor(schema.schema);
+    const databaseUrl = schema.url;
     const adminKey = uniqueName('admin_key_for_cli_tests');
     const server = await startServerProcess(['serve', '--port', '0', '--data-dir', tempDir()], {
       ...BASE_ENV,

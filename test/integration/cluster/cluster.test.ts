@@ -27,13 +27,7 @@ import { runCli, type ServerProcess, startServerProcess } from '../../support/cl
 import { assertError } from '../../support/error-shape.js';
 import { type Balancer, haproxySkipReason, startBalancer } from '../../support/haproxy.js';
 import { send, type TestResponse, waitFor } from '../../support/server.js';
-import {
-  connectRedis,
-  createPgSchema,
-  databaseUrlFor,
-  TEST_REDIS_URL,
-  uniqueName,
-} from '../../support/services.js';
+import { connectRedis, createPgSchema, TEST_REDIS_URL, uniqueName } from '../../support/services.js';
 import { type SimSet, startSimSet } from '../../support/sim-set.js';
 import { WsTestClient } from '../../support/ws-client.js';
 
@@ -71,7 +65,7 @@ before(async () => {
   // First, so a missing Redis or PostgreSQL fails here with a message saying how to provide one.
   redis = await connectRedis();
   schema = await createPgSchema();
-  databaseUrl = databaseUrlFor(schema.schema);
+  databaseUrl = schema.url;
   sims = await startSimSet();
   const configDir = mkdtempSync(join(tmpdir(), 'omnibook-cluster-'));
   dirs.push(configDir);

@@ -18,13 +18,7 @@ import type { BookChange } from '../../../src/domain/stream.js';
 import type { WsUsageReport } from '../../../src/services/ws-usage.js';
 import { runCli, type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { send, waitFor } from '../../support/server.js';
-import {
-  connectRedis,
-  createPgSchema,
-  databaseUrlFor,
-  TEST_REDIS_URL,
-  uniqueName,
-} from '../../support/services.js';
+import { connectRedis, createPgSchema, TEST_REDIS_URL, uniqueName } from '../../support/services.js';
 import { type SimSet, startSimSet } from '../../support/sim-set.js';
 import { type WsMessage, WsTestClient } from '../../support/ws-client.js';
 
@@ -63,7 +57,7 @@ before(async () => {
   );
   env = {
     ...sims.host.env,
-    DATABASE_URL: databaseUrlFor(schema.schema),
+    DATABASE_URL: schema.url,
     OMNIBOOK_CONFIG: '',
     OMNIBOOK_DATA_DIR: '',
     PORT: '',

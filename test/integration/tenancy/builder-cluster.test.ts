@@ -10,13 +10,7 @@ import type { Redis } from 'ioredis';
 import { runCli, type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { assertError } from '../../support/error-shape.js';
 import { send, type TestResponse, waitFor } from '../../support/server.js';
-import {
-  connectRedis,
-  createPgSchema,
-  databaseUrlFor,
-  TEST_REDIS_URL,
-  uniqueName,
-} from '../../support/services.js';
+import { connectRedis, createPgSchema, TEST_REDIS_URL, uniqueName } from '../../support/services.js';
 
 const PREFIX = uniqueName('obtest_builder');
 const POOL = 20;
@@ -43,7 +37,7 @@ before(async () => {
     }),
   );
   env = {
-    DATABASE_URL: databaseUrlFor(schema.schema),
+    DATABASE_URL: schema.url,
     OMNIBOOK_CONFIG: '',
     OMNIBOOK_DATA_DIR: '',
     PORT: '',

@@ -10,13 +10,7 @@ import type { Redis } from 'ioredis';
 import { runCli, type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { assertError } from '../../support/error-shape.js';
 import { send, type TestResponse } from '../../support/server.js';
-import {
-  connectRedis,
-  createPgSchema,
-  databaseUrlFor,
-  TEST_REDIS_URL,
-  uniqueName,
-} from '../../support/services.js';
+import { connectRedis, createPgSchema, TEST_REDIS_URL, uniqueName } from '../../support/services.js';
 
 const BASE_ENV: Record<string, string> = {
   DATABASE_URL: '',
@@ -43,7 +37,7 @@ interface Cluster {
 async function startCluster(extra: Record<string, string>): Promise<Cluster> {
   const schema = await createPgSchema();
   const dataDir = mkdtempSync(join(tmpdir(), 'omnibook-cluster-'));
-  const env = { ...BASE_ENV, ...extra, DATABASE_URL: databaseUrlFor(schema.schema) };
+  const env = { ...BASE_ENV, ...extra, DATABASE_URL: schema.url };
   // Migrate once up front, as a deployment does, so the two nodes do not race on a fresh schema.
   const migrated = await runCli(['migrate', '--data-dir', dataDir], env);
   assert.equal(migrated.code, 0, migrated.stderr);
