@@ -214,7 +214,7 @@ export function createLogger(level: Config['logLevel'], destination?: Destinatio
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = createLogger(config.logLevel, options.logDestination);
   // SQLite mode: this process owns the data directory while it runs (server-lock.ts); taken before anything opens.
-  const lock = options.lock ?? (config.databaseUrl ? null : ServerLock.acquire(config.dataDir));
+  const lock = options.lock ?? ServerLock.forStore(config);
   let store: Store;
   try {
     store = openStore({

@@ -23,7 +23,7 @@ export async function serveCommand(mode: Config['mode'], argv: string[]): Promis
   });
   mkdirSync(config.dataDir, { recursive: true });
   // Before the sandbox writes its accounts file into the data directory: a second server there stops here.
-  const lock = config.databaseUrl ? null : ServerLock.acquire(config.dataDir);
+  const lock = ServerLock.forStore(config);
   let sandbox: SandboxVenues | null;
   try {
     // The simulators are loaded only for the sandbox: they use development dependencies (the venues' official

@@ -41,6 +41,11 @@ export class ServerLock {
     return new ServerLock(handle);
   }
 
+  /** The lock a server takes for its store: the data directory's on SQLite, none on PostgreSQL (several nodes). */
+  static forStore(store: { databaseUrl?: string | undefined; dataDir: string }): ServerLock | null {
+    return store.databaseUrl ? null : ServerLock.acquire(store.dataDir);
+  }
+
   release(): void {
     this.handle?.close();
     this.handle = null;

@@ -26,7 +26,7 @@ const MODE_OF = new Map<CredentialKind, 'self' | 'managed'>([
   ['managed_wallet', 'managed'],
 ]);
 
-/** The kinds a session is built from, the one that wins first. */
+/** The kinds a session is built from (a managed wallet's wins). */
 const SESSION_KINDS: readonly CredentialKind[] = ['managed_wallet', 'exchange_credentials'];
 
 export function bindingOf(row: Pick<CredentialRow, 'customer_id' | 'exchange' | 'kind'>): RecordBinding {
@@ -133,10 +133,14 @@ export class CredentialsStore implements StoredSessions {
    */
   async sessionFor(customerId: string, exchange: ExchangeId): Promise<VenueSession | null> {
     const rows = await this.repo.liveOfKinds(customerId, exchange, SESSION_KINDS);
-    const row = SESSION_KINDS.map((kind) => rows.find((r) => r.kind === kind)).find((r) => r !== undefined);
+    const managed = rows.find((r) => r.kind === 'managed_wallet');
+    const row = managed ?? rows.find((r) => r.kind === 'exchange_credentials');
     if (!row) return null;
-    const source = row.kind === 'managed_wallet' ? ('managed' as const) : ('stored' as const);
-    return Object.freeze({ exchange, credentials: this.openRow(row), source });
+    return Object.freeze({
+      exchange,
+      credentials: this.openRow(row),
+      source: managed ? 'managed' : 'stored',
+    });
   }
 
   private openRow(row: CredentialRow): Readonly<Record<string, string>> {
