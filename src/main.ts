@@ -382,6 +382,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const metrics = new HttpMetrics(
       () => jobs,
       () => registry.circuits(),
+      registry.drift,
     );
     const health = new HealthService({
       mode: config.mode,

@@ -21,6 +21,16 @@ export const ERROR_CODES = {
   internal_error: { status: 500, retryable: false },
   not_supported: { status: 501, retryable: false },
   service_unavailable: { status: 503, retryable: true },
+  /** The exchange answered in a format this build does not read (the drift alarm, /healthz `drift`). */
+  exchange_format_changed: { status: 503, retryable: true },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * An upstream failure (503): the exchange is down, timing out, or answered in a format we cannot read. The circuit
+ * breaker and the order-outcome policy treat every such code alike: the request may have been processed.
+ */
+export function isUpstreamFailure(code: ErrorCode): boolean {
+  return ERROR_CODES[code].status === 503;
+}

@@ -10,6 +10,7 @@ import { type Bucket, takeToken } from '../domain/token-bucket.js';
 import type { Fill } from '../domain/trading.js';
 import { ADDRESS_RULES } from '../domain/wallet-address.js';
 import { AppError } from '../errors/app-error.js';
+import { isUpstreamFailure } from '../errors/codes.js';
 import type { CallerContext } from '../services/caller-context.js';
 import type { ExchangesService } from '../services/exchanges-service.js';
 import type { MarketTarget, MarketTargets } from '../services/market-data/market-target.js';
@@ -383,7 +384,7 @@ export class WsConnection implements BookTransport, FillListener {
       const name: WsErrorName =
         error.code === 'market_not_found'
           ? 'market_not_found'
-          : error.code === 'not_supported' || error.code === 'service_unavailable'
+          : error.code === 'not_supported' || isUpstreamFailure(error.code)
             ? 'exchange_unavailable'
             : 'invalid_market';
       this.error(name, error.message, undefined, svcId);

@@ -1,5 +1,6 @@
 // /healthz: the database, background jobs and venues (with their circuit breakers), each with its own state;
-// unhealthy when the database is, degraded when a job is or a venue's circuit is not closed.
+// unhealthy when the database is, degraded when a job is, a venue's circuit is not closed, or a venue answered in a
+// format we could not read within the last DRIFT_RECENT_MS (the drift alarm: its latest paths, never values).
 import { type Static, Type } from 'typebox';
 import { type BackgroundJob, JobState } from '../domain/background-job.js';
 import { CircuitReport, circuitReport } from '../domain/circuit-breaker.js';
@@ -37,8 +38,32 @@ export const HealthReport = Type.Object({
     }),
   ),
   catalogue: Type.Optional(CatalogueHealth),
+  drift: Type.Object(
+    {
+      total: Type.Integer({
+        minimum: 0,
+        description: 'Venue payloads that failed their decoder since start',
+      }),
+      latest: Type.Array(
+        Type.Object({
+          exchange: ExchangeId,
+          operation: Type.String(),
+          path: Type.String({
+            description: 'JSON pointer of the field that did not decode; array indices as *',
+          }),
+          count: Type.Integer({ minimum: 1 }),
+          last_seen: Type.String(),
+        }),
+      ),
+    },
+    { description: 'The drift alarm: exchange answers this build could not read, newest first' },
+  ),
 });
 export type HealthReport = Static<typeof HealthReport>;
+
+/** Paths shown; a drift seen within DRIFT_RECENT_MS makes the node degraded. */
+const DRIFT_LATEST = 10;
+const DRIFT_RECENT_MS = 5 * 60_000;
 
 export interface HealthDeps {
   mode: string;
@@ -68,10 +93,15 @@ export class HealthService {
     const circuits = new Map(
       this.deps.registry.circuits().map((c) => [c.exchange, circuitReport(c.breaker)]),
     );
-    // A venue whose circuit is not closed is being refused: the node serves, but not everything.
+    const drift = this.deps.registry.drift;
+    const latest = drift.latest(DRIFT_LATEST);
+    // A venue whose circuit is not closed is being refused, and one whose format changed is being answered 503: the
+    // node serves, but not everything.
+    const now = Date.now();
     const degraded =
       workers.some((w) => w.health === 'degraded') ||
-      [...circuits.values()].some((c) => c.state !== 'closed');
+      [...circuits.values()].some((c) => c.state !== 'closed') ||
+      latest.some((e) => now - Date.parse(e.last_seen) < DRIFT_RECENT_MS);
     return {
       status: !database.ok ? 'down' : degraded ? 'degraded' : 'ok',
       mode: this.deps.mode,
@@ -84,6 +114,7 @@ export class HealthService {
         return { exchange: v.descriptor.id, name: v.descriptor.name, ...(circuit ? { circuit } : {}) };
       }),
       ...(catalogue ? { catalogue } : {}),
+      drift: { total: drift.total, latest },
     };
   }
 }

@@ -3,15 +3,28 @@
 // The registry applies it once per adapter. Streams are left alone: they keep their own reconnect, stale and resync
 // rules (a book from a dead feed is already never served), and an open circuit must not cut a feed that works.
 // `ping` is left alone too: it is the operator's own look at the venue and never throws.
+// The guard is also where the drift alarm hears of answers that failed their decoder: every request's failure passes
+// here, and each stream is opened with a sink for the frames it could not read.
 import { type Admission, CircuitBreaker, type CircuitPolicy } from '../domain/circuit-breaker.js';
+import type { PayloadDrift } from '../domain/payload-drift.js';
 import { AppError } from '../errors/app-error.js';
-import type { VenueAdapter, VenueContext } from './port.js';
+import { isUpstreamFailure } from '../errors/codes.js';
+import type { DriftSink, StreamContext, VenueAdapter, VenueContext } from './port.js';
+import { payloadErrorIn } from './shared/venue-errors.js';
 
 /** Facet methods that open a long-lived stream (synchronous, not a request). */
 const STREAM_METHODS = new Set(['openMarketStream', 'openUserStream']);
 
-export function guardAdapter(adapter: VenueAdapter, breaker: CircuitBreaker): VenueAdapter {
+export function guardAdapter(
+  adapter: VenueAdapter,
+  breaker: CircuitBreaker,
+  drift?: PayloadDrift,
+): VenueAdapter {
   const venue = adapter.descriptor.id;
+  const noteDrift: DriftSink = (error) => {
+    const payload = payloadErrorIn(error);
+    if (payload) drift?.record(payload.venue, payload.operation, payload.paths);
+  };
   const call = async (
     method: (...args: unknown[]) => unknown,
     self: object,
@@ -24,6 +37,7 @@ export function guardAdapter(adapter: VenueAdapter, breaker: CircuitBreaker): Ve
     try {
       result = await method.apply(self, args);
     } catch (error) {
+      noteDrift(error);
       settleFailure(breaker, admission, error, args[0] as VenueContext | undefined, label);
       throw error;
     }
@@ -38,7 +52,8 @@ export function guardAdapter(adapter: VenueAdapter, breaker: CircuitBreaker): Ve
     const guarded = methodNames(facet).map(([name, method]) => [
       name,
       STREAM_METHODS.has(name)
-        ? method.bind(facet)
+        ? (ctx: StreamContext, ...rest: unknown[]) =>
+            method.call(facet, { ...ctx, drift: noteDrift }, ...rest)
         : (...args: unknown[]) => call(method, facet, args, sessions ? `${name} failed upstream` : null),
     ]);
     return Object.fromEntries(guarded) as F;
@@ -66,7 +81,7 @@ function settleFailure(
     breaker.release(admission);
     return;
   }
-  if (error.code !== 'service_unavailable') {
+  if (!isUpstreamFailure(error.code)) {
     breaker.success(admission);
     return;
   }

@@ -104,7 +104,15 @@ export interface TradesPage {
 export interface StreamContext {
   signal: AbortSignal;
   logger: LoggerLike;
+  /**
+   * Told of every stream frame that failed its decoder (the drift alarm); the registry's guard supplies it, so a
+   * stream reports what it could not read instead of only logging it.
+   */
+  drift?: DriftSink;
 }
+
+/** Receives an error that may be (or be caused by) a VenuePayloadError; anything else is ignored. */
+export type DriftSink = (error: unknown) => void;
 
 export interface StreamTarget {
   market: Market;

@@ -7,6 +7,7 @@ import {
   type VenueCircuit,
 } from '../domain/circuit-breaker.js';
 import type { ExchangeId } from '../domain/exchanges.js';
+import { PayloadDrift } from '../domain/payload-drift.js';
 import { guardAdapter } from './circuit-guard.js';
 import type { Capability, VenueAdapter } from './port.js';
 
@@ -46,6 +47,8 @@ export interface CircuitOptions {
 export class VenueRegistry {
   private readonly byId = new Map<ExchangeId, VenueAdapter>();
   private readonly breakers: VenueCircuit[] = [];
+  /** Venue answers that failed their decoder (counted by the guard, so only with `circuits`). */
+  readonly drift = new PayloadDrift();
 
   /**
    * With `circuits`, every adapter is handed out behind its venue's circuit breaker (`circuit-guard.ts`): the one
@@ -61,7 +64,7 @@ export class VenueRegistry {
           circuits.onTransition?.(id, from, to),
         );
         this.breakers.push({ exchange: id, breaker });
-        this.byId.set(id, guardAdapter(adapter, breaker));
+        this.byId.set(id, guardAdapter(adapter, breaker, this.drift));
       } else {
         this.byId.set(id, adapter);
       }

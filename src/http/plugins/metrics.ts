@@ -5,6 +5,7 @@ import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { BackgroundJob } from '../../domain/background-job.js';
 import { CircuitState, type VenueCircuit } from '../../domain/circuit-breaker.js';
+import type { PayloadDrift } from '../../domain/payload-drift.js';
 import { RouteMetrics } from './route-metrics.js';
 
 export class HttpMetrics {
@@ -15,7 +16,11 @@ export class HttpMetrics {
   );
   readonly contentType = this.registry.contentType;
 
-  constructor(jobs: () => readonly BackgroundJob[], circuits: () => readonly VenueCircuit[] = () => []) {
+  constructor(
+    jobs: () => readonly BackgroundJob[],
+    circuits: () => readonly VenueCircuit[] = () => [],
+    drift?: PayloadDrift,
+  ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'omnibook_' });
     new Gauge({
       name: 'omnibook_job_healthy',
@@ -54,6 +59,19 @@ export class HttpMetrics {
         this.reset();
         for (const { exchange, breaker } of circuits()) {
           for (const to of states) this.inc({ exchange, to }, breaker.transitions(to));
+        }
+      },
+    });
+    // The drift alarm: an exchange that changed its format shows here by the field that stopped decoding.
+    new Counter({
+      name: 'omnibook_venue_payload_drift_total',
+      help: 'Exchange answers and stream frames that failed their decoder since start, by exchange, operation and JSON path',
+      labelNames: ['exchange', 'operation', 'path'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const e of drift?.counts() ?? []) {
+          this.inc({ exchange: e.exchange, operation: e.operation, path: e.path }, e.count);
         }
       },
     });

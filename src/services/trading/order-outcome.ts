@@ -4,11 +4,12 @@
 // order_not_found, exchange down → 503 service_unavailable); this decides whether the order may exist.
 //  - Nothing was sent (the failure came before the send hook ran): rejected, with the error as it is.
 //  - The exchange answered and said no (any code but 503): rejected, that answer is the evidence.
-//  - A 503 after sending (a timeout, a reset, a 5xx): unknown. The order may exist; it is reconciled with the
+//  - A 503 after sending (a timeout, a reset, a 5xx, an answer we could not read): unknown. The order may exist; it is reconciled with the
 //    exchange and never sent again. Only a failure that provably was not processed (connection refused, a 429 the
 //    exchange answered instead of the order) is a rejection.
 //  - Anything that is not an AppError after sending (a bug while reading the answer): unknown as well.
 import { AppError } from '../../errors/app-error.js';
+import { isUpstreamFailure } from '../../errors/codes.js';
 import { VenueStatusError, VenueTransportError } from '../../venues/shared/venue-errors.js';
 
 export type SendFailure = { kind: 'rejected'; error: AppError } | { kind: 'unknown'; error: unknown };
@@ -20,7 +21,7 @@ export function classifySendFailure(error: unknown, sent: boolean): SendFailure 
     throw error;
   }
   if (!sent) return { kind: 'rejected', error };
-  if (error.code !== 'service_unavailable') return { kind: 'rejected', error };
+  if (!isUpstreamFailure(error.code)) return { kind: 'rejected', error };
   return neverReachedVenue(error) ? { kind: 'rejected', error } : { kind: 'unknown', error };
 }
 

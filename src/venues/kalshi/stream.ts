@@ -227,6 +227,7 @@ export function openKalshiMarketStream(
       url: () => wsUrl,
       headers,
       logger: ctx.logger,
+      drift: ctx.drift,
       onOpen: () => {
         // Subscription ids belong to a connection: everything is asked for again, and consumers resync.
         pending.clear();
@@ -320,6 +321,7 @@ export function openKalshiUserStream(
     url: () => wsUrl,
     headers,
     logger: ctx.logger,
+    drift: ctx.drift,
     onOpen: (send) =>
       send(JSON.stringify({ id: nextId++, cmd: 'subscribe', params: { channels: ['fill', 'user_orders'] } })),
     onMessage: (text) => {

@@ -141,6 +141,12 @@ export function openLimitlessMarketStream(ctx: StreamContext, options: Limitless
   socket.on('connect_error', (error: Error) => setFeed('disconnected', `cannot connect: ${error.message}`));
   socket.on('orderbookUpdate', (payload: unknown) => {
     if (!decodeUpdate.check(payload)) {
+      // Decoded once more only to learn which paths failed, for the drift alarm.
+      try {
+        decodeUpdate(payload, 'limitless', 'ws_orderbook_update');
+      } catch (error) {
+        ctx.drift?.(error);
+      }
       ctx.logger.warn({ venue: 'limitless' }, 'unexpected orderbookUpdate frame');
       return;
     }

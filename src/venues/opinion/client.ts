@@ -129,7 +129,12 @@ export class OpinionClient {
     const envelope = decodeResponse(decodeEnvelope, res, 'opinion', req.operation);
     const code = envelope.errno ?? envelope.code;
     if (code === null || code === undefined) {
-      throw new VenuePayloadError('opinion', req.operation, ['envelope has neither errno nor code']);
+      throw new VenuePayloadError(
+        'opinion',
+        req.operation,
+        ['envelope has neither errno nor code'],
+        ['/errno'],
+      );
     }
     // Opinion reports refusals inside a 2xx envelope too; they are the venue's answer, kept with its status.
     if (code !== 0)

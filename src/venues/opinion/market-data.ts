@@ -60,9 +60,12 @@ export function opinionMarketData(client: OpinionClient, pollIntervalMs: number)
         operation: 'orderbook',
       });
       if (raw.tokenId && raw.tokenId !== tokenId) {
-        throw new VenuePayloadError('opinion', 'orderbook', [
-          `asked for token ${tokenId}, got ${raw.tokenId}`,
-        ]);
+        throw new VenuePayloadError(
+          'opinion',
+          'orderbook',
+          [`asked for token ${tokenId}, got ${raw.tokenId}`],
+          ['/tokenId'],
+        );
       }
       return toOrderBook(raw, market.exchange_market_id, name, tokenId);
     },

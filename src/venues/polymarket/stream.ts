@@ -127,6 +127,7 @@ export function openPolymarketMarketStream(
       venue: 'polymarket',
       url: () => url,
       logger: ctx.logger,
+      drift: ctx.drift,
       onOpen: (send) => {
         if (opened) {
           for (const instrument of byToken.values())
@@ -245,6 +246,7 @@ export function openPolymarketUserStream(
         venue: 'polymarket',
         url: () => client.options.wsUserUrl,
         logger: ctx.logger,
+        drift: ctx.drift,
         onOpen: (send) =>
           send(
             JSON.stringify({

@@ -178,9 +178,12 @@ export function predictfunMarketData(client: PredictfunClient): MarketDataFacet 
         for (const match of res.data) {
           const at = Date.parse(match.executedAt);
           if (!Number.isFinite(at)) {
-            throw new VenuePayloadError('predictfun', 'matches_by_signer', [
-              `executedAt ${match.executedAt} is not a time`,
-            ]);
+            throw new VenuePayloadError(
+              'predictfun',
+              'matches_by_signer',
+              [`executedAt ${match.executedAt} is not a time`],
+              ['/data/*/executedAt'],
+            );
           }
           if (at < query.sinceMs) {
             older = true;

@@ -16,10 +16,13 @@ export function payloadDecoder<T extends TSchema>(schema: T): PayloadDecoder<T> 
   const compiled = Compile(schema);
   const decode = ((value: unknown, venue: ExchangeId, operation: string) => {
     if (compiled.Check(value)) return value as Static<T>;
-    const problems = [...compiled.Errors(value)]
-      .slice(0, 5)
-      .map((e) => `${e.instancePath || '/'} ${e.message}`);
-    throw new VenuePayloadError(venue, operation, problems);
+    const errors = [...compiled.Errors(value)].slice(0, 5);
+    throw new VenuePayloadError(
+      venue,
+      operation,
+      errors.map((e) => `${e.instancePath || '/'} ${e.message}`),
+      errors.map((e) => e.instancePath || '/'),
+    );
   }) as PayloadDecoder<T>;
   decode.check = (value: unknown): value is Static<T> => compiled.Check(value);
   return decode;

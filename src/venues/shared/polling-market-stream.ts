@@ -68,6 +68,7 @@ export function pollingMarketStream(ctx: StreamContext, options: PollingStreamOp
       return true;
     } catch (error) {
       if (!signal.aborted) {
+        ctx.drift?.(error);
         ctx.logger.warn(
           { venue: options.venue, err: error, market: entry.instrument.market_id },
           'book poll failed',

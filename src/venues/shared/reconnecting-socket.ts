@@ -5,7 +5,7 @@
 import WebSocket from 'ws';
 import type { ExchangeId } from '../../domain/exchanges.js';
 import type { FeedState } from '../../domain/stream.js';
-import type { LoggerLike } from '../port.js';
+import type { DriftSink, LoggerLike } from '../port.js';
 
 export interface ReconnectingSocketOptions {
   venue: ExchangeId;
@@ -14,6 +14,8 @@ export interface ReconnectingSocketOptions {
   /** Upgrade-request headers, evaluated per attempt (some venues sign the handshake). */
   headers?: () => Record<string, string>;
   logger: LoggerLike;
+  /** Told of a frame `onMessage` could not decode (the drift alarm). */
+  drift?: DriftSink;
   onOpen(send: (frame: string) => void): void;
   onMessage(text: string): void;
   onState(state: FeedState, reason: string): void;
@@ -95,7 +97,8 @@ export class ReconnectingSocket {
       try {
         options.onMessage(String(data));
       } catch (error) {
-        // One unreadable frame must not take the feed down; it is logged and skipped.
+        // One unreadable frame must not take the feed down; it is counted, logged and skipped.
+        options.drift?.(error);
         options.logger.warn({ venue: options.venue, err: error }, 'stream frame could not be handled');
       }
     });

@@ -72,9 +72,27 @@ export class VenuePayloadError extends Error {
     readonly venue: ExchangeId,
     readonly operation: string,
     readonly problems: string[],
+    /**
+     * JSON pointers of the fields that did not decode (never their values): the exchange's format changed. Empty when
+     * the answer was not JSON at all (cut short, an HTML error page), which says the exchange is failing instead.
+     */
+    readonly paths: readonly string[] = [],
   ) {
     super(`${venue} ${operation}: unexpected payload (${problems.slice(0, 3).join('; ')})`);
   }
+}
+
+/**
+ * The VenuePayloadError with paths (a format the exchange changed) an error is, or was caused by (adapters wrap it in
+ * an AppError); null when none.
+ */
+export function payloadErrorIn(error: unknown): VenuePayloadError | null {
+  let e: unknown = error;
+  for (let depth = 0; depth < 5 && e instanceof Error; depth++) {
+    if (e instanceof VenuePayloadError) return e.paths.length > 0 ? e : null;
+    e = e.cause;
+  }
+  return null;
 }
 
 /** One row of a venue's error table: exact matches come first in the table, broad substrings after. */
@@ -98,8 +116,17 @@ export function mapVenueError(
     const what = error.failure === 'timeout' ? 'did not answer in time' : 'could not be reached';
     return new AppError('service_unavailable', `${error.venue} ${what}`, { cause: error });
   }
-  if (error instanceof VenuePayloadError) {
+  if (error instanceof VenuePayloadError && error.paths.length === 0) {
     return new AppError('service_unavailable', `${error.venue} sent an unexpected answer`, { cause: error });
+  }
+  if (error instanceof VenuePayloadError) {
+    // A 503 of its own code, so a client (and the operator) can tell "the exchange changed its format" from "the
+    // exchange is down": retrying soon will not help until the exchange or this build changes. Paths, never values.
+    return new AppError(
+      'exchange_format_changed',
+      `${error.venue} answered ${error.operation} in a format this build cannot read (at ${error.paths.slice(0, 3).join(', ')}): the exchange may have changed its API`,
+      { cause: error },
+    );
   }
   if (!(error instanceof VenueStatusError)) return error;
   const message = error.venueMessage();

@@ -94,7 +94,9 @@ export const bodyOf = (a: Answer): Record<string, unknown> =>
 export function isAllowedServerStatus(a: Answer): boolean {
   const body = bodyOf(a);
   return (
-    (a.status === 503 && body.code === 'service_unavailable' && body.retryable === true) ||
+    (a.status === 503 &&
+      (body.code === 'service_unavailable' || body.code === 'exchange_format_changed') &&
+      body.retryable === true) ||
     (a.status === 501 && body.code === 'not_supported' && body.retryable === false)
   );
 }

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AppError } from '../../../src/errors/app-error.js';
-import { CAPABILITIES, type VenueAdapter } from '../../../src/venues/port.js';
+import { CAPABILITIES, type StreamContext, type VenueAdapter } from '../../../src/venues/port.js';
 import { RegistryError, VenueRegistry } from '../../../src/venues/registry.js';
+import { mapVenueError, VenuePayloadError } from '../../../src/venues/shared/venue-errors.js';
+import { silentLogger } from '../../contract/venues/harness.js';
 import { descriptorFor } from '../../support/loopback-venue.js';
 
 const noPing: VenueAdapter['ping'] = async () => ({ reachable: true, authenticated: false, message: 'ok' });
@@ -145,4 +147,54 @@ test("a trading call's failure is remembered by method name only: another custom
   await assert.rejects(fetchBalance(ctx, {} as never), /alice/);
   assert.equal(registry.circuits()[0]?.breaker.lastError, 'fetchBalance failed upstream');
   await assert.rejects(fetchBalance(ctx, {} as never), (e: Error) => !/alice/.test(e.message));
+});
+
+test('the drift alarm hears every decoder failure: a request that failed on one, a stream frame that did', async () => {
+  let streamCtx: StreamContext | null = null;
+  const venue = {
+    descriptor: descriptorFor('kalshi', { fetch_orderbook: 'supported', websocket: 'supported' }),
+    catalog: {},
+    marketData: {
+      fetchOrderBook: async () => {
+        throw mapVenueError(
+          new VenuePayloadError(
+            'kalshi',
+            'orderbook',
+            ['/orderbook/yes/3/0 must be string'],
+            ['/orderbook/yes/3/0'],
+          ),
+          [],
+        );
+      },
+      openMarketStream(ctx: StreamContext) {
+        streamCtx = ctx;
+        return 'stream';
+      },
+    },
+    trading: {},
+    ping: noPing,
+  } as unknown as VenueAdapter;
+  const registry = new VenueRegistry([venue], { policy: { failureThreshold: 5, openMs: 5_000 } });
+  const guarded = registry.get('kalshi');
+  const ctx = { signal: new AbortController().signal } as never;
+  const refused: AppError = await (
+    guarded?.marketData.fetchOrderBook?.(ctx, {} as never, 'Yes') ?? Promise.reject()
+  ).then(
+    () => assert.fail('a payload that did not decode is never served'),
+    (e: unknown) => e as AppError,
+  );
+  assert.equal(refused.code, 'exchange_format_changed');
+  assert.equal(refused.status, 503);
+  assert.equal(refused.retryable, true);
+  assert.match(refused.message, /kalshi answered orderbook in a format.*\/orderbook\/yes\/3\/0/);
+  guarded?.marketData.openMarketStream?.({ signal: new AbortController().signal, logger: silentLogger });
+  const sink = (streamCtx as StreamContext | null)?.drift;
+  assert.ok(sink, 'the stream was opened with a drift sink');
+  sink(new VenuePayloadError('kalshi', 'ws_orderbook_delta', ['/msg/price must be number'], ['/msg/price']));
+  sink(new Error('not a payload error: ignored'));
+  // A body that was not JSON at all says the venue is failing, not that its format changed.
+  sink(new VenuePayloadError('kalshi', 'ws_frame', ['body is not JSON']));
+  const counted = registry.drift.counts().map((e) => `${e.operation} ${e.path} ${e.count}`);
+  assert.deepEqual(counted.sort(), ['orderbook /orderbook/yes/*/* 1', 'ws_orderbook_delta /msg/price 1']);
+  assert.equal(registry.drift.total, 2);
 });

@@ -60,14 +60,18 @@ test('defaults: 429 and 5xx are service_unavailable, 401/403 authentication_fail
   );
 });
 
-test('transport and payload failures are service_unavailable; other errors pass through untouched', () => {
+test('transport failures and answers that are not JSON are service_unavailable; fields that did not decode are exchange_format_changed; other errors pass through untouched', () => {
   assert.equal(
     codeOf(mapVenueError(new VenueTransportError('kalshi', 'op', 'timeout', true, 1), [])),
     'service_unavailable',
   );
   assert.equal(
-    codeOf(mapVenueError(new VenuePayloadError('kalshi', 'op', ['/x must be string']), [])),
+    codeOf(mapVenueError(new VenuePayloadError('kalshi', 'op', ['body is not JSON: <html>']), [])),
     'service_unavailable',
+  );
+  assert.equal(
+    codeOf(mapVenueError(new VenuePayloadError('kalshi', 'op', ['/x must be string'], ['/x']), [])),
+    'exchange_format_changed',
   );
   const bug = new TypeError('x is undefined');
   assert.equal(mapVenueError(bug, rules), bug);
