@@ -2,6 +2,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { DeepPartial } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import { EXCHANGE_IDS, type ExchangeId, isExchangeId } from '../domain/exchanges.js';
 
 export const SERVER_FLAGS = {
   port: { type: 'string' },
@@ -38,4 +39,15 @@ export function serverOverrides(values: Record<string, string | boolean | undefi
   if (values['no-chain'] === true) out.chain = { enabled: false };
   if (typeof values['log-level'] === 'string') out.logLevel = values['log-level'] as Config['logLevel'];
   return out;
+}
+
+/** `--exchange a,b --exchange c` → the ids, checked; null when the flag was not given (every exchange). */
+export function parseExchanges(raw: string[] | undefined): ExchangeId[] | null {
+  if (!raw || raw.length === 0) return null;
+  const ids = raw.flatMap((r) => r.split(',')).map((s) => s.trim().toLowerCase());
+  for (const id of ids) {
+    if (!isExchangeId(id))
+      throw new UsageError(`--exchange: unknown exchange '${id}' (${EXCHANGE_IDS.join(', ')})`);
+  }
+  return ids as ExchangeId[];
 }

@@ -5,6 +5,7 @@ import { VERSION } from '../main.js';
 import { DataDirInUseError } from '../store/server-lock.js';
 import { MasterKeyError } from '../vault/master-key.js';
 import { UsageError } from './args.js';
+import { doctorCommand } from './doctor-command.js';
 import { keysCommand } from './keys-command.js';
 import { linksCommand } from './links-command.js';
 import { migrateCommand } from './migrate-command.js';
@@ -24,6 +25,8 @@ commands:
   migrate    apply database migrations
   links      link markets across exchanges from a JSON-lines file, offline (omnibook links --help)
   vault      re-encrypt stored credentials under a new master key (omnibook vault --help)
+  doctor     check each exchange from this machine, read-only: reachability, clock, one page, book and stream
+             message decoded, credentials (omnibook doctor --help)
 
 common options: --port N (PORT, default 8080), --host H (default 127.0.0.1), --data-dir DIR (default ./data),
   --config FILE (OMNIBOOK_CONFIG). Environment: DATABASE_URL, REDIS_URL, OMNIBOOK_ADMIN_KEY, LOG_LEVEL,
@@ -47,6 +50,8 @@ export async function run(argv: string[]): Promise<number> {
       return linksCommand(rest);
     case 'vault':
       return vaultCommand(rest);
+    case 'doctor':
+      return doctorCommand(rest);
     case '--version':
     case '-v':
       process.stdout.write(`${VERSION}\n`);

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { EXCHANGE_IDS, type ExchangeId, isExchangeId } from '../domain/exchanges.js';
+import { EXCHANGE_IDS, type ExchangeId } from '../domain/exchanges.js';
 import { CatalogSync, type VenuePassResult } from '../ingestion/catalog-sync.js';
 import { createLogger } from '../main.js';
 import { openStore } from '../store/database.js';
@@ -13,7 +13,7 @@ import { MarketsRepo } from '../store/markets-repo.js';
 import { SyncStateRepo } from '../store/sync-state-repo.js';
 import type { VenueAdapter } from '../venues/port.js';
 import { VenueRegistry } from '../venues/registry.js';
-import { parse, UsageError } from './args.js';
+import { parse, parseExchanges, UsageError } from './args.js';
 import { LIVE_VENUE_FACTORIES } from './live-venues.js';
 import { SyncProgress } from './sync-progress.js';
 
@@ -127,16 +127,6 @@ async function buildVenues(
     venues.push(adapter);
   }
   return venues;
-}
-
-function parseExchanges(raw: string[] | undefined): ExchangeId[] | null {
-  if (!raw || raw.length === 0) return null;
-  const ids = raw.flatMap((r) => r.split(',')).map((s) => s.trim().toLowerCase());
-  for (const id of ids) {
-    if (!isExchangeId(id))
-      throw new UsageError(`--exchange: unknown exchange '${id}' (${EXCHANGE_IDS.join(', ')})`);
-  }
-  return ids as ExchangeId[];
 }
 
 function optionalInt(raw: string | undefined, flag: string): number | undefined {
