@@ -1,16 +1,13 @@
 // `omnibook doctor [--exchange ID[,ID…]] [--credentials FILE] [--json] [--sandbox]`: the live check of
 // src/cli/doctor/doctor.ts for each exchange, as a table on standard output (or JSON), exit 1 when a check failed.
 // `--sandbox` runs it against the bundled simulators on loopback (what the tests do).
-import { readFileSync } from 'node:fs';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { EXCHANGE_IDS, type ExchangeId, isExchangeId } from '../domain/exchanges.js';
-import { ownValue } from '../domain/own-key.js';
+import { EXCHANGE_IDS } from '../domain/exchanges.js';
 import { createLogger } from '../main.js';
-import type { VenueSession } from '../venues/port.js';
-import { parse, parseExchanges, UsageError } from './args.js';
-import { DOCTOR_DEFAULTS, type DoctorTarget, type ExchangeReport, runDoctor } from './doctor/doctor.js';
-import { LIVE_VENUE_FACTORIES } from './live-venues.js';
+import { parse, parseExchanges } from './args.js';
+import { DOCTOR_DEFAULTS, type ExchangeReport, runDoctor } from './doctor/doctor.js';
+import { readCredentials, venueTargets } from './venue-targets.js';
 
 const USAGE = `usage: omnibook doctor [--exchange ID[,ID…]] [--credentials FILE] [--json] [--sandbox] [--config FILE]
   Checks each exchange from this machine, read-only: DNS, a TLS connection to every host, the clock against the
@@ -52,7 +49,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const logger = createLogger(config.logLevel);
   const closers: Array<() => Promise<unknown>> = [];
   try {
-    const targets = await buildTargets(config, only, credentials, closers);
+    const targets = await venueTargets(config, only, credentials, closers);
     const reports = await runDoctor(targets, { ...DOCTOR_DEFAULTS, logger });
     process.stdout.write(values.json ? `${JSON.stringify(reports, null, 2)}\n` : table(reports));
     return reports.every((r) => r.ok) ? 0 : 1;
@@ -60,83 +57,6 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     for (const close of closers.reverse()) await close().catch(() => undefined);
     logger.flush();
   }
-}
-
-async function buildTargets(
-  config: Config,
-  only: readonly ExchangeId[] | null,
-  credentials: ReadonlyMap<ExchangeId, Record<string, string>>,
-  closers: Array<() => Promise<unknown>>,
-): Promise<DoctorTarget[]> {
-  const wanted = (id: ExchangeId) => only === null || only.includes(id);
-  const session = (id: ExchangeId): VenueSession | null => {
-    const fields = credentials.get(id);
-    return fields ? { exchange: id, credentials: fields, source: 'per_request' } : null;
-  };
-  const targets: DoctorTarget[] = [];
-  if (config.mode === 'sandbox') {
-    // Loaded only here: the simulators use development dependencies that a production install may omit.
-    const { SIM_VENUE_LAUNCHERS } = await import('./sandbox-venues.js');
-    for (const [id, launch] of Object.entries(SIM_VENUE_LAUNCHERS) as Array<
-      [ExchangeId, NonNullable<(typeof SIM_VENUE_LAUNCHERS)[ExchangeId]>]
-    >) {
-      if (!wanted(id)) continue;
-      const running = await launch(config, {});
-      closers.push(() => running.close());
-      // A simulator serves its API and its control surface on one loopback origin.
-      targets.push({
-        adapter: running.adapter,
-        urls: [running.control],
-        session: session(id) ?? {
-          exchange: id,
-          credentials: running.account.credentials,
-          source: 'per_request',
-        },
-      });
-    }
-    return targets;
-  }
-  for (const [id, build] of Object.entries(LIVE_VENUE_FACTORIES) as Array<
-    [ExchangeId, NonNullable<(typeof LIVE_VENUE_FACTORIES)[ExchangeId]>]
-  >) {
-    if (!wanted(id)) continue;
-    const adapter = build(config);
-    closers.push(async () => adapter.close?.());
-    targets.push({ adapter, urls: venueUrls(config, id), session: session(id) });
-  }
-  return targets;
-}
-
-/** Every URL among an exchange's settings (REST, streams, auxiliary APIs). */
-function venueUrls(config: Config, id: ExchangeId): string[] {
-  const settings = ownValue(config.venues, id) as Record<string, unknown> | undefined;
-  return Object.values(settings ?? {}).filter(
-    (v): v is string => typeof v === 'string' && /^(https?|wss?):\/\//.test(v),
-  );
-}
-
-function readCredentials(path: string): Map<ExchangeId, Record<string, string>> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`--credentials: cannot read ${path} as JSON (${(error as Error).message})`);
-  }
-  if (typeof parsed !== 'object' || parsed === null) throw new UsageError('--credentials: not a JSON object');
-  const out = new Map<ExchangeId, Record<string, string>>();
-  for (const [key, value] of Object.entries(parsed)) {
-    if (!isExchangeId(key)) continue;
-    // sandbox-accounts.json nests the fields under `credentials`.
-    const fields = (value as { credentials?: unknown })?.credentials ?? value;
-    if (typeof fields !== 'object' || fields === null) continue;
-    out.set(
-      key,
-      Object.fromEntries(
-        Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string'),
-      ),
-    );
-  }
-  return out;
 }
 
 function table(reports: readonly ExchangeReport[]): string {

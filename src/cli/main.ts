@@ -9,6 +9,7 @@ import { doctorCommand } from './doctor-command.js';
 import { keysCommand } from './keys-command.js';
 import { linksCommand } from './links-command.js';
 import { migrateCommand } from './migrate-command.js';
+import { recordCommand } from './record-command.js';
 import { serveCommand } from './serve-command.js';
 import { syncCommand } from './sync-command.js';
 import { vaultCommand } from './vault-command.js';
@@ -27,6 +28,7 @@ commands:
   vault      re-encrypt stored credentials under a new master key (omnibook vault --help)
   doctor     check each exchange from this machine, read-only: reachability, clock, one page, book and stream
              message decoded, credentials (omnibook doctor --help)
+  record     write an exchange's answers to the adapters' read calls as test fixtures (omnibook record --help)
 
 common options: --port N (PORT, default 8080), --host H (default 127.0.0.1), --data-dir DIR (default ./data),
   --config FILE (OMNIBOOK_CONFIG). Environment: DATABASE_URL, REDIS_URL, OMNIBOOK_ADMIN_KEY, LOG_LEVEL,
@@ -52,6 +54,8 @@ export async function run(argv: string[]): Promise<number> {
       return vaultCommand(rest);
     case 'doctor':
       return doctorCommand(rest);
+    case 'record':
+      return recordCommand(rest);
     case '--version':
     case '-v':
       process.stdout.write(`${VERSION}\n`);

@@ -55,7 +55,26 @@ export interface VenueContext {
   logger: LoggerLike;
   /** The calling customer, for venue-side attribution and logs; never used to pick credentials. */
   tenant: string | null;
+  /** Told of every successful venue answer's body (`omnibook record`); never set on the server's own calls. */
+  capture?: PayloadCapture;
 }
+
+/**
+ * A venue answer or stream frame as received: what `omnibook record` writes as a fixture. Request headers and query
+ * strings are never part of it (signatures and keys travel there); bodies are redacted by the recorder.
+ */
+export interface CapturedPayload {
+  venue: ExchangeId;
+  kind: 'http' | 'ws';
+  /** Our label of the call (`VenueRequest.operation`), or `ws` for a stream frame. */
+  operation: string;
+  method?: string;
+  /** The path on the wire, without the query string. */
+  path?: string;
+  body: string;
+}
+
+export type PayloadCapture = (payload: CapturedPayload) => void;
 
 export interface VenueSession {
   exchange: ExchangeId;
@@ -109,6 +128,8 @@ export interface StreamContext {
    * stream reports what it could not read instead of only logging it.
    */
   drift?: DriftSink;
+  /** Told of every stream frame received (`omnibook record`). */
+  capture?: PayloadCapture;
 }
 
 /** Receives an error that may be (or be caused by) a VenuePayloadError; anything else is ignored. */

@@ -10,14 +10,9 @@ import { connect as tlsConnect } from 'node:tls';
 import type { ExchangeId } from '../../domain/exchanges.js';
 import type { Market, Page } from '../../domain/market.js';
 import { isAppError } from '../../errors/app-error.js';
-import type {
-  LoggerLike,
-  StreamContext,
-  VenueAdapter,
-  VenueContext,
-  VenueSession,
-} from '../../venues/port.js';
+import type { LoggerLike, StreamContext, VenueAdapter, VenueContext } from '../../venues/port.js';
 import { payloadErrorIn } from '../../venues/shared/venue-errors.js';
+import type { VenueTarget } from '../venue-targets.js';
 
 export const DOCTOR_CHECKS = ['dns', 'connect', 'clock', 'catalogue', 'book', 'stream', 'auth'] as const;
 export type DoctorCheck = (typeof DOCTOR_CHECKS)[number];
@@ -36,12 +31,8 @@ export interface ExchangeReport {
   checks: CheckResult[];
 }
 
-export interface DoctorTarget {
-  adapter: VenueAdapter;
-  /** Every base URL the adapter talks to (REST and streams): their hosts are resolved and connected to. */
-  urls: readonly string[];
-  session: VenueSession | null;
-}
+/** The adapter, every base URL it talks to (their hosts are resolved and connected to), and credentials if any. */
+export type DoctorTarget = VenueTarget;
 
 export interface DoctorOptions {
   /** Deadline of each network step. */

@@ -228,6 +228,7 @@ export function openKalshiMarketStream(
       headers,
       logger: ctx.logger,
       drift: ctx.drift,
+      capture: ctx.capture,
       onOpen: () => {
         // Subscription ids belong to a connection: everything is asked for again, and consumers resync.
         pending.clear();
@@ -322,6 +323,7 @@ export function openKalshiUserStream(
     headers,
     logger: ctx.logger,
     drift: ctx.drift,
+    capture: ctx.capture,
     onOpen: (send) =>
       send(JSON.stringify({ id: nextId++, cmd: 'subscribe', params: { channels: ['fill', 'user_orders'] } })),
     onMessage: (text) => {

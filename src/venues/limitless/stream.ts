@@ -140,6 +140,12 @@ export function openLimitlessMarketStream(ctx: StreamContext, options: Limitless
   });
   socket.on('connect_error', (error: Error) => setFeed('disconnected', `cannot connect: ${error.message}`));
   socket.on('orderbookUpdate', (payload: unknown) => {
+    ctx.capture?.({
+      venue: 'limitless',
+      kind: 'ws',
+      operation: 'ws_orderbook_update',
+      body: JSON.stringify(payload),
+    });
     if (!decodeUpdate.check(payload)) {
       // Decoded once more only to learn which paths failed, for the drift alarm.
       try {

@@ -128,6 +128,7 @@ export function openPolymarketMarketStream(
       url: () => url,
       logger: ctx.logger,
       drift: ctx.drift,
+      capture: ctx.capture,
       onOpen: (send) => {
         if (opened) {
           for (const instrument of byToken.values())
@@ -247,6 +248,7 @@ export function openPolymarketUserStream(
         url: () => client.options.wsUserUrl,
         logger: ctx.logger,
         drift: ctx.drift,
+        capture: ctx.capture,
         onOpen: (send) =>
           send(
             JSON.stringify({

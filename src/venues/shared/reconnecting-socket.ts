@@ -5,7 +5,7 @@
 import WebSocket from 'ws';
 import type { ExchangeId } from '../../domain/exchanges.js';
 import type { FeedState } from '../../domain/stream.js';
-import type { DriftSink, LoggerLike } from '../port.js';
+import type { DriftSink, LoggerLike, PayloadCapture } from '../port.js';
 
 export interface ReconnectingSocketOptions {
   venue: ExchangeId;
@@ -16,6 +16,8 @@ export interface ReconnectingSocketOptions {
   logger: LoggerLike;
   /** Told of a frame `onMessage` could not decode (the drift alarm). */
   drift?: DriftSink;
+  /** Told of every text frame received (`omnibook record`). */
+  capture?: PayloadCapture;
   onOpen(send: (frame: string) => void): void;
   onMessage(text: string): void;
   onState(state: FeedState, reason: string): void;
@@ -94,8 +96,10 @@ export class ReconnectingSocket {
     socket.on('message', (data, isBinary) => {
       this.lastInboundAt = Date.now();
       if (isBinary) return;
+      const text = String(data);
+      options.capture?.({ venue: options.venue, kind: 'ws', operation: 'ws', body: text });
       try {
-        options.onMessage(String(data));
+        options.onMessage(text);
       } catch (error) {
         // One unreadable frame must not take the feed down; it is counted, logged and skipped.
         options.drift?.(error);

@@ -131,7 +131,17 @@ export class VenueHttp {
         await this.backoff(ctx, attempt, null);
         continue;
       }
-      if (outcome.status >= 200 && outcome.status < 300) return outcome;
+      if (outcome.status >= 200 && outcome.status < 300) {
+        ctx.capture?.({
+          venue: this.venue,
+          kind: 'http',
+          operation: req.operation,
+          method: req.method,
+          path: this.pathOnWire(req.path),
+          body: outcome.text,
+        });
+        return outcome;
+      }
       const retryAfterMs = parseRetryAfter(outcome.headers['retry-after'], this.clock.now());
       // A 429 means the venue did not process the request, so even an order may be sent again.
       const retryable = outcome.status === 429 || (outcome.status >= 500 && req.idempotent);

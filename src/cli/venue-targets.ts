@@ -1,0 +1,94 @@
+// The exchanges a one-shot command (`omnibook doctor`, `omnibook record`) talks to directly, without a server: the
+// live adapters built from config.venues with the URLs they use, or (--sandbox) the simulators started on
+// loopback; each with the credentials the user gave for it (a JSON file, never printed).
+import { readFileSync } from 'node:fs';
+import type { Config } from '../config/schema.js';
+import { type ExchangeId, isExchangeId } from '../domain/exchanges.js';
+import { ownValue } from '../domain/own-key.js';
+import type { VenueAdapter, VenueSession } from '../venues/port.js';
+import { UsageError } from './args.js';
+import { LIVE_VENUE_FACTORIES } from './live-venues.js';
+
+export interface VenueTarget {
+  adapter: VenueAdapter;
+  /** Every base URL the adapter talks to (REST and streams). */
+  urls: string[];
+  /** The user's credentials for it; in the sandbox, the simulator's funded paper account unless given. */
+  session: VenueSession | null;
+}
+
+export async function venueTargets(
+  config: Config,
+  only: readonly ExchangeId[] | null,
+  credentials: ReadonlyMap<ExchangeId, Record<string, string>>,
+  closers: Array<() => Promise<unknown>>,
+): Promise<VenueTarget[]> {
+  const wanted = (id: ExchangeId) => only === null || only.includes(id);
+  const session = (id: ExchangeId, fallback?: Record<string, string>): VenueSession | null => {
+    const fields = credentials.get(id) ?? fallback;
+    return fields ? { exchange: id, credentials: fields, source: 'per_request' } : null;
+  };
+  const targets: VenueTarget[] = [];
+  if (config.mode === 'sandbox') {
+    // Loaded only here: the simulators use development dependencies that a production install may omit.
+    const { SIM_VENUE_LAUNCHERS } = await import('./sandbox-venues.js');
+    for (const [id, launch] of Object.entries(SIM_VENUE_LAUNCHERS) as Array<
+      [ExchangeId, NonNullable<(typeof SIM_VENUE_LAUNCHERS)[ExchangeId]>]
+    >) {
+      if (!wanted(id)) continue;
+      const running = await launch(config, {});
+      closers.push(() => running.close());
+      // A simulator serves its API and its control surface on one loopback origin.
+      targets.push({
+        adapter: running.adapter,
+        urls: [running.control],
+        session: session(id, running.account.credentials),
+      });
+    }
+    return targets;
+  }
+  for (const [id, build] of Object.entries(LIVE_VENUE_FACTORIES) as Array<
+    [ExchangeId, NonNullable<(typeof LIVE_VENUE_FACTORIES)[ExchangeId]>]
+  >) {
+    if (!wanted(id)) continue;
+    const adapter = build(config);
+    closers.push(async () => adapter.close?.());
+    targets.push({ adapter, urls: venueUrls(config, id), session: session(id) });
+  }
+  return targets;
+}
+
+/** Every URL among an exchange's settings (REST, streams, auxiliary APIs). */
+function venueUrls(config: Config, id: ExchangeId): string[] {
+  const settings = ownValue(config.venues, id) as Record<string, unknown> | undefined;
+  return Object.values(settings ?? {}).filter(
+    (v): v is string => typeof v === 'string' && /^(https?|wss?):\/\//.test(v),
+  );
+}
+
+/**
+ * `--credentials FILE`: `{ "<exchange>": { <credential fields> } }`, or the sandbox's sandbox-accounts.json, which
+ * nests the fields under `credentials`. Keys that are not exchanges are ignored.
+ */
+export function readCredentials(path: string): Map<ExchangeId, Record<string, string>> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--credentials: cannot read ${path} as JSON (${(error as Error).name})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null) throw new UsageError('--credentials: not a JSON object');
+  const out = new Map<ExchangeId, Record<string, string>>();
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!isExchangeId(key)) continue;
+    const fields = (value as { credentials?: unknown })?.credentials ?? value;
+    if (typeof fields !== 'object' || fields === null) continue;
+    out.set(
+      key,
+      Object.fromEntries(
+        Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      ),
+    );
+  }
+  return out;
+}
