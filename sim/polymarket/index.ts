@@ -40,6 +40,11 @@ export interface PolymarketSimOptions {
   /** WebSocket connections that send nothing (not even PING) for this long are closed (default 60 000 ms). */
   wsIdleTimeoutMs?: number;
   /**
+   * Assets one market-channel connection is served (default 500): past it the venue accepts the subscription and
+   * delivers nothing for the extra assets (NautilusTrader PR #2915; docs/venues/polymarket-sim.md).
+   */
+  wsMaxAssetsPerConnection?: number;
+  /**
    * Accounts created at or after this instant may trade only through a deposit wallet (ISO time; default
    * 2026-05-01T00:00:00Z — the exact day of Polymarket's May 2026 cutover is not in our sources).
    */
@@ -233,7 +238,7 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
     },
     requests: new SimRequestLog(),
   };
-  streams = new Streams(pm, control, opts.wsIdleTimeoutMs ?? 60_000);
+  streams = new Streams(pm, control, opts.wsIdleTimeoutMs ?? 60_000, opts.wsMaxAssetsPerConnection ?? 500);
   exchange.feed = streams;
 
   const gamma = createServer(listener('gamma', gammaRoutes(pm), control));

@@ -1,7 +1,9 @@
 // The CLOB WebSocket host: /ws/market (book snapshot per newly subscribed asset, then price_change deltas with the
 // NO mirror, last_trade_price, tick_size_change and, with custom_feature_enabled, best_bid_ask) and /ws/user
 // (order and trade events for the authenticated key's orders). Text PING gets PONG; silent clients are closed;
-// a stalled feed keeps sockets open but sends nothing at all.
+// a stalled feed keeps sockets open but sends nothing at all. One market connection is served at most
+// `maxAssetsPerConnection` assets: the rest of a subscription is accepted and silently never delivered, as the venue
+// does past about 500 (NautilusTrader PR #2915).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -41,6 +43,7 @@ export class Streams implements FeedSink {
     private readonly pm: PmContext,
     private readonly control: SimControl,
     private readonly idleMs: number,
+    private readonly maxAssetsPerConnection: number,
   ) {
     this.server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://sim').pathname;
@@ -161,6 +164,7 @@ export class Streams implements FeedSink {
     const books: unknown[] = [];
     for (const asset of assets) {
       if (conn.assets.has(asset)) continue;
+      if (conn.assets.size >= this.maxAssetsPerConnection) break;
       const found = this.pm.cat.byToken(asset);
       if (!found) continue;
       conn.assets.add(asset);

@@ -95,6 +95,8 @@ export const ConfigSchema = Type.Object({
       wsMarketUrl: Type.String(),
       wsUserUrl: Type.String(),
       relayerUrl: Type.String(),
+      /** Assets one market WebSocket carries; more are spread over more sockets (the venue serves about 500). */
+      wsAssetsPerConnection: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
     }),
     kalshi: Type.Object({
       restUrl: Type.String(),

@@ -34,7 +34,11 @@ export type MarketStreamEvent =
   | { type: 'tick_size'; instrument: Instrument; tick_size: number }
   /** The adapter found its view of a book broken (sequence gap, reconnect); a fresh snapshot follows. */
   | { type: 'resync'; instrument: Instrument; reason: string }
-  | { type: 'feed_state'; state: FeedState; reason: string };
+  /**
+   * The upstream connection's state; `instruments` names the books it carries when a stream spreads its books over
+   * several connections (absent: every book of the stream).
+   */
+  | { type: 'feed_state'; state: FeedState; reason: string; instruments?: Instrument[] };
 
 export type UserStreamEvent =
   | { type: 'order'; order: Order }

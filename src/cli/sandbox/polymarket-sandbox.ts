@@ -41,6 +41,9 @@ export async function launchPolymarketSandbox(
         wsUserUrl: sim.urls.wsUser,
         timeoutMs: config.venues.timeoutMs,
         streamHeartbeatMs: config.venues.streamHeartbeatMs,
+        ...(config.venues.polymarket.wsAssetsPerConnection
+          ? { wsAssetsPerConnection: config.venues.polymarket.wsAssetsPerConnection }
+          : {}),
         unpaced: true,
       }),
     firstAccount: () => sim.createAccount(),

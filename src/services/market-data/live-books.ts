@@ -156,8 +156,15 @@ class VenueFeed {
         return;
       }
       case 'feed_state':
-        if (event.state === 'disconnected') {
+        if (event.state !== 'disconnected') return;
+        if (!event.instruments) {
           for (const entry of this.tracked.values()) this.markStale(entry, 'disconnected');
+          return;
+        }
+        // One of the stream's connections went away: only the books it carried are stale.
+        for (const i of event.instruments) {
+          const entry = this.tracked.get(bookKey(i.market_id, i.token_id));
+          if (entry) this.markStale(entry, 'disconnected');
         }
         return;
       case 'trade': {

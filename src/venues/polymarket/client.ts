@@ -35,6 +35,8 @@ export interface PolymarketClientOptions extends PolymarketUrls {
   timeoutMs: number;
   /** Stream heartbeat period (the venue documents 10 s); a socket silent for three is replaced. */
   streamHeartbeatMs?: number;
+  /** Assets one market socket carries (default ASSETS_PER_SOCKET in stream.ts; the venue's limit is about 500). */
+  wsAssetsPerConnection?: number;
   /** 137 (Polygon) in production and in the sandbox; the EIP-712 domains depend on it. */
   chainId?: number;
   /** The counterpart publishes no limit (a simulator): send without pacing. */

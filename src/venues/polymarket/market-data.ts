@@ -193,7 +193,12 @@ export function polymarketMarketData(client: PolymarketClient): MarketDataFacet 
     },
 
     openMarketStream: (ctx: StreamContext) =>
-      openPolymarketMarketStream(ctx, client.options.wsMarketUrl, client.options.streamHeartbeatMs),
+      openPolymarketMarketStream(
+        ctx,
+        client.options.wsMarketUrl,
+        client.options.streamHeartbeatMs,
+        client.options.wsAssetsPerConnection,
+      ),
   };
 }
 

@@ -47,16 +47,35 @@ function events(text: string): Array<Record<string, unknown>> {
   return list.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null);
 }
 
-/** `heartbeatMs`: the documented 10 s unless configured (venues.streamHeartbeatMs); three missed means dead. */
+/**
+ * Assets one market socket carries. The venue stops delivering past about 500 assets on one connection
+ * (NautilusTrader PR #2915; docs/venues/polymarket.md), so a stream spreads its assets over sockets of at most this
+ * many, with room to spare.
+ */
+export const ASSETS_PER_SOCKET = 400;
+
+/** One market socket and the assets it carries. */
+interface Shard {
+  socket: ReconnectingSocket;
+  tokens: Set<string>;
+}
+
+/**
+ * `heartbeatMs`: the documented 10 s unless configured (venues.streamHeartbeatMs); three missed means dead.
+ * `assetsPerSocket`: ASSETS_PER_SOCKET unless configured (venues.polymarket.wsAssetsPerConnection). Each socket
+ * reconnects on its own: its own assets get `resync` and fresh snapshots, and its feed state names only them.
+ */
 export function openPolymarketMarketStream(
   ctx: StreamContext,
   url: string,
   heartbeatMs?: number,
+  assetsPerSocket = ASSETS_PER_SOCKET,
 ): MarketStream {
   const channel = new EventChannel<MarketStreamEvent>();
   const byToken = new Map<string, Instrument>();
-  let socket: ReconnectingSocket | null = null;
-  let opened = false;
+  const shards = new Set<Shard>();
+  const shardOf = new Map<string, Shard>();
+  let closed = false;
 
   const handle = (text: string) => {
     const received = Date.now();
@@ -122,8 +141,16 @@ export function openPolymarketMarketStream(
     }
   };
 
-  const start = () => {
-    socket = new ReconnectingSocket({
+  /** A socket for `tokens`; onOpen names them all (again after any reconnect, each then resynced). */
+  const openShard = (initial: string[]): void => {
+    const tokens = new Set(initial);
+    let opened = false;
+    const instruments = () =>
+      [...tokens].flatMap((token) => {
+        const instrument = byToken.get(token);
+        return instrument ? [instrument] : [];
+      });
+    const socket = new ReconnectingSocket({
       venue: 'polymarket',
       url: () => url,
       logger: ctx.logger,
@@ -131,23 +158,27 @@ export function openPolymarketMarketStream(
       capture: ctx.capture,
       onOpen: (send) => {
         if (opened) {
-          for (const instrument of byToken.values())
+          for (const instrument of instruments())
             channel.push({ type: 'resync', instrument, reason: 'reconnected' });
         }
         opened = true;
-        send(
-          JSON.stringify({ type: 'market', assets_ids: [...byToken.keys()], custom_feature_enabled: false }),
-        );
+        send(JSON.stringify({ type: 'market', assets_ids: [...tokens], custom_feature_enabled: false }));
       },
       onMessage: handle,
-      onState: (state, reason) => channel.push({ type: 'feed_state', state, reason }),
+      onState: (state, reason) =>
+        channel.push({ type: 'feed_state', state, reason, instruments: instruments() }),
       ...heartbeat(heartbeatMs),
     });
+    const shard: Shard = { socket, tokens };
+    shards.add(shard);
+    for (const token of initial) shardOf.set(token, shard);
     socket.start();
   };
 
   const close = async () => {
-    await socket?.close();
+    closed = true;
+    await Promise.all([...shards].map((shard) => shard.socket.close()));
+    shards.clear();
     channel.end();
   };
   ctx.signal.addEventListener('abort', () => void close(), { once: true });
@@ -165,22 +196,44 @@ export function openPolymarketMarketStream(
         });
         added.push(o.token_id);
       }
-      if (added.length === 0) return;
-      // Before the first open, onOpen names every asset; afterwards new ones are added on the live connection
-      // (and onOpen names them all again after any reconnect).
-      if (!socket) start();
-      else
-        socket.send(
-          JSON.stringify({ operation: 'subscribe', assets_ids: added, custom_feature_enabled: false }),
+      if (closed) return;
+      // New assets fill the sockets that have room (added on the live connection, or named by onOpen when it has
+      // not opened yet), then new sockets of at most assetsPerSocket each.
+      let rest = added;
+      for (const shard of shards) {
+        if (rest.length === 0) break;
+        const room = assetsPerSocket - shard.tokens.size;
+        if (room <= 0) continue;
+        const batch = rest.slice(0, room);
+        rest = rest.slice(room);
+        for (const token of batch) {
+          shard.tokens.add(token);
+          shardOf.set(token, shard);
+        }
+        shard.socket.send(
+          JSON.stringify({ operation: 'subscribe', assets_ids: batch, custom_feature_enabled: false }),
         );
+      }
+      for (let i = 0; i < rest.length; i += assetsPerSocket) openShard(rest.slice(i, i + assetsPerSocket));
     },
     unsubscribe(targets) {
-      const removed: string[] = [];
+      const removed = new Map<Shard, string[]>();
       for (const { market, outcome } of targets) {
         const o = findOutcome(market, outcome);
-        if (byToken.delete(o.token_id)) removed.push(o.token_id);
+        if (!byToken.delete(o.token_id)) continue;
+        const shard = shardOf.get(o.token_id);
+        shardOf.delete(o.token_id);
+        if (!shard) continue;
+        shard.tokens.delete(o.token_id);
+        removed.set(shard, [...(removed.get(shard) ?? []), o.token_id]);
       }
-      if (removed.length > 0) socket?.send(JSON.stringify({ operation: 'unsubscribe', assets_ids: removed }));
+      for (const [shard, tokens] of removed) {
+        // A socket left with nothing to carry is closed rather than kept alive on heartbeats.
+        if (shard.tokens.size === 0) {
+          shards.delete(shard);
+          void shard.socket.close();
+        } else shard.socket.send(JSON.stringify({ operation: 'unsubscribe', assets_ids: tokens }));
+      }
     },
     close,
     [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator](),

@@ -287,3 +287,23 @@ test('connections that stop pinging are closed by the idle rule', async () => {
     await quick.close();
   }
 });
+
+test('one market connection is served at most wsMaxAssetsPerConnection assets; the rest are accepted, never delivered', async () => {
+  const capped = await startPolymarketSim({ seed: 29, size: 20, wsMaxAssetsPerConnection: 4 });
+  try {
+    const assets = (await activeMarkets(capped)).flatMap((m) => [m.yes, m.no]).slice(0, 6);
+    assert.equal(assets.length, 6);
+    const rec = await connect(capped.urls.wsMarket);
+    rec.send({ type: 'market', assets_ids: assets, custom_feature_enabled: false });
+    const pongs = rec.texts.filter((t) => t === 'PONG').length;
+    rec.send('PING');
+    // Frames on one socket arrive in order: once the PONG is back, every snapshot the server sent has arrived.
+    await waitFor(() => rec.texts.filter((t) => t === 'PONG').length > pongs, 10_000, 'PONG');
+    const books = rec.events.filter((e) => e.event_type === 'book').map((e) => String(e.asset_id));
+    assert.deepEqual(books, assets.slice(0, 4));
+    assert.equal(rec.closed, false, 'the subscription is not refused: it is silently cut');
+    rec.ws.close();
+  } finally {
+    await capped.close();
+  }
+});
