@@ -373,6 +373,7 @@ export class WsConnection implements BookTransport, FillListener {
       logger: this.deps.logger,
       tenant: principal.customerId,
       historyMaxAgeDays: principal.limits.historyMaxAgeDays,
+      venueLookups: principal.limits,
     };
     let outcomes: MarketTarget[];
     try {
