@@ -510,11 +510,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         overlapMs: config.websocket.walletOverlapMs,
         recentItems: WALLET_SNAPSHOT_ITEMS,
         timeoutMs: config.venues.timeoutMs,
+        maxWatchers: config.websocket.maxWalletWatchers,
         logger: logger.child({ component: 'wallet-watch' }),
       }),
       fills: new FillFeeds(credentials, logger.child({ component: 'fill-feeds' })),
       hub: new BookHub(clusterBooks ?? liveBooks, {
         staleAfterMs: config.websocket.heartbeatMs * 3,
+        maxPolledBooks: config.websocket.maxPolledBooks,
         // With the shared feed the recorder follows the book where it is fed (ClusterBooks), not on every node.
         ...(recordWhileHeld && !clusterBooks ? { recordWhileHeld } : {}),
       }),

@@ -18,6 +18,7 @@ import type { ConnectionMeter, WsUsage } from '../services/ws-usage.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
 import type { Principal } from '../tenancy/principal.js';
 import type { BookHub, BookSubscription, BookTransport } from './book-hub.js';
+import { isPoolRefusal } from './fair-pool.js';
 import type { FillFeeds, FillListener } from './fill-feeds.js';
 import {
   type AddressRef,
@@ -306,7 +307,9 @@ export class WsConnection implements BookTransport, FillListener {
     }
     const max = principal.limits.wsMaxSubscriptions;
     if (max > 0 && quota.used() >= max) return this.error('max_subscriptions', capMessage(max), target);
-    this.subs.set(key, this.deps.hub.subscribe(target, depth, this));
+    const sub = this.deps.hub.subscribe(target, depth, this, principal.customerId);
+    if (isPoolRefusal(sub)) return this.error('upstream_capacity', sub.message, target);
+    this.subs.set(key, sub);
     this.meter.subscriptionOpened(target.market.svc_id);
     this.joinFillFeed(principal, target);
   }
@@ -351,7 +354,12 @@ export class WsConnection implements BookTransport, FillListener {
       refused.push({ exchange, address });
       return;
     }
-    this.wallets.set(key, this.deps.wallets.subscribe(venue, address, this));
+    const sub = this.deps.wallets.subscribe(venue, address, this, principal.customerId);
+    if (isPoolRefusal(sub)) {
+      this.addressError('upstream_capacity', sub.message, { exchange, address });
+      return;
+    }
+    this.wallets.set(key, sub);
     this.meter.subscriptionOpened();
   }
 
