@@ -259,7 +259,13 @@ export class MarketsService {
    */
   private async lookup(svcIds: readonly string[], caller: CallerContext, strict: boolean) {
     const found = await this.markets.findBySvcIds(svcIds);
-    const missing = svcIds.filter((id) => !found.has(id) && this.misses.peek(id) === undefined);
+    const missing: string[] = [];
+    for (const id of svcIds) {
+      if (found.has(id) || this.misses.peek(id) !== undefined) continue;
+      // Only what a venue would be asked costs a lookup; an id no enabled catalogue can answer is simply unknown.
+      if (this.venueOf(id) !== null) missing.push(id);
+      else this.misses.set(id, true);
+    }
     const { granted, retryAfterMs } =
       caller.tenant !== null && caller.venueLookups
         ? this.budget.take(caller.tenant, missing.length, caller.venueLookups)
@@ -301,7 +307,8 @@ export class MarketsService {
     return found;
   }
 
-  private async fetchFromVenue(svcId: string, caller: CallerContext): Promise<Market | null> {
+  /** The venue to ask for this id, when one can be: it parses, and its exchange is enabled with a market lookup. */
+  private venueOf(svcId: string) {
     const parsed = parseSvcId(svcId);
     if (!parsed.ok) return null;
     let venue: ReturnType<ExchangesService['venue']>;
@@ -310,12 +317,18 @@ export class MarketsService {
     } catch {
       return null; // Not enabled here, or no catalogue: only the store can know it.
     }
-    const fetchMarket = venue.catalog.fetchMarket;
-    if (!fetchMarket) return null;
+    return venue.catalog.fetchMarket ? { venue, nativeId: parsed.value.nativeId } : null;
+  }
+
+  private async fetchFromVenue(svcId: string, caller: CallerContext): Promise<Market | null> {
+    const asked = this.venueOf(svcId);
+    const fetchMarket = asked?.venue.catalog.fetchMarket;
+    if (!asked || !fetchMarket) return null;
+    const { venue, nativeId } = asked;
     const ctx: VenueContext = { ...caller, signal: AbortSignal.timeout(this.options.venueTimeoutMs) };
     // The venue may spell the id its own way (case): the store keys it by the venue's spelling, and this answer
     // serves it under the id the client asked for.
-    return fetchMarket.call(venue.catalog, ctx, parsed.value.nativeId);
+    return fetchMarket.call(venue.catalog, ctx, nativeId);
   }
 
   private async render(
