@@ -1,8 +1,9 @@
 // One client's WebSocket session: `auth` within the deadline, then subscribe / unsubscribe / resync under the
-// tier's limits (subscriptions — books and wallet addresses together, counted across all the customer's connections
-// — and depth) and at most 3 control messages a second. Book messages come from the book hub, wallet activity from the wallet hub, the customer's own fills from
-// its fill feeds (joined to its book subscriptions); this class owns the socket's backpressure (a slow client is
-// conflated, a hopeless one dropped) and the errors, and reports what happens on it to its usage meter.
+// tier's limits (subscriptions — books and wallet addresses together, counted across all the customer's
+// connections — and depth) and at most 3 control messages a second. Book messages come from the book hub, wallet
+// activity from the wallet hub, the customer's own fills from its fill feeds (joined to its book subscriptions);
+// this class owns the socket's backpressure (a slow client is conflated, a hopeless one dropped) and the errors,
+// and reports what happens on it to its usage meter.
 import { WebSocket } from 'ws';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { FeedState } from '../domain/stream.js';
