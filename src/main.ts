@@ -21,6 +21,7 @@ import { BookHub } from './realtime/book-hub.js';
 import { ClusterBooks } from './realtime/cluster-feed.js';
 import { FillFeeds } from './realtime/fill-feeds.js';
 import { WebSocketGateway } from './realtime/gateway.js';
+import { type RemoteSubscriptions, SubscriptionQuota } from './realtime/subscription-quota.js';
 import { WalletHub } from './realtime/wallet-hub.js';
 import { OnboardingService } from './services/accounts/onboarding-service.js';
 import { WalletService } from './services/accounts/wallet-service.js';
@@ -402,6 +403,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ? (target: MarketTarget) => bookRecorder.recordWhileHeld(target)
       : undefined;
     let wsUsageView: WsUsageView = wsUsage;
+    let remoteSubscriptions: RemoteSubscriptions | null = null;
     let clusterBooks: ClusterBooks | null = null;
     if (redis) {
       const clusterUsage = new ClusterWsUsage({
@@ -414,6 +416,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       });
       jobs.push(clusterUsage);
       wsUsageView = clusterUsage;
+      remoteSubscriptions = clusterUsage;
       const subscriber = redis.duplicate({ lazyConnect: true });
       subscriber.on('error', (err) => logger.warn({ err }, 'redis error (book channels)'));
       await subscriber.connect();
@@ -498,6 +501,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const websocket = new WebSocketGateway({
       keys,
       usage: wsUsage,
+      quota: new SubscriptionQuota(wsUsage, remoteSubscriptions, logger.child({ component: 'websocket' })),
       targets,
       exchanges,
       wallets: new WalletHub({
@@ -506,11 +510,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         overlapMs: config.websocket.walletOverlapMs,
         recentItems: WALLET_SNAPSHOT_ITEMS,
         timeoutMs: config.venues.timeoutMs,
+        maxWatchers: config.websocket.maxWalletWatchers,
         logger: logger.child({ component: 'wallet-watch' }),
       }),
       fills: new FillFeeds(credentials, logger.child({ component: 'fill-feeds' })),
       hub: new BookHub(clusterBooks ?? liveBooks, {
         staleAfterMs: config.websocket.heartbeatMs * 3,
+        maxPolledBooks: config.websocket.maxPolledBooks,
         // With the shared feed the recorder follows the book where it is fed (ClusterBooks), not on every node.
         ...(recordWhileHeld && !clusterBooks ? { recordWhileHeld } : {}),
       }),

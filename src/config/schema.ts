@@ -76,6 +76,13 @@ export const ConfigSchema = Type.Object({
     /** How late a venue may publish a wallet's activity item (against the newest seen) and still be delivered. */
     walletOverlapMs: Type.Integer({ minimum: 0 }),
     /**
+     * Wallet addresses this node polls at most for its clients (each one a venue request every walletPollMs),
+     * shared fairly between customers: README "WebSocket limits".
+     */
+    maxWalletWatchers: Type.Integer({ minimum: 1 }),
+    /** Books of polled venues (websocket: polling) this node holds at most for its clients, shared the same way. */
+    maxPolledBooks: Type.Integer({ minimum: 1 }),
+    /**
      * With Redis: how often this node adds its usage counters to the cluster's totals and refreshes its live counts
      * (which expire when a node stops refreshing them: ten periods, at least 2 s).
      */
@@ -256,6 +263,8 @@ export const DEFAULT_CONFIG: Config = {
     walletPollMs: 5_000,
     walletHistoryMs: 86_400_000,
     walletOverlapMs: 120_000,
+    maxWalletWatchers: 200,
+    maxPolledBooks: 100,
     usageFlushMs: 1_000,
     feedLeaseMs: 3_000,
   },

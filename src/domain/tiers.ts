@@ -9,6 +9,12 @@ export interface TierLimits {
   historyMaxAgeDays: number;
   wsMaxSubscriptions: number;
   wsMaxDepth: number;
+  /**
+   * On-demand venue lookups (markets the catalogue does not hold, asked of their exchange): a token bucket per
+   * customer, refilled at this many a second up to the burst. 0 = unlimited.
+   */
+  venueLookupsPerSecond: number;
+  venueLookupsBurst: number;
   globalStats: boolean;
 }
 
@@ -19,6 +25,8 @@ const scale: TierLimits = {
   historyMaxAgeDays: 0,
   wsMaxSubscriptions: 2_000,
   wsMaxDepth: 100,
+  venueLookupsPerSecond: 20,
+  venueLookupsBurst: 200,
   globalStats: false,
 };
 
@@ -30,6 +38,8 @@ export const TIERS: Readonly<Record<TierName, Readonly<TierLimits>>> = Object.fr
     historyMaxAgeDays: 5,
     wsMaxSubscriptions: 5,
     wsMaxDepth: 10,
+    venueLookupsPerSecond: 1,
+    venueLookupsBurst: 10,
     globalStats: false,
   },
   pro: {
@@ -39,10 +49,13 @@ export const TIERS: Readonly<Record<TierName, Readonly<TierLimits>>> = Object.fr
     historyMaxAgeDays: 30,
     wsMaxSubscriptions: 500,
     wsMaxDepth: 100,
+    venueLookupsPerSecond: 5,
+    venueLookupsBurst: 50,
     globalStats: false,
   },
   scale,
-  admin: { ...scale, globalStats: true },
+  // The operator's own keys: their lookups are the operator's to spend.
+  admin: { ...scale, venueLookupsPerSecond: 0, venueLookupsBurst: 0, globalStats: true },
 });
 
 export function isTierName(value: unknown): value is TierName {

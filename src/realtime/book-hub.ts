@@ -9,6 +9,9 @@
 // with kind trade, numbered in the same `server_seq` sequence, each serialised once for every subscriber. The
 // caller's own fills (fill-feeds.ts) join a connection's own subscription of that book as `activity` kind fill.
 //
+// A venue whose book stream is REST polling (descriptor websocket: polling) costs a venue request per book every poll
+// period: at most `maxPolledBooks` of those are held on this node, shared fairly between customers (fair-pool.ts).
+//
 // Deltas are computed once per book version and depth, and serialised once: 1,000 clients on one book cost one
 // diff and one JSON encoding per change, plus a short string join each for their own sequence number.
 import type { OrderBook } from '../domain/book.js';
@@ -17,6 +20,7 @@ import type { FeedState } from '../domain/stream.js';
 import type { Fill } from '../domain/trading.js';
 import type { BookHold, LiveBooks, StaleCause, StreamTrade } from '../services/market-data/live-books.js';
 import type { MarketTarget } from '../services/market-data/market-target.js';
+import { FairPool, type PoolRefusal } from './fair-pool.js';
 
 export type BookState = 'fresh' | 'stale' | 'needs_refresh';
 
@@ -38,6 +42,8 @@ export interface BookHubOptions {
   staleAfterMs: number;
   /** Records every book a client subscribes to, for as long as someone watches it (the book recorder's hook). */
   recordWhileHeld?: (target: MarketTarget) => () => void;
+  /** Books of polled venues held for customers at most (none: unbounded). */
+  maxPolledBooks?: number;
   now?: () => number;
 }
 
@@ -213,6 +219,8 @@ export class BookSubscription {
     readonly channel: BookChannel,
     readonly depth: number,
     private readonly transport: BookTransport,
+    /** Whose share of the polled-books pool this subscription holds (null: not held to it). */
+    readonly customer: string | null = null,
   ) {}
 
   get svcId(): string {
@@ -332,23 +340,55 @@ function stateOnly(ch: BookChannel, state: BookState): string {
 export class BookHub {
   private readonly channels = new Map<string, BookChannel>();
   private readonly options: Required<Pick<BookHubOptions, 'staleAfterMs' | 'now'>> & BookHubOptions;
+  private readonly polled: FairPool | null;
 
   constructor(
     private readonly books: BookSource,
     options: BookHubOptions,
   ) {
     this.options = { ...options, now: options.now ?? Date.now };
+    this.polled =
+      options.maxPolledBooks !== undefined ? new FairPool('polled books', options.maxPolledBooks) : null;
   }
 
-  /** Starts a subscription (sending its snapshot when the book is known). Throws what LiveBooks throws. */
-  subscribe(target: MarketTarget, depth: number, transport: BookTransport): BookSubscription {
+  /**
+   * Starts a subscription (sending its snapshot when the book is known). Throws what LiveBooks throws. With a
+   * `customer`, a book of a polled venue is held to the pool: refused when it would be a new one and the pool is
+   * full or the customer holds its share.
+   */
+  subscribe(target: MarketTarget, depth: number, transport: BookTransport): BookSubscription;
+  subscribe(
+    target: MarketTarget,
+    depth: number,
+    transport: BookTransport,
+    customer: string,
+  ): BookSubscription | PoolRefusal;
+  subscribe(
+    target: MarketTarget,
+    depth: number,
+    transport: BookTransport,
+    customer?: string,
+  ): BookSubscription | PoolRefusal {
     const key = `${target.venue.descriptor.id}\u0000${target.market.exchange_market_id}\u0000${target.outcome.token_id}`;
+    const pooled =
+      customer !== undefined && this.polled && target.venue.descriptor.has.websocket === 'polling'
+        ? customer
+        : null;
+    if (pooled !== null) {
+      const refused = this.polled?.acquire(pooled, key);
+      if (refused) return refused;
+    }
     let channel = this.channels.get(key);
     if (!channel) {
-      channel = new BookChannel(key, target, this.books, this.options);
+      try {
+        channel = new BookChannel(key, target, this.books, this.options);
+      } catch (error) {
+        if (pooled !== null) this.polled?.release(pooled, key);
+        throw error;
+      }
       this.channels.set(key, channel);
     }
-    const sub = new BookSubscription(channel, depth, transport);
+    const sub = new BookSubscription(channel, depth, transport, pooled);
     channel.subscriptions.add(sub);
     sub.snapshot();
     return sub;
@@ -357,7 +397,8 @@ export class BookHub {
   unsubscribe(sub: BookSubscription): void {
     sub.close();
     const channel = sub.channel;
-    channel.subscriptions.delete(sub);
+    if (!channel.subscriptions.delete(sub)) return;
+    if (sub.customer !== null) this.polled?.release(sub.customer, channel.key);
     if (channel.subscriptions.size > 0) return;
     this.channels.delete(channel.key);
     channel.close();

@@ -1,8 +1,9 @@
 // One client's WebSocket session: `auth` within the deadline, then subscribe / unsubscribe / resync under the
-// tier's limits (subscriptions — books and wallet addresses together — and depth) and at most 3 control messages a
-// second. Book messages come from the book hub, wallet activity from the wallet hub, the customer's own fills from
-// its fill feeds (joined to its book subscriptions); this class owns the socket's backpressure (a slow client is
-// conflated, a hopeless one dropped) and the errors, and reports what happens on it to its usage meter.
+// tier's limits (subscriptions — books and wallet addresses together, counted across all the customer's
+// connections — and depth) and at most 3 control messages a second. Book messages come from the book hub, wallet
+// activity from the wallet hub, the customer's own fills from its fill feeds (joined to its book subscriptions);
+// this class owns the socket's backpressure (a slow client is conflated, a hopeless one dropped) and the errors,
+// and reports what happens on it to its usage meter.
 import { WebSocket } from 'ws';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { FeedState } from '../domain/stream.js';
@@ -18,6 +19,7 @@ import type { ConnectionMeter, WsUsage } from '../services/ws-usage.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
 import type { Principal } from '../tenancy/principal.js';
 import type { BookHub, BookSubscription, BookTransport } from './book-hub.js';
+import { isPoolRefusal } from './fair-pool.js';
 import type { FillFeeds, FillListener } from './fill-feeds.js';
 import {
   type AddressRef,
@@ -26,6 +28,7 @@ import {
   WS_ERROR,
   type WsErrorName,
 } from './protocol.js';
+import type { CustomerSubscriptions, SubscriptionQuota } from './subscription-quota.js';
 import { type WalletHub, type WalletSubscription, walletKey } from './wallet-hub.js';
 
 export interface ConnectionLimits {
@@ -48,6 +51,8 @@ export interface ConnectionDeps {
   fills: FillFeeds;
   exchanges: ExchangesService;
   usage: WsUsage;
+  /** The tier's subscription cap is the customer's, across its connections (and nodes). */
+  quota: SubscriptionQuota;
   limits: ConnectionLimits;
   logger: CallerContext['logger'];
   now?: () => number;
@@ -187,8 +192,7 @@ export class WsConnection implements BookTransport, FillListener {
       switch (message.type) {
         case 'subscribe':
           this.meter.subscribeRequest();
-          for (const ref of message.markets) await this.subscribe(principal, ref);
-          for (const ref of message.addresses) this.watch(principal, ref);
+          await this.subscribeAll(principal, message.markets, message.addresses);
           return;
         case 'unsubscribe':
           this.meter.unsubscribeRequest();
@@ -237,7 +241,61 @@ export class WsConnection implements BookTransport, FillListener {
     this.send(JSON.stringify({ type: 'auth_ok', customer_id: result.principal.customerId }));
   }
 
-  private async subscribe(principal: Principal, ref: MarketRef): Promise<void> {
+  /**
+   * One subscribe frame under the customer's subscription cap, checked before anything is looked up: the frame opens
+   * at most as many new books as the customer has subscriptions left, and the markets past that are refused (3002,
+   * one message naming them all) without being resolved, so a frame of unknown ids costs the exchange no more
+   * lookups than the cap allows. A market this connection already holds (a new depth) needs no room. Each opening
+   * checks the cap again: the customer's other connections subscribe meanwhile.
+   */
+  private async subscribeAll(principal: Principal, markets: MarketRef[], addresses: AddressRef[]) {
+    const max = principal.limits.wsMaxSubscriptions;
+    const quota = await this.deps.quota.of(principal.customerId);
+    if (this.closed) return;
+    let left = max > 0 ? max - quota.used() : Number.POSITIVE_INFINITY;
+    const held = new Set([...this.subs.values()].map((sub) => sub.svcId));
+    const refused: string[] = [];
+    for (const ref of markets) {
+      const id = refId(ref);
+      // A reference naming no market is refused by the selector itself, before any lookup.
+      if (id !== undefined && !held.has(id)) {
+        if (left <= 0) {
+          refused.push(id);
+          continue;
+        }
+        left -= 1;
+      }
+      await this.subscribe(principal, ref, quota);
+      if (this.closed) return;
+    }
+    if (refused.length > 0) {
+      this.send(
+        JSON.stringify({
+          type: 'error',
+          code: WS_ERROR.max_subscriptions,
+          message: `${capMessage(max)}: ${refused.length} of this subscribe's markets refused, not looked up`,
+          svc_id: refused[0],
+          svc_ids: refused,
+        }),
+      );
+    }
+    const refusedAddresses: Array<{ exchange: string; address: string }> = [];
+    for (const ref of addresses) this.watch(principal, ref, quota, refusedAddresses);
+    if (refusedAddresses.length > 0) {
+      const [first] = refusedAddresses;
+      this.send(
+        JSON.stringify({
+          type: 'error',
+          code: WS_ERROR.max_subscriptions,
+          message: `${capMessage(max)}: ${refusedAddresses.length} of this subscribe's addresses refused`,
+          ...first,
+          addresses: refusedAddresses,
+        }),
+      );
+    }
+  }
+
+  private async subscribe(principal: Principal, ref: MarketRef, quota: CustomerSubscriptions): Promise<void> {
     const target = await this.target(principal, ref);
     if (!target || this.closed) return;
     const key = subKey(target);
@@ -249,10 +307,10 @@ export class WsConnection implements BookTransport, FillListener {
       this.endSubscription(key, existing);
     }
     const max = principal.limits.wsMaxSubscriptions;
-    if (max > 0 && this.subscriptionCount >= max) {
-      return this.error('max_subscriptions', `your tier allows ${max} subscriptions per connection`, target);
-    }
-    this.subs.set(key, this.deps.hub.subscribe(target, depth, this));
+    if (max > 0 && quota.used() >= max) return this.error('max_subscriptions', capMessage(max), target);
+    const sub = this.deps.hub.subscribe(target, depth, this, principal.customerId);
+    if (isPoolRefusal(sub)) return this.error('upstream_capacity', sub.message, target);
+    this.subs.set(key, sub);
     this.meter.subscriptionOpened(target.market.svc_id);
     this.joinFillFeed(principal, target);
   }
@@ -280,7 +338,12 @@ export class WsConnection implements BookTransport, FillListener {
   }
 
   /** `subscribe { addresses }`: a wallet on an exchange with watch_address, spelled as that exchange wants it. */
-  private watch(principal: Principal, ref: AddressRef): void {
+  private watch(
+    principal: Principal,
+    ref: AddressRef,
+    quota: CustomerSubscriptions,
+    refused: Array<{ exchange: string; address: string }>,
+  ): void {
     const venue = this.addressVenue(ref);
     if (!venue) return;
     const exchange = venue.descriptor.id;
@@ -288,14 +351,16 @@ export class WsConnection implements BookTransport, FillListener {
     const key = walletKey(exchange, address);
     if (this.wallets.has(key)) return;
     const max = principal.limits.wsMaxSubscriptions;
-    if (max > 0 && this.subscriptionCount >= max) {
-      this.addressError('max_subscriptions', `your tier allows ${max} subscriptions per connection`, {
-        exchange,
-        address,
-      });
+    if (max > 0 && quota.used() >= max) {
+      refused.push({ exchange, address });
       return;
     }
-    this.wallets.set(key, this.deps.wallets.subscribe(venue, address, this));
+    const sub = this.deps.wallets.subscribe(venue, address, this, principal.customerId);
+    if (isPoolRefusal(sub)) {
+      this.addressError('upstream_capacity', sub.message, { exchange, address });
+      return;
+    }
+    this.wallets.set(key, sub);
     this.meter.subscriptionOpened();
   }
 
@@ -373,6 +438,7 @@ export class WsConnection implements BookTransport, FillListener {
       logger: this.deps.logger,
       tenant: principal.customerId,
       historyMaxAgeDays: principal.limits.historyMaxAgeDays,
+      venueLookups: principal.limits,
     };
     let outcomes: MarketTarget[];
     try {
@@ -384,9 +450,11 @@ export class WsConnection implements BookTransport, FillListener {
       const name: WsErrorName =
         error.code === 'market_not_found'
           ? 'market_not_found'
-          : error.code === 'not_supported' || isUpstreamFailure(error.code)
-            ? 'exchange_unavailable'
-            : 'invalid_market';
+          : error.code === 'rate_limit_exceeded'
+            ? 'rate_limited'
+            : error.code === 'not_supported' || isUpstreamFailure(error.code)
+              ? 'exchange_unavailable'
+              : 'invalid_market';
       this.error(name, error.message, undefined, svcId);
       return null;
     }
@@ -423,6 +491,18 @@ export class WsConnection implements BookTransport, FillListener {
     this.fillFeeds.clear();
     this.meter.close();
   }
+}
+
+/** The svc_id a market reference names, as the client spelled it (undefined: it names none). */
+function refId(ref: MarketRef): string | undefined {
+  if (ref.svc_id !== undefined) return ref.svc_id;
+  return ref.exchange !== undefined && ref.market_id !== undefined
+    ? `${ref.exchange}:${ref.market_id}`
+    : undefined;
+}
+
+function capMessage(max: number): string {
+  return `your tier allows ${max} subscriptions, across all your connections`;
 }
 
 function subKey(target: MarketTarget): string {

@@ -11,6 +11,11 @@ export const WS_ERROR = {
   invalid_outcome: 2005,
   rate_limited: 3001,
   max_subscriptions: 3002,
+  /**
+   * Ours: this node polls as many wallets, or books of a polled venue, as it may, or the customer holds its fair
+   * share of them (fair-pool.ts). Retry later, or unsubscribe others of the kind.
+   */
+  upstream_capacity: 3003,
   /** Ours: a frame that is not one of the contract's messages (not JSON, unknown type, wrong field types). */
   invalid_message: 4000,
 } as const;

@@ -1,5 +1,6 @@
 // WebSocket wallet subscriptions (`subscribe { addresses }`): one watcher per (exchange, address) however many
-// clients watch it, reference counted and stopped with the last. A watcher polls the venue's public wallet activity
+// clients watch it, reference counted and stopped with the last, and at most `maxWatchers` of them on this node,
+// shared fairly between customers (fair-pool.ts). A watcher polls the venue's public wallet activity
 // (the adapter's fetchWalletActivity) and fans each batch of new items out as one `wallet_activity` message.
 //
 // What a client gets, in order (each message numbered by its own `server_seq`):
@@ -16,6 +17,7 @@ import type { WalletActivityItem } from '../domain/wallet-activity.js';
 import { isAppError } from '../errors/app-error.js';
 import type { LoggerLike, VenueAdapter } from '../venues/port.js';
 import type { BookTransport } from './book-hub.js';
+import { FairPool, type PoolRefusal } from './fair-pool.js';
 
 export interface WalletHubOptions {
   /** Time between two polls of one address. */
@@ -28,6 +30,8 @@ export interface WalletHubOptions {
   recentItems: number;
   /** Deadline of one venue request. */
   timeoutMs: number;
+  /** Addresses this node polls at most (each one a venue request every pollMs). */
+  maxWatchers: number;
   logger: LoggerLike;
   now?: () => number;
 }
@@ -192,6 +196,8 @@ export class WalletSubscription {
   constructor(
     readonly watcher: WalletWatcher,
     private readonly transport: BookTransport,
+    /** Whose share of the pool this subscription holds. */
+    readonly customer: string,
   ) {}
 
   get exchange(): string {
@@ -220,20 +226,32 @@ export class WalletSubscription {
 export class WalletHub {
   private readonly watchers = new Map<string, WalletWatcher>();
   private readonly options: Required<WalletHubOptions>;
+  private readonly pool: FairPool;
 
   constructor(options: WalletHubOptions) {
     this.options = { ...options, now: options.now ?? Date.now };
+    this.pool = new FairPool('watched wallets', options.maxWatchers);
   }
 
-  /** `address` in the venue's canonical spelling (the caller checked it against the venue's rule). */
-  subscribe(venue: VenueAdapter, address: string, transport: BookTransport): WalletSubscription {
+  /**
+   * `address` in the venue's canonical spelling (the caller checked it against the venue's rule), for `customer`:
+   * refused when it would be a new watcher and the pool is full or the customer holds its share.
+   */
+  subscribe(
+    venue: VenueAdapter,
+    address: string,
+    transport: BookTransport,
+    customer: string,
+  ): WalletSubscription | PoolRefusal {
     const key = walletKey(venue.descriptor.id, address);
+    const refused = this.pool.acquire(customer, key);
+    if (refused) return refused;
     let watcher = this.watchers.get(key);
     if (!watcher) {
       watcher = new WalletWatcher(key, venue, address, this.options);
       this.watchers.set(key, watcher);
     }
-    const sub = new WalletSubscription(watcher, transport);
+    const sub = new WalletSubscription(watcher, transport, customer);
     watcher.subscriptions.add(sub);
     watcher.greet(sub);
     return sub;
@@ -242,7 +260,8 @@ export class WalletHub {
   unsubscribe(sub: WalletSubscription): void {
     sub.close();
     const watcher = sub.watcher;
-    watcher.subscriptions.delete(sub);
+    if (!watcher.subscriptions.delete(sub)) return;
+    this.pool.release(sub.customer, watcher.key);
     if (watcher.subscriptions.size > 0) return;
     this.watchers.delete(watcher.key);
     watcher.close();

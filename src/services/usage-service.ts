@@ -17,6 +17,10 @@ export const UsageReport = Type.Object({
     ws_max_subscriptions: Type.Number(),
     ws_max_depth: Type.Number(),
     history_max_age_days: Type.Number({ description: '0 = unlimited' }),
+    venue_lookups_per_second: Type.Number({
+      description: 'markets not in the catalogue asked of their exchange, refill per second; 0 = unlimited',
+    }),
+    venue_lookups_burst: Type.Number(),
   }),
   usage: Type.Object({
     monthly_requests: Type.Number(),
@@ -57,6 +61,8 @@ export class UsageService {
         ws_max_subscriptions: l.wsMaxSubscriptions,
         ws_max_depth: l.wsMaxDepth,
         history_max_age_days: l.historyMaxAgeDays,
+        venue_lookups_per_second: l.venueLookupsPerSecond,
+        venue_lookups_burst: l.venueLookupsBurst,
       },
       usage: {
         monthly_requests: await this.admission.monthlyUsed(principal.keyId, period.id),

@@ -154,12 +154,27 @@ export class ClusterWsUsage implements WsUsageView, BackgroundJob {
 
   async active(customerId: string): Promise<{ connections: number; subscriptions: number }> {
     const mine = this.local.active(customerId);
+    const others = await this.othersActive(customerId);
+    return {
+      connections: mine.connections + others.connections,
+      subscriptions: mine.subscriptions + others.subscriptions,
+    };
+  }
+
+  /** The customer's subscriptions on other nodes (the cluster-wide tier cap: subscription-quota.ts). */
+  async elsewhere(customerId: string): Promise<number> {
+    return (await this.othersActive(customerId)).subscriptions;
+  }
+
+  /** Open sockets and subscriptions of one customer on the other nodes, as they last published them. */
+  private async othersActive(customerId: string): Promise<{ connections: number; subscriptions: number }> {
     const others = await this.otherNodes();
     const tx = this.redis.multi();
     for (const node of others)
       tx.hmget(this.keys.live(node), `${CONN}:${customerId}`, `${SUBS}:${customerId}`);
     const rows = await this.exec(tx);
-    let { connections, subscriptions } = mine;
+    let connections = 0;
+    let subscriptions = 0;
     for (const row of rows) {
       const [c, s] = row as Array<string | null>;
       connections += Number(c ?? 0);

@@ -12,6 +12,7 @@ export function callerOf(request: FastifyRequest): CallerContext {
     logger: request.log,
     tenant: principal.customerId,
     historyMaxAgeDays: principal.limits.historyMaxAgeDays,
+    venueLookups: principal.limits,
   };
 }
 

@@ -20,6 +20,7 @@ import type { CallerContext } from '../caller-context.js';
 import type { ExchangesService } from '../exchanges-service.js';
 import { joinJson } from './json-bytes.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from './list-cursor.js';
+import { LookupBudget } from './lookup-budget.js';
 import {
   type EventHeader,
   MARKET_SCOPES,
@@ -40,6 +41,7 @@ export interface MarketsServiceOptions {
   venueTimeoutMs: number;
   /** How long a market the venue did not know is remembered as unknown. */
   missTtlMs: number;
+  now?: () => number;
 }
 
 const SCOPE_PARAMS: Record<MarketScope, readonly (keyof MarketsQuery)[]> = {
@@ -60,6 +62,7 @@ export const TOTAL_CAP = 1000;
 export class MarketsService {
   private readonly totals: TtlCache<MarketCount>;
   private readonly misses: TtlCache<true>;
+  private readonly budget: LookupBudget;
 
   constructor(
     private readonly markets: MarketsRepo,
@@ -70,6 +73,7 @@ export class MarketsService {
   ) {
     this.totals = new TtlCache(options.totalsTtlMs);
     this.misses = new TtlCache(options.missTtlMs);
+    this.budget = new LookupBudget(options.now);
   }
 
   /** The response body: UTF-8 JSON. */
@@ -255,7 +259,18 @@ export class MarketsService {
    */
   private async lookup(svcIds: readonly string[], caller: CallerContext, strict: boolean) {
     const found = await this.markets.findBySvcIds(svcIds);
-    const missingIds = svcIds.filter((id) => !found.has(id) && this.misses.peek(id) === undefined);
+    const missing: string[] = [];
+    for (const id of svcIds) {
+      if (found.has(id) || this.misses.peek(id) !== undefined) continue;
+      // Only what a venue would be asked costs a lookup; an id no enabled catalogue can answer is simply unknown.
+      if (this.venueOf(id) !== null) missing.push(id);
+      else this.misses.set(id, true);
+    }
+    const { granted, retryAfterMs } =
+      caller.tenant !== null && caller.venueLookups
+        ? this.budget.take(caller.tenant, missing.length, caller.venueLookups)
+        : { granted: missing.length, retryAfterMs: 0 };
+    const missingIds = missing.slice(0, granted);
     let next = 0;
     const worker = async () => {
       while (next < missingIds.length) {
@@ -277,10 +292,23 @@ export class MarketsService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(ON_DEMAND_CONCURRENCY, missingIds.length) }, worker));
+    if (granted < missing.length) {
+      // Refused, not reported missing: the venue was never asked. What was looked up is stored, so the retry
+      // pays only for the rest.
+      const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+      throw new AppError(
+        'rate_limit_exceeded',
+        `${missing.length - granted} of the markets asked for are not in the catalogue, and your tier's budget of ` +
+          `exchange lookups (${caller.venueLookups?.venueLookupsPerSecond}/s, burst ` +
+          `${caller.venueLookups?.venueLookupsBurst}) is spent: retry after ${seconds} s`,
+        { headers: { 'retry-after': String(seconds) } },
+      );
+    }
     return found;
   }
 
-  private async fetchFromVenue(svcId: string, caller: CallerContext): Promise<Market | null> {
+  /** The venue to ask for this id, when one can be: it parses, and its exchange is enabled with a market lookup. */
+  private venueOf(svcId: string) {
     const parsed = parseSvcId(svcId);
     if (!parsed.ok) return null;
     let venue: ReturnType<ExchangesService['venue']>;
@@ -289,12 +317,18 @@ export class MarketsService {
     } catch {
       return null; // Not enabled here, or no catalogue: only the store can know it.
     }
-    const fetchMarket = venue.catalog.fetchMarket;
-    if (!fetchMarket) return null;
+    return venue.catalog.fetchMarket ? { venue, nativeId: parsed.value.nativeId } : null;
+  }
+
+  private async fetchFromVenue(svcId: string, caller: CallerContext): Promise<Market | null> {
+    const asked = this.venueOf(svcId);
+    const fetchMarket = asked?.venue.catalog.fetchMarket;
+    if (!asked || !fetchMarket) return null;
+    const { venue, nativeId } = asked;
     const ctx: VenueContext = { ...caller, signal: AbortSignal.timeout(this.options.venueTimeoutMs) };
     // The venue may spell the id its own way (case): the store keys it by the venue's spelling, and this answer
     // serves it under the id the client asked for.
-    return fetchMarket.call(venue.catalog, ctx, parsed.value.nativeId);
+    return fetchMarket.call(venue.catalog, ctx, nativeId);
   }
 
   private async render(
