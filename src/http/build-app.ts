@@ -39,6 +39,7 @@ import { lazyChildLoggerFactory } from './plugins/lazy-child-logger.js';
 import type { HttpMetrics } from './plugins/metrics.js';
 import { installDocsUi, installOpenApi } from './plugins/openapi.js';
 import { installShutdownGate, type ShutdownGate } from './plugins/shutdown-gate.js';
+import { installWellFormedTextGuard } from './plugins/well-formed-text.js';
 import { accountsRoutes } from './routes/accounts-routes.js';
 import { builderRoutes } from './routes/builder-routes.js';
 import { exchangesRoutes } from './routes/exchanges-routes.js';
@@ -134,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.addSchema(ErrorBody);
   installErrorHandling(app);
   installFiniteNumberGuard(app);
+  installWellFormedTextGuard(app);
   const shutdown = installShutdownGate(app);
   deps.metrics.install(app);
   await installOpenApi(app, deps.version);
