@@ -14,7 +14,7 @@ export interface CreateKeyInput {
   builder?: boolean;
   /** Overrides the tier's sustained requests per second. */
   qpsLimit?: number | undefined;
-  /** Overrides the tier's burst; defaults to max(qpsLimit, tier burst) when qpsLimit is set. */
+  /** Overrides the tier's burst; defaults to qpsLimit × the tier's burst/rate (at least 1) when qpsLimit is set. */
   burst?: number | undefined;
   customerId?: string | undefined;
 }
@@ -183,8 +183,13 @@ export function toPrincipal(row: ApiKeyRow): Principal {
   const tier = row.is_builder === 1 ? withoutAdmin(stored) : stored;
   const base = TIERS[tier];
   const restQps = row.qps_limit ?? base.restQps;
+  // A qps_limit scales the tier's burst with it (burst/rate of the tier, at least one request). It used to be
+  // max(qps_limit, tier burst): 500 builder end-users at 1 QPS could then burst 400 each against a 500 QPS pool.
   const restQpsBurst =
-    row.burst ?? (row.qps_limit !== null ? Math.max(row.qps_limit, base.restQpsBurst) : base.restQpsBurst);
+    row.burst ??
+    (row.qps_limit !== null
+      ? Math.max(1, row.qps_limit * (base.restQpsBurst / base.restQps))
+      : base.restQpsBurst);
   return {
     keyId: row.id,
     customerId: row.customer_id,
