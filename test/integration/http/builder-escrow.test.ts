@@ -381,6 +381,42 @@ describe('builder orders with fee escrow on the sandbox chain', () => {
     assert.equal(await balance(erin.address), 1_000_000n);
   });
 
+  test('two concurrent POSTs with one Idempotency-Key and one fee_auth: both get the one order (issue 31 item 11)', async () => {
+    const frank = await payer(1_000_000n);
+    const { market, outcome, book: b } = await roomyMarket();
+    const body = {
+      market_id: market.exchange_market_id,
+      outcome,
+      side: 'buy',
+      price: b.bids[0]![0],
+      size: 10,
+      fee_auth: await feeAuth(frank, 30_000n),
+    };
+    // The second arrives while the first is pulling the fee: it used to find the fee recorded and answer 409.
+    const [first, second] = await Promise.all([
+      place(body, { 'idempotency-key': 'escrow-idem-concurrent' }),
+      place(body, { 'idempotency-key': 'escrow-idem-concurrent' }),
+    ]);
+    assert.equal(first.status, 200, first.text);
+    assert.equal(second.status, 200, second.text);
+    assert.equal((second.body as ApiOrder).id, (first.body as ApiOrder).id);
+    // One journal row (one client order id) and one fee pulled.
+    const ids = [first, second].map(
+      (r) => (r.body as ApiOrder & { client_order_id: string }).client_order_id,
+    );
+    assert.equal(ids[0], ids[1]);
+    assert.equal(await balance(frank.address), 970_000n);
+    // A third with the same key and a different order is still refused.
+    const other = await place({ ...body, size: 11 }, { 'idempotency-key': 'escrow-idem-concurrent' });
+    assertError(other, 409, 'conflict');
+    await call(`/api/v1/orders/${(first.body as ApiOrder).id}?exchange=polymarket`, {
+      method: 'DELETE',
+      key: builder,
+      headers: as(user.customer_id),
+    });
+    assert.equal(await balance(frank.address), 1_000_000n);
+  });
+
   test('every bad fee_auth is refused before the exchange: nothing pulled, nothing sent', async () => {
     const carol = await payer(1_000_000n);
     const poor = await payer(10_000_000n, 0n);
