@@ -110,6 +110,17 @@ describe('lone UTF-16 surrogates', () => {
     });
   }
 
+  test('percent-encoded in a path or query (the UTF-8 of a surrogate, which no decoder turns into one): no 500', async () => {
+    for (const path of [
+      '/api/v1/orders/%ED%A0%80?exchange=kalshi',
+      '/api/v1/markets?search=%ED%A0%80',
+      '/api/v1/orderbook?exchange=kalshi&market_id=%ED%BF%BF&outcome=yes',
+    ]) {
+      const res = await call(path);
+      assert.ok(res.status < 500, `${path}: ${res.status} ${res.text}`);
+    }
+  });
+
   test('a well-formed pair (an emoji) is still accepted as text', async () => {
     const res = await call('/api/v1/markets?search=%F0%9F%98%80');
     assert.equal(res.status, 200, res.text);
