@@ -1,7 +1,7 @@
 // `omnibook sandbox`: starts each exchange simulator on loopback, points that venue's adapter at it, opens one
 // funded paper account per venue and writes them to <data-dir>/sandbox-accounts.json — the documented way
 // for a new user or a script to trade in the sandbox.
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectChain, type OnChain } from '../chain/chain.js';
 import { deployFeeEscrow, type FeeEscrowDeployment } from '../chain/sandbox/fee-escrow-deploy.js';
@@ -93,6 +93,8 @@ export async function startSandboxVenues(config: Config): Promise<SandboxVenues>
   const accountsFile = join(config.dataDir, 'sandbox-accounts.json');
   // Paper credentials for local simulators: kept readable by the owner only.
   writeFileSync(accountsFile, `${JSON.stringify(accounts, null, 2)}\n`, { mode: 0o600 });
+  // The mode above applies only to a file this call creates (and through the umask): the paper keys stay 0600.
+  chmodSync(accountsFile, 0o600);
   return {
     venues: running.map(([, r]) => r.adapter),
     chain: chain ? connectSandboxChain(chain, config) : null,

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { createRuntime, type Runtime } from '../main.js';
+import { PRIVATE_DIR_MODE } from '../store/private-file.js';
 import { ServerLock } from '../store/server-lock.js';
 import { parse, SERVER_FLAGS, serverOverrides } from './args.js';
 import { liveVenues } from './live-venues.js';
@@ -21,7 +22,7 @@ export async function serveCommand(mode: Config['mode'], argv: string[]): Promis
     ...(values.config ? { file: values.config } : {}),
     overrides: { ...serverOverrides(values), mode },
   });
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   // Before the sandbox writes its accounts file into the data directory: a second server there stops here.
   const lock = ServerLock.forStore(config);
   let sandbox: SandboxVenues | null;

@@ -10,6 +10,7 @@ import { createLogger } from '../main.js';
 import { openStore } from '../store/database.js';
 import { EventsRepo } from '../store/events-repo.js';
 import { MarketsRepo } from '../store/markets-repo.js';
+import { PRIVATE_DIR_MODE } from '../store/private-file.js';
 import { SyncStateRepo } from '../store/sync-state-repo.js';
 import type { VenueAdapter } from '../venues/port.js';
 import { VenueRegistry } from '../venues/registry.js';
@@ -55,7 +56,7 @@ export async function syncCommand(argv: string[]): Promise<number> {
       ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
     },
   });
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const logger = createLogger(config.logLevel);
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const closers: Array<() => Promise<unknown>> = [() => store.close()];

@@ -61,3 +61,11 @@ export const TIERS: Readonly<Record<TierName, Readonly<TierLimits>>> = Object.fr
 export function isTierName(value: unknown): value is TierName {
   return typeof value === 'string' && (TIER_NAMES as readonly string[]).includes(value);
 }
+
+/**
+ * The highest tier a builder key or a builder's end-user may hold: its own, short of admin. Key administration is
+ * the operator's; a builder hands its tier down to end-users it creates at will, so admin must never be in reach.
+ */
+export function withoutAdmin(tier: TierName): TierName {
+  return tier === 'admin' ? 'scale' : tier;
+}

@@ -38,7 +38,9 @@ import { clientErrorHandler, frameworkErrorHandler } from './plugins/framework-e
 import { lazyChildLoggerFactory } from './plugins/lazy-child-logger.js';
 import type { HttpMetrics } from './plugins/metrics.js';
 import { installDocsUi, installOpenApi } from './plugins/openapi.js';
+import { requestIdGenerator } from './plugins/request-id.js';
 import { installShutdownGate, type ShutdownGate } from './plugins/shutdown-gate.js';
+import { installWellFormedTextGuard } from './plugins/well-formed-text.js';
 import { accountsRoutes } from './routes/accounts-routes.js';
 import { builderRoutes } from './routes/builder-routes.js';
 import { exchangesRoutes } from './routes/exchanges-routes.js';
@@ -120,7 +122,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     bodyLimit: deps.bodyLimitBytes,
     requestTimeout: deps.requestTimeoutMs,
     trustProxy: deps.trustProxy,
-    requestIdHeader: 'x-request-id',
+    // Our own ids; a client's X-Request-Id only behind a trusted proxy (plugins/request-id.ts).
+    requestIdHeader: false,
+    genReqId: requestIdGenerator(deps.trustProxy),
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     // Our shutdown gate answers 503 in the contract's error shape instead.
@@ -134,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.addSchema(ErrorBody);
   installErrorHandling(app);
   installFiniteNumberGuard(app);
+  installWellFormedTextGuard(app);
   const shutdown = installShutdownGate(app);
   deps.metrics.install(app);
   await installOpenApi(app, deps.version);

@@ -7,6 +7,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import { PgReader } from './pg-reader.js';
+import { ensurePrivateFile, PRIVATE_DIR_MODE, restrictExisting } from './private-file.js';
 import { RejectNulPlugin } from './reject-nul-plugin.js';
 import type { Database } from './schema.js';
 import { SqliteReader } from './sqlite-reader.js';
@@ -46,10 +47,13 @@ export function openStore(options: OpenStoreOptions): Store {
 }
 
 function openSqlite(dataDir: string): Store {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = resolve(join(dataDir, 'omnibook.sqlite'));
+  // Created 0600 before SQLite opens it (SQLite would create it 0644); the WAL and shm files take its mode.
+  ensurePrivateFile(file);
   const handle = new SqliteDatabase(file);
   handle.pragma('journal_mode = WAL');
+  restrictExisting(`${file}-wal`, `${file}-shm`);
   handle.pragma('synchronous = NORMAL');
   handle.pragma('busy_timeout = 5000');
   handle.pragma('foreign_keys = ON');

@@ -8,7 +8,8 @@
 // The journal commits queued rows together (order-journal-repo.ts) and then empties the file; rows left in it when
 // the server died are committed when the journal opens next. One serving process owns the file, as it owns the
 // SQLite journal: a second server on the same data directory is refused at start (server-lock.ts).
-import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { PRIVATE_FILE_MODE } from './private-file.js';
 
 /** Its name in the data directory: beside omnibook.sqlite, and like its -wal and -shm files, named after it. */
 export const ORDER_INTENTS_FILE = 'omnibook.sqlite-intents';
@@ -18,7 +19,9 @@ export class OrderIntentLog {
 
   /** Opens (creating, owner-only) the log at `file`. */
   constructor(readonly file: string) {
-    this.fd = openSync(file, 'a+', 0o600);
+    this.fd = openSync(file, 'a+', PRIVATE_FILE_MODE);
+    // The mode above applies only to a file this call creates, narrowed by the umask: set it either way.
+    fchmodSync(this.fd, PRIVATE_FILE_MODE);
   }
 
   /** Appends one record; returns once the write has reached the operating system. */

@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { ensurePrivateFile, PRIVATE_DIR_MODE } from './private-file.js';
 
 /** Its name in the data directory, beside omnibook.sqlite. */
 export const SERVER_LOCK_FILE = 'omnibook.sqlite-server-lock';
@@ -21,8 +22,9 @@ export class ServerLock {
 
   /** Takes the data directory's lock, or throws DataDirInUseError at once when another server holds it. */
   static acquire(dataDir: string): ServerLock {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const file = resolve(join(dataDir, SERVER_LOCK_FILE));
+    ensurePrivateFile(file);
     const handle = new SqliteDatabase(file, { timeout: 0 });
     try {
       // Exclusive locking mode keeps the lock after the transaction that took it, until the connection closes.

@@ -2,7 +2,7 @@
 // in-memory cache so the hot path does not hit the database. The cache TTL bounds how late a revocation bites.
 
 import type { ApiKeyInfo } from '../domain/api-key-info.js';
-import { TIER_NAMES, TIERS, type TierName } from '../domain/tiers.js';
+import { TIER_NAMES, TIERS, type TierName, withoutAdmin } from '../domain/tiers.js';
 import { AppError } from '../errors/app-error.js';
 import type { ApiKeyRow, ApiKeysRepo } from '../store/api-keys-repo.js';
 import { digestsEqual, displayPrefix, generateApiKey, hashApiKey, randomId } from './key-material.js';
@@ -14,7 +14,7 @@ export interface CreateKeyInput {
   builder?: boolean;
   /** Overrides the tier's sustained requests per second. */
   qpsLimit?: number | undefined;
-  /** Overrides the tier's burst; defaults to max(qpsLimit, tier burst) when qpsLimit is set. */
+  /** Overrides the tier's burst; defaults to qpsLimit × the tier's burst/rate (at least 1) when qpsLimit is set. */
   burst?: number | undefined;
   customerId?: string | undefined;
 }
@@ -132,6 +132,12 @@ export class ApiKeyService {
   }
 
   private rowFor(key: string, input: CreateKeyInput): ApiKeyRow {
+    // A builder creates end-user keys at its own tier: an admin builder could mint admin keys through them.
+    if (input.builder && input.tier === 'admin') {
+      throw new AppError('validation_error', 'a builder key cannot be admin tier (use scale or lower)', {
+        validationErrors: ['body.builder: a builder key cannot have tier admin'],
+      });
+    }
     // Bounds keep the limiter's arithmetic finite (Retry-After, Redis key lifetimes) for any accepted key.
     if (input.qpsLimit !== undefined && !(input.qpsLimit >= MIN_QPS && input.qpsLimit <= MAX_RATE)) {
       throw new AppError('validation_error', `qps limit must be between ${MIN_QPS} and ${MAX_RATE}`);
@@ -172,11 +178,18 @@ function toInfo(row: ApiKeyRow): ApiKeyInfo {
 }
 
 export function toPrincipal(row: ApiKeyRow): Principal {
-  const tier = (TIER_NAMES as readonly string[]).includes(row.tier) ? (row.tier as TierName) : 'free';
+  const stored = (TIER_NAMES as readonly string[]).includes(row.tier) ? (row.tier as TierName) : 'free';
+  // A builder row stored admin before that was refused (migration 0010 demotes them too) still never acts as admin.
+  const tier = row.is_builder === 1 ? withoutAdmin(stored) : stored;
   const base = TIERS[tier];
   const restQps = row.qps_limit ?? base.restQps;
+  // A qps_limit scales the tier's burst with it (burst/rate of the tier, at least one request). It used to be
+  // max(qps_limit, tier burst): 500 builder end-users at 1 QPS could then burst 400 each against a 500 QPS pool.
   const restQpsBurst =
-    row.burst ?? (row.qps_limit !== null ? Math.max(row.qps_limit, base.restQpsBurst) : base.restQpsBurst);
+    row.burst ??
+    (row.qps_limit !== null
+      ? Math.max(1, row.qps_limit * (base.restQpsBurst / base.restQps))
+      : base.restQpsBurst);
   return {
     keyId: row.id,
     customerId: row.customer_id,

@@ -2,6 +2,7 @@
 // never echoed: error messages name fields, never values.
 import type { ExchangeId } from '../domain/exchanges.js';
 import { ownValue } from '../domain/own-key.js';
+import { holdsMalformedText, malformedTextMessage } from '../domain/well-formed-text.js';
 import { AppError } from '../errors/app-error.js';
 import type { CredentialField, VenueSession } from '../venues/port.js';
 
@@ -20,6 +21,10 @@ export function decodeCredentialsHeader(
     parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
   } catch {
     throw new AppError('bad_request', 'X-Exchange-Credentials must be base64 of a JSON object');
+  }
+  // Its JSON may escape a lone surrogate that the edge's check of query and body never saw.
+  if (holdsMalformedText(parsed)) {
+    throw new AppError('validation_error', malformedTextMessage('header X-Exchange-Credentials'));
   }
   return sessionFrom(parsed, exchange, fields, 'per_request');
 }
@@ -46,8 +51,12 @@ export function sessionFrom(
     if (typeof v !== 'string') problems.push(`credentials.${field.name} must be a string`);
     else credentials.push([field.name, v]);
   }
-  for (const name of Object.keys(record)) {
-    if (!known.has(name)) problems.push(`credentials.${name} is not a ${exchange} credential field`);
+  // An unknown name is not repeated: it may be a secret pasted as a name. The accepted ones are listed instead.
+  const unknown = Object.keys(record).filter((name) => !known.has(name)).length;
+  if (unknown > 0) {
+    problems.push(
+      `credentials has ${unknown} field(s) that are not ${exchange} credential fields (names not repeated; it takes ${[...known].join(', ')})`,
+    );
   }
   if (problems.length > 0) {
     throw new AppError('validation_error', problems[0] as string, { validationErrors: problems });

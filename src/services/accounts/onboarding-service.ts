@@ -309,10 +309,15 @@ function credentialFields(
     } else if (typeof value !== 'string') problems.push(`body.${field.name} must be a string`);
     else out.push([field.name, value]);
   }
-  for (const name of Object.keys(record)) {
-    if (!ONBOARD_FIELDS.has(name) && !known.has(name) && !skip.has(name)) {
-      problems.push(`body.${name} is not a field of ${id} onboarding`);
-    }
+  // An unknown name is not repeated: it may be a secret pasted as a name. The accepted ones are listed instead.
+  const unknown = Object.keys(record).filter(
+    (name) => !ONBOARD_FIELDS.has(name) && !known.has(name) && !skip.has(name),
+  ).length;
+  if (unknown > 0) {
+    const accepted = [...ONBOARD_FIELDS, ...[...known].filter((name) => !skip.has(name))];
+    problems.push(
+      `body has ${unknown} field(s) ${id} onboarding does not take (names not repeated; it takes ${accepted.join(', ')})`,
+    );
   }
   return Object.fromEntries(out);
 }

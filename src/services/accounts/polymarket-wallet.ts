@@ -4,6 +4,7 @@
 // must use; venues.md "Signature types / funder").
 import { type Hex, isAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { secp256k1Key, secp256k1KeyMessage, secp256k1KeyProblem } from '../../domain/secp256k1-key.js';
 import { AppError } from '../../errors/app-error.js';
 import type { WalletType } from './accounts-schema.js';
 
@@ -16,23 +17,14 @@ export const SIGNATURE_TYPE = new Map<WalletType, number>([
 
 export const POLYGON_CHAIN_ID = 137;
 
-const PRIVATE_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
-
 /** The EOA of a hex private key; 400 naming the field (never echoing it) when it is not one. */
 export function eoaOf(privateKey: string, field = 'private_key'): Hex {
-  if (!PRIVATE_KEY.test(privateKey)) {
-    throw new AppError('validation_error', `${field} must be a 32-byte hex private key`, {
-      validationErrors: [`body.${field} must be 64 hex characters, optionally 0x-prefixed`],
-    });
+  const key = secp256k1Key(privateKey);
+  if (key === null) {
+    const message = secp256k1KeyMessage(field, secp256k1KeyProblem(privateKey) ?? 'shape');
+    throw new AppError('validation_error', message, { validationErrors: [`body.${message}`] });
   }
-  try {
-    return privateKeyToAccount((privateKey.startsWith('0x') ? privateKey : `0x${privateKey}`) as Hex).address;
-  } catch {
-    // Zero, or not below the curve order.
-    throw new AppError('validation_error', `${field} is not a valid secp256k1 private key`, {
-      validationErrors: [`body.${field} is not a valid secp256k1 private key`],
-    });
-  }
+  return privateKeyToAccount(key).address;
 }
 
 export function checkAddress(value: string | undefined, field: string, problems: string[]): void {

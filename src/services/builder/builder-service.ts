@@ -10,6 +10,7 @@ import type { Config } from '../../config/schema.js';
 import type { BuilderTierName } from '../../domain/builder-tiers.js';
 import { isBuilderTierName } from '../../domain/builder-tiers.js';
 import type { ExchangeId } from '../../domain/exchanges.js';
+import { withoutAdmin } from '../../domain/tiers.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ApiKeysRepo } from '../../store/api-keys-repo.js';
 import type { BuilderRepo, BuilderRow, BuilderUserRow } from '../../store/builder-repo.js';
@@ -65,8 +66,9 @@ export class BuilderService {
     const qps = body.qps_limit ?? this.deps.config.defaultUserQps;
     const { key, row: keyRow } = this.deps.keys.prepare({
       name: `end-user ${body.external_id}`.slice(0, 200),
-      // The end-user trades under its builder's service tier (monthly quota, history window), at its own qps_limit.
-      tier: caller.tier,
+      // The end-user trades under its builder's service tier (monthly quota, history window), at its own qps_limit,
+      // and never above it; never admin either, which builder keys cannot hold anyway (tenancy/api-keys.ts).
+      tier: withoutAdmin(caller.tier),
       qpsLimit: qps,
       customerId,
     });

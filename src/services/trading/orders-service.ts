@@ -101,6 +101,11 @@ const LIST_RECONCILE_MAX = 20;
 
 export class OrdersService {
   private readonly clock: () => number;
+  /** POSTs under an Idempotency-Key being placed by this process, by customer and key. */
+  private readonly inFlight = new Map<
+    string,
+    { requestHash: string; exchange: string; answer: Promise<Order> }
+  >();
 
   constructor(private readonly options: OrdersServiceOptions) {
     this.clock = options.clock ?? Date.now;
@@ -139,17 +144,56 @@ export class OrdersService {
       ...(charge ? { charge_ref: charge.reference } : {}),
     };
     // Only a retry under the same Idempotency-Key reads the fingerprint, so an order without a key has none ('').
-    const requestHash = idempotencyKey === undefined ? '' : fingerprint(request);
-    if (idempotencyKey !== undefined) {
-      const first = await this.options.journal.byIdempotencyKey(caller.tenant, idempotencyKey);
-      if (first) return this.replay(caller, venue, session, first, requestHash);
+    if (idempotencyKey === undefined)
+      return this.place(caller, venue, session, request, '', undefined, charge);
+    const requestHash = fingerprint(request);
+    const first = await this.options.journal.byIdempotencyKey(caller.tenant, idempotencyKey);
+    if (first) return this.replay(caller, venue, session, first, requestHash);
+    // A POST under this key still in flight on this node is joined: the second of two concurrent ones carrying one
+    // fee_auth used to find the fee taken and answer 409; now both get the first's answer.
+    const flightKey = `${caller.tenant}\n${idempotencyKey}`;
+    const flying = this.inFlight.get(flightKey);
+    if (flying) {
+      if (flying.requestHash !== requestHash || flying.exchange !== venue.descriptor.id) {
+        throw new AppError('conflict', 'this Idempotency-Key was already used for a different order');
+      }
+      return flying.answer;
     }
+    const answer = this.place(caller, venue, session, request, requestHash, idempotencyKey, charge);
+    this.inFlight.set(flightKey, { requestHash, exchange: venue.descriptor.id, answer });
+    try {
+      return await answer;
+    } finally {
+      this.inFlight.delete(flightKey);
+    }
+  }
+
+  /** Takes the charge and sends the order (create's second half, once no earlier answer applies). */
+  private async place(
+    caller: TradingCaller,
+    venue: VenueAdapter,
+    session: VenueSession,
+    request: JournalledRequest,
+    requestHash: string,
+    idempotencyKey: string | undefined,
+    charge: OrderCharge | undefined,
+  ): Promise<Order> {
     const keys: ChargedOrder = {
       customerId: caller.tenant,
       exchange: venue.descriptor.id,
       clientOrderId: request.client_order_id,
     };
-    await charge?.take(keys);
+    try {
+      await charge?.take(keys);
+    } catch (error) {
+      // The same POST on another node may have taken this charge and written its row meanwhile: its answer is ours.
+      const first =
+        idempotencyKey === undefined
+          ? undefined
+          : await this.options.journal.byIdempotencyKey(caller.tenant, idempotencyKey);
+      if (first) return this.replay(caller, venue, session, first, requestHash);
+      throw error;
+    }
     return this.send(caller, venue, session, request, charge, {
       ...keys,
       venueOrderId: null,

@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import { createL1Headers } from '@polymarket/clob-client-v2';
 import type { Hex, LocalAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { secp256k1Key, secp256k1KeyMessage, secp256k1KeyProblem } from '../../domain/secp256k1-key.js';
 import { AppError } from '../../errors/app-error.js';
 import type { VenueSession } from '../port.js';
 import { ParsedKeyCache } from '../shared/parsed-key-cache.js';
@@ -33,19 +34,16 @@ export interface SdkSigner {
   signTypedData: LocalAccount['signTypedData'];
 }
 
-const PRIVATE_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
-
 const signers = new ParsedKeyCache<PolymarketSigner>(1024);
 
 /** The session's signer; a stored or managed session's is kept (shared/parsed-key-cache.ts). */
 export function signerFromSession(session: VenueSession): PolymarketSigner {
   const raw = session.credentials.private_key ?? '';
-  if (!PRIVATE_KEY.test(raw)) {
-    throw new AppError('validation_error', 'credentials.private_key must be a 32-byte hex key', {
-      validationErrors: ['credentials.private_key must be 64 hex characters, optionally 0x-prefixed'],
-    });
+  const key = secp256k1Key(raw) as Hex | null;
+  if (key === null) {
+    const message = secp256k1KeyMessage('credentials.private_key', secp256k1KeyProblem(raw) ?? 'shape');
+    throw new AppError('validation_error', message, { validationErrors: [message] });
   }
-  const key = (raw.startsWith('0x') ? raw : `0x${raw}`).toLowerCase() as Hex;
   return signers.parsed(session, key, () => signerOf(key));
 }
 

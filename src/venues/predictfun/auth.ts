@@ -14,6 +14,7 @@ import {
   toHex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { secp256k1Key, secp256k1KeyMessage, secp256k1KeyProblem } from '../../domain/secp256k1-key.js';
 import { AppError } from '../../errors/app-error.js';
 import type { VenueSession } from '../port.js';
 
@@ -32,9 +33,10 @@ export function credentialsFrom(session: VenueSession): PredictfunCredentials {
   const problems: string[] = [];
   let privateKey: Hex | null = null;
   if (pk !== undefined) {
-    const hex = pk.startsWith('0x') ? pk : `0x${pk}`;
-    if (/^0x[0-9a-fA-F]{64}$/.test(hex)) privateKey = hex as Hex;
-    else problems.push('credentials.private_key must be a 32-byte hex private key');
+    privateKey = secp256k1Key(pk) as Hex | null;
+    if (privateKey === null) {
+      problems.push(secp256k1KeyMessage('credentials.private_key', secp256k1KeyProblem(pk) ?? 'shape'));
+    }
   }
   let predictAccount: Address | null = null;
   if (account !== undefined) {

@@ -23,7 +23,12 @@ import { MarketsRepo } from '../../../src/store/markets-repo.js';
 import { walkVenue } from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
 import { PULL_FEE_TYPES } from '../../support/pull-fee.js';
-import { startTestServer, type TestRequestInit, type TestServer } from '../../support/server.js';
+import {
+  startTestServer,
+  type TestRequestInit,
+  type TestResponse,
+  type TestServer,
+} from '../../support/server.js';
 
 interface ApiOrder {
   id: string;
@@ -379,6 +384,47 @@ describe('builder orders with fee escrow on the sandbox chain', () => {
       headers: as(user.customer_id),
     });
     assert.equal(await balance(erin.address), 1_000_000n);
+  });
+
+  test('two concurrent POSTs with one Idempotency-Key and one fee_auth: both get the one order (issue 31 item 11)', async () => {
+    const frank = await payer(1_000_000n);
+    const { market, outcome, book: b } = await roomyMarket();
+    const body = {
+      market_id: market.exchange_market_id,
+      outcome,
+      side: 'buy',
+      price: b.bids[0]![0],
+      size: 10,
+      fee_auth: await feeAuth(frank, 30_000n),
+    };
+    // The second arrives while the first is pulling the fee: it used to find the fee recorded and answer 409.
+    const both = await Promise.all([
+      place(body, { 'idempotency-key': 'escrow-idem-concurrent' }),
+      place(body, { 'idempotency-key': 'escrow-idem-concurrent' }),
+    ]);
+    try {
+      const [first, second] = both as [TestResponse, TestResponse];
+      assert.equal(first.status, 200, first.text);
+      assert.equal(second.status, 200, second.text);
+      assert.equal((second.body as ApiOrder).id, (first.body as ApiOrder).id);
+      // One journal row (one client order id) and one fee pulled.
+      const ids = both.map((r) => (r.body as ApiOrder & { client_order_id: string }).client_order_id);
+      assert.equal(ids[0], ids[1]);
+      assert.equal(await balance(frank.address), 970_000n);
+      // A third with the same key and a different order is still refused.
+      const other = await place({ ...body, size: 11 }, { 'idempotency-key': 'escrow-idem-concurrent' });
+      assertError(other, 409, 'conflict');
+    } finally {
+      // Whatever was placed is cancelled, so a failure here leaves no resting order for the tests after it.
+      for (const id of new Set(both.filter((r) => r.status === 200).map((r) => (r.body as ApiOrder).id))) {
+        await call(`/api/v1/orders/${id}?exchange=polymarket`, {
+          method: 'DELETE',
+          key: builder,
+          headers: as(user.customer_id),
+        });
+      }
+    }
+    assert.equal(await balance(frank.address), 1_000_000n);
   });
 
   test('every bad fee_auth is refused before the exchange: nothing pulled, nothing sent', async () => {

@@ -257,7 +257,8 @@ describe('isolation matrix', () => {
       204,
     );
     const nowhere = 'cus_does_not_exist_anywhere';
-    const endUser = await createUser(mine, { qps_limit: 1 });
+    // Its burst follows its qps_limit (×2 at pro): room for every route below on a held clock.
+    const endUser = await createUser(mine, { qps_limit: 5 });
     const kalshi = cat.sims.get('kalshi');
     assert.ok(kalshi);
 
@@ -529,15 +530,16 @@ describe('the builder flow in the sandbox (without escrow)', () => {
 
 describe('QPS under impersonation (held admission clock)', () => {
   test("the end-user's qps_limit bucket is the one its own key uses, and the pool binds across end-users", async () => {
-    // A free-tier builder: its end-users' keys burst 10 at their qps_limit of 1.
-    const builder = await builderKey('free');
+    // A pro builder: its end-users' keys burst 16 at their qps_limit of 8 (the tier's burst/rate, 2), so the five
+    // together could burst 80 against the pool's 40.
+    const builder = await builderKey('pro');
     const users: BuilderUser[] = [];
-    for (let i = 0; i < 5; i++) users.push(await createUser(builder, { qps_limit: 1 }));
+    for (let i = 0; i < 5; i++) users.push(await createUser(builder, { qps_limit: 8 }));
     heldAt = Date.now();
     try {
       const [first] = users as [BuilderUser];
       const remaining: string[] = [];
-      for (let i = 0; i < 10; i++) {
+      for (let i = 0; i < 16; i++) {
         const res = await call('/api/v1/orders?exchange=nowhere', {
           key: builder,
           headers: as(first.customer_id),
@@ -547,31 +549,23 @@ describe('QPS under impersonation (held admission clock)', () => {
           `${res.headers.get('x-ratelimit-user-remaining')}/${res.headers.get('x-ratelimit-pool-remaining')}`,
         );
       }
-      assert.deepEqual(remaining, [
-        '9/39',
-        '8/38',
-        '7/37',
-        '6/36',
-        '5/35',
-        '4/34',
-        '3/33',
-        '2/32',
-        '1/31',
-        '0/30',
-      ]);
+      assert.deepEqual(
+        remaining,
+        Array.from({ length: 16 }, (_, i) => `${15 - i}/${39 - i}`),
+      );
       const limited = await call('/api/v1/orders?exchange=nowhere', {
         key: builder,
         headers: as(first.customer_id),
       });
       assertError(limited, 429, 'rate_limit_exceeded');
-      assert.equal((limited.body as { limit_qps: number }).limit_qps, 1);
+      assert.equal((limited.body as { limit_qps: number }).limit_qps, 8);
       assert.ok(limited.headers.get('retry-after'));
       // Its own key draws on the same bucket.
       assertError(await call('/api/v1/usage', { key: first.api_key }), 429, 'rate_limit_exceeded');
-      // The other four have 10 each, but the pool has 30 left: the 31st is refused by the pool.
+      // The other four have 16 each, but the pool has 24 left: the 25th is refused by the pool.
       let admitted = 0;
       let refused: TestResponse | undefined;
-      for (let i = 0; i < 40 && !refused; i++) {
+      for (let i = 0; i < 64 && !refused; i++) {
         const user = users[1 + (i % 4)] as BuilderUser;
         const res = await call('/api/v1/orders?exchange=nowhere', {
           key: builder,
@@ -580,7 +574,7 @@ describe('QPS under impersonation (held admission clock)', () => {
         if (res.status === 429) refused = res;
         else admitted++;
       }
-      assert.equal(admitted, 30);
+      assert.equal(admitted, 24);
       assert.ok(refused);
       assertError(refused, 429, 'rate_limit_exceeded');
       assert.equal((refused.body as { limit_qps: number }).limit_qps, POOL);

@@ -142,7 +142,12 @@ describe('kalshi self', () => {
       [{ private_key: account.credentials.private_key }, ['body.api_key_id is required for kalshi']],
       [{ api_key_id: 'k' }, ['body.private_key is required for kalshi']],
       [{ ...account.credentials, api_key_id: 7 }, ['body.api_key_id must be a string']],
-      [{ ...account.credentials, passphrase: 'x' }, ['body.passphrase is not a field of kalshi onboarding']],
+      [
+        { ...account.credentials, passphrase: 'x' },
+        [
+          'body has 1 field(s) kalshi onboarding does not take (names not repeated; it takes exchange, mode, wallet_type, eoa_address, funder_address, chain_id, api_key_id, private_key)',
+        ],
+      ],
       [
         {
           ...account.credentials,
@@ -277,7 +282,12 @@ describe('polymarket self', () => {
         { private_key: pk, signature_type: '2' },
         ['body.signature_type disagrees with wallet_type eoa (signature type 0)'],
       ],
-      [{ private_key: pk, api_key_id: 'x' }, ['body.api_key_id is not a field of polymarket onboarding']],
+      [
+        { private_key: pk, api_key_id: 'x' },
+        [
+          'body has 1 field(s) polymarket onboarding does not take (names not repeated; it takes exchange, mode, wallet_type, eoa_address, funder_address, chain_id, private_key, clob_api_key, clob_api_secret, clob_api_passphrase)',
+        ],
+      ],
       [
         { private_key: pk, clob_api_key: 'only-one' },
         ['credentials: send all three CLOB API fields, or none to derive them from private_key'],

@@ -14,7 +14,7 @@ import {
   venueContext,
 } from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
-import type { TestResponse } from '../../support/server.js';
+import type { TestRequestInit, TestResponse } from '../../support/server.js';
 
 interface ApiOrder {
   id: string;
@@ -297,6 +297,46 @@ for (const exchange of TRADED) {
         1,
         'one order at the venue',
       );
+    });
+
+    test("an Idempotency-Key is its customer's own: another customer's same key places its own order", async () => {
+      const { key: otherKey } = await cat.server.runtime.keys.create({
+        name: 'another customer',
+        tier: 'pro',
+      });
+      const idem = `idem-tenant-${exchange}-${Date.now()}`;
+      const body = {
+        market_id: market.exchange_market_id,
+        outcome,
+        side: 'buy',
+        price: spread.tick_size,
+        size: 19,
+      };
+      const mine = await place(exchange, body, maker, { 'idempotency-key': idem });
+      assert.equal(mine.status, 200, mine.text);
+      const asOther = (init: TestRequestInit) =>
+        cat.server.request(`/api/v1/orders?exchange=${exchange}`, {
+          key: otherKey,
+          ...init,
+          headers: { 'idempotency-key': idem, 'x-exchange-credentials': header(taker) },
+        });
+      // A different body under the same key: not a 409 (the key is not theirs), and not my order either.
+      const theirs = await asOther({ method: 'POST', body: { ...body, size: 21 } });
+      assert.equal(theirs.status, 200, theirs.text);
+      const [a, b] = [mine, theirs].map((res) => res.body as ApiOrder & { client_order_id: string });
+      assert.notEqual(a?.client_order_id, b?.client_order_id);
+      assert.equal(b?.size, 21);
+      for (const [order, creds, key] of [
+        [a, maker, undefined],
+        [b, taker, otherKey],
+      ] as const) {
+        const cancelled = await cat.server.request(`/api/v1/orders/${order?.id}?exchange=${exchange}`, {
+          method: 'DELETE',
+          ...(key ? { key } : {}),
+          headers: { 'x-exchange-credentials': header(creds) },
+        });
+        assert.equal(cancelled.status, 200, cancelled.text);
+      }
     });
 
     test('outcome mapping: 402 insufficient balance, 403 refused credentials, 404 unknown order, 503 venue down', async () => {

@@ -94,6 +94,26 @@ const percentJunk = fc
   .map((a) => a.join(''));
 
 /** Numbers at the edges of what parsers and columns hold, as query or path text. */
+/** secp256k1's group order n: a key must lie in [1, n-1]. */
+const SECP256K1_N = 'fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141';
+/** Private keys of the right shape outside the curve's range: once 500s on Polymarket and Predict.fun (issue 31). */
+const OUT_OF_RANGE_KEYS = [
+  '0'.repeat(64),
+  `0x${'0'.repeat(64)}`,
+  'f'.repeat(64),
+  `0x${'F'.repeat(64)}`,
+  SECP256K1_N,
+  `0x${SECP256K1_N}`,
+] as const;
+/** Lone UTF-16 surrogates (a URIError 500 on a Kalshi market id, issue 31). */
+const LONE_SURROGATES = ['\ud800', '\udfff', 'KX-\ud83d', 'a\udc00b'] as const;
+/** Secrets pasted as field names: a 400 must not reflect them (issue 31). */
+const PASTED_SECRET_NAMES = [
+  `sk_live_${'9'.repeat(40)}`,
+  `0x${'ab'.repeat(32)}`,
+  '-----BEGIN RSA PRIVATE KEY-----',
+] as const;
+
 const EDGE_NUMBERS = [
   '0',
   '-0',
@@ -220,6 +240,7 @@ const anyQueryValue = fc.oneof(
   { weight: 2, arbitrary: percentJunk },
   { weight: 1, arbitrary: fc.integer({ min: 200, max: 5000 }).map((n) => 'v'.repeat(n)) },
   { weight: 2, arbitrary: fc.constantFrom(...EDGE_NUMBERS) },
+  { weight: 1, arbitrary: fc.constantFrom(...LONE_SURROGATES) },
 );
 
 /** A value for the query parameter `name`: real ones (and lists of them) weigh as much as hostile ones. */
@@ -288,6 +309,19 @@ function someOf<T>(items: Array<fc.Arbitrary<T>>): fc.Arbitrary<T[]> {
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
 
+/** Credentials objects built from those: a paper account's with one of them put in. */
+function hostileCredentials(c: FuzzCorpus): fc.Arbitrary<Record<string, unknown>> {
+  const base = c.credentials.length > 0 ? fc.constantFrom(...c.credentials) : fc.constant({});
+  return fc.oneof(
+    fc.tuple(base, fc.constantFrom(...OUT_OF_RANGE_KEYS)).map(([a, k]) => ({ ...a, private_key: k })),
+    fc.tuple(base, fc.constantFrom(...PASTED_SECRET_NAMES)).map(([a, n]) => ({ ...a, [n]: 'x' })),
+    fc.tuple(base, fc.nat(), fc.constantFrom(...LONE_SURROGATES)).map(([a, i, v]) => ({
+      ...a,
+      [Object.keys(a)[i % Math.max(1, Object.keys(a).length)] ?? 'api_key_id']: v,
+    })),
+  );
+}
+
 const credentialish = fc.oneof(unicodeText(40), fc.jsonValue({ maxDepth: 2 }));
 function credentialsHeader(c: FuzzCorpus) {
   const account = fc.constantFrom(...c.credentials);
@@ -331,6 +365,7 @@ function credentialsHeader(c: FuzzCorpus) {
         .map(b64),
     },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map(b64) },
+    { weight: 2, arbitrary: hostileCredentials(c).map(b64) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('base64')) },
     { weight: 2, arbitrary: headerValue(120) },
     {
@@ -468,6 +503,10 @@ const RAW_JSONISH = [
   '[1,]',
   '{"a":1,}',
   '{"name":"\\ud800"}',
+  '{"market_id":"\\udfff","outcome":"yes","side":"buy","price":0.5,"size":1}',
+  '{"\\ud800":1}',
+  `{"credentials":{"private_key":"${'f'.repeat(64)}"}}`,
+  `{"exchange":"polymarket","mode":"self","private_key":"0x${'0'.repeat(64)}"}`,
   '{"name":"\\u0000"}',
   '\u0000',
   '{"tier":"free"',
@@ -525,8 +564,22 @@ function validValue(c: FuzzCorpus, name: string, schema: Record<string, unknown>
 
 /** A corpus value for body field `name`: real text, or a paper account's credentials object. */
 function realField(c: FuzzCorpus, name: string): fc.Arbitrary<unknown> | null {
-  if (name === 'credentials') return c.credentials.length > 0 ? fc.constantFrom(...c.credentials) : null;
-  return real(c, name);
+  if (name === 'credentials') {
+    if (c.credentials.length === 0) return null;
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...c.credentials) },
+      { weight: 1, arbitrary: hostileCredentials(c) },
+    );
+  }
+  if (name === 'private_key') return fc.constantFrom(...OUT_OF_RANGE_KEYS);
+  const exact = real(c, name);
+  if (name === 'market_id' && exact) {
+    return fc.oneof(
+      { weight: 4, arbitrary: exact },
+      { weight: 1, arbitrary: fc.constantFrom(...LONE_SURROGATES) },
+    );
+  }
+  return exact;
 }
 
 function anyValid(schema: Record<string, unknown>): fc.Arbitrary<unknown> {
