@@ -171,7 +171,15 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
         auth.wallet,
       );
       const createdAt = new Date().toISOString();
-      const base = { id: signed.orderHash, market_id: req.market_id, outcome: token.o, side: req.side };
+      const base = {
+        id: signed.orderHash,
+        market_id: req.market_id,
+        outcome: token.o,
+        side: req.side,
+        ...adjustment(req, signed),
+      };
+      // A market BUY whose cost was rounded down to whole cents asks for the shares it signed, not req.size.
+      const sent: OrderRequest = { ...req, size: signed.shares };
       await hooks?.beforeSend({ orderId: signed.orderHash });
       let res: PolymarketOrderResponse;
       try {
@@ -187,7 +195,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
           marketInfo.invalidate(req.market_id);
         }
         if (error instanceof VenueStatusError && isKilledOrderMessage(error.venueMessage())) {
-          return killed(base, req, createdAt);
+          return killed(base, sent, createdAt);
         }
         if (
           (error instanceof VenueTransportError && error.maybeProcessed) ||
@@ -199,7 +207,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
       }
       if (res.success === false || (res.errorMsg ?? '') !== '') {
         const message = res.errorMsg || 'order refused';
-        if (isKilledOrderMessage(message)) return killed(base, req, createdAt);
+        if (isKilledOrderMessage(message)) return killed(base, sent, createdAt);
         if (isTickSizeMessage(message)) marketInfo.invalidate(req.market_id);
         throw mapPolymarketError(
           new VenueStatusError(
@@ -212,7 +220,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
           ),
         );
       }
-      return orderFromPost(res, { ...base, id: res.orderID || signed.orderHash }, req, createdAt);
+      return orderFromPost(res, { ...base, id: res.orderID || signed.orderHash }, sent, createdAt);
     },
 
     async getOrder(ctx, session, orderId) {
@@ -376,7 +384,21 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
   }
 }
 
-type OrderBase = Pick<Order, 'id' | 'market_id' | 'outcome' | 'side'>;
+type OrderBase = Pick<Order, 'id' | 'market_id' | 'outcome' | 'side' | 'note'>;
+
+/**
+ * What the answer says when the signed order is not the one asked for: a market (FOK/FAK) BUY spends whole cents
+ * (its maker amount carries 2 decimals), so size × price was rounded down and the share count follows from it.
+ */
+function adjustment(req: OrderRequest, signed: { shares: number; collateral: number }): Pick<Order, 'note'> {
+  if (Math.abs(signed.shares - req.size) < 1e-9) return {};
+  return {
+    note:
+      `polymarket ${req.order_type} orders are market orders whose cost carries whole cents: ` +
+      `${req.size} at ${req.price} ($${Number((req.size * req.price).toFixed(6))}) was sent as ` +
+      `$${signed.collateral.toFixed(2)} for ${signed.shares} shares at most`,
+  };
+}
 
 /** A FOK order the exchange killed, or a FAK order with nothing to fill: it never rested. */
 function killed(base: OrderBase, req: OrderRequest, createdAt: string): Order {
