@@ -226,6 +226,7 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
       extra: async (method, path, body) => {
         const route = `${method} ${path}`;
         if (route === 'POST /__sim/markets') return listMarket(cat, exchange);
+        if (route === 'POST /__sim/polymarket/protocol-v2') return moveToProtocolV2(cat, exchange, body);
         // Where each host listens (the WebSocket host has a port of its own), for tests that talk to it directly.
         if (route === 'GET /__sim/urls') return { status: 200, body: urls };
         return chainControl(pm.chain, cat, method, path, body);
@@ -290,6 +291,24 @@ function listMarket(cat: Catalogue, exchange: Exchange): { status: number; body:
   if (!m) return { status: 409, body: { error: 'every active binary proposition is listed already' } };
   exchange.version += 1;
   return { status: 201, body: { condition_id: cat.conditionId(m), slug: m.slug, question: m.question } };
+}
+
+/**
+ * POST /__sim/polymarket/protocol-v2 {condition_id}: the market moves to Protocol V2 (ExchangeV3, structured
+ * position ids, Gamma `version: "v2"`) → { condition_id, position_ids }. Only for a market nobody has traded.
+ */
+function moveToProtocolV2(
+  cat: Catalogue,
+  exchange: Exchange,
+  body: Record<string, unknown>,
+): { status: number; body: unknown } {
+  const id = body.condition_id;
+  const m = typeof id === 'string' ? cat.byConditionId(id) : undefined;
+  if (!m) throw new SimControlInputError('condition_id of a listed market is required');
+  if (cat.isOnChain(m)) throw new SimControlInputError('a market listed on the sandbox chain stays on V1');
+  const ids = cat.listOnProtocolV2(m);
+  exchange.version += 1;
+  return { status: 200, body: { condition_id: cat.conditionId(m), position_ids: ids } };
 }
 
 /**

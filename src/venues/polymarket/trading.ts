@@ -54,13 +54,21 @@ const END_CURSOR = 'LTE=';
 const MAX_PAGES = 100;
 const ORDER_ID = /^0x[0-9a-fA-F]{64}$/;
 
-const decodeGammaVersions = payloadDecoder(
-  Type.Array(Type.Object({ version: Type.Optional(Type.String()) }, { additionalProperties: true })),
-);
-const MAX_VERSIONS = 10_000;
+/**
+ * Protocol-V2 position ids keep their 64 reserved bits (40..103) clear; CTF token ids are keccak hashes, which
+ * do not (Polymarket clob-client-v2 `src/protocol.ts` isV2PositionId; `@polymarket/client` routes orders to
+ * ExchangeV3 by the same test, `actions/orders/asset.ts` createOrderRouting).
+ */
+const V2_RESERVED_BITS = ((1n << 64n) - 1n) << 40n;
+const UINT256_MAX = (1n << 256n) - 1n;
+
+export function isProtocolV2PositionId(assetId: string): boolean {
+  if (!/^\d{1,78}$/.test(assetId)) return false;
+  const value = BigInt(assetId);
+  return value <= UINT256_MAX && (value & V2_RESERVED_BITS) === 0n;
+}
 
 export function polymarketTrading(client: PolymarketClient): TradingFacet {
-  const protocolVersions = new Map<string, string>();
   const marketInfo = new MarketInfoCache((ctx, conditionId) =>
     client.get(client.clob, ctx, decodeMarketInfo, {
       path: `/clob-markets/${conditionId}`,
@@ -153,7 +161,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
         return { info, token, tick };
       };
       const { info, token, tick } = await terms(false);
-      await refuseProtocolV2(ctx, req.market_id);
+      refuseProtocolV2(req.market_id, token.t);
       const signed = await signOrder(
         auth.signer,
         client.chainId,
@@ -339,24 +347,12 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
   };
 
   /**
-   * Markets on Protocol V2 (Gamma `version: "v2"`) settle on ExchangeV3 with signing domain version "3" and trade
-   * position ids rather than CTF token ids. We sign only V2-exchange orders, so such a market is refused rather
-   * than signed with a domain its exchange would reject. A market's protocol does not change: kept per id.
+   * Markets on Protocol V2 settle on ExchangeV3 with signing domain version "3" and trade position ids rather
+   * than CTF token ids. We sign only V2-exchange orders, so such a market is refused rather than signed with a
+   * domain its exchange would reject. The outcome's id says which it is; no request is made for it.
    */
-  async function refuseProtocolV2(ctx: VenueContext, conditionId: string): Promise<void> {
-    const id = conditionId.toLowerCase();
-    let version = protocolVersions.get(id);
-    if (version === undefined) {
-      const rows = await client.get(client.gamma, ctx, decodeGammaVersions, {
-        path: '/markets',
-        query: { condition_ids: id, limit: 1 },
-        operation: 'get_market_version',
-      });
-      version = rows[0]?.version ?? 'v1';
-      if (protocolVersions.size >= MAX_VERSIONS) protocolVersions.clear();
-      protocolVersions.set(id, version);
-    }
-    if (version.toLowerCase() === 'v2') {
+  function refuseProtocolV2(conditionId: string, assetId: string): void {
+    if (isProtocolV2PositionId(assetId)) {
       throw new AppError(
         'not_supported',
         `polymarket market ${conditionId} is a Protocol-V2 market (ExchangeV3); orders on it are not supported yet`,

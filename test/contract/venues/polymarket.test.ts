@@ -14,6 +14,7 @@ import { PolymarketClient } from '../../../src/venues/polymarket/client.js';
 import { mapPolymarketError } from '../../../src/venues/polymarket/errors.js';
 import { PolymarketOrderResponse } from '../../../src/venues/polymarket/payloads.js';
 import { signOrder } from '../../../src/venues/polymarket/signing.js';
+import { isProtocolV2PositionId } from '../../../src/venues/polymarket/trading.js';
 import type { VenueSession } from '../../../src/venues/port.js';
 import { payloadDecoder } from '../../../src/venues/shared/payload.js';
 import { waitFor } from '../../support/server.js';
@@ -254,6 +255,39 @@ describe('polymarket: exchange-specific contract', () => {
     assert.equal(requests.get('gamma GET /markets'), undefined, 'the sunset endpoint was not called');
     assert.equal(gammaRoutes.length, 2, `only slug lookups on Gamma: ${gammaRoutes.join(', ')}`);
     assert.ok(gammaRoutes.every((route) => route.startsWith('gamma GET /markets/slug/')));
+  });
+
+  test('the order path tells a Protocol-V2 market by its position ids: refused 501, and Gamma is never asked', async () => {
+    const create = trading().createOrder;
+    const cancel = trading().cancelOrder;
+    assert.ok(create && cancel);
+    const [, , v2, fresh] = (await liquidMarkets(venue, 4)) as [Market, Market, Market, Market];
+    const moved = await fetch(`${venue.controlUrl}/__sim/polymarket/protocol-v2`, {
+      method: 'POST',
+      body: JSON.stringify({ condition_id: v2.exchange_market_id }),
+    });
+    assert.equal(moved.status, 200, await moved.clone().text());
+    const { position_ids: positionIds } = (await moved.json()) as { position_ids: [string, string] };
+    assert.ok(positionIds.every(isProtocolV2PositionId));
+    await venue.sim.clearRequests();
+    // A V1 market's first order: no version lookup anywhere (Gamma's /markets?condition_ids= is sunset).
+    const resting = await create.call(
+      trading(),
+      venue.ctx(),
+      session,
+      request({ market_id: fresh.exchange_market_id }),
+    );
+    assert.equal(resting.status, 'open');
+    await cancel.call(trading(), venue.ctx(), session, resting.id);
+    const refused = await rejectsWith(
+      create.call(trading(), venue.ctx(), session, request({ market_id: v2.exchange_market_id })),
+      'not_supported',
+    );
+    assert.match(refused.message, /Protocol-V2/);
+    const requests = await venue.sim.requests();
+    const gamma = [...requests.keys()].filter((route) => route.startsWith('gamma '));
+    assert.deepEqual(gamma, [], `no Gamma call on the order path: ${gamma.join(', ')}`);
+    assert.equal(requests.get('clob POST /order'), 1, 'only the V1 order was sent');
   });
 
   test('a wallet key alone is enough: the CLOB credentials are derived (L1) and work', async () => {
