@@ -88,6 +88,11 @@ export interface PolymarketSimAccountOptions {
   kind?: PolymarketSimAccountKind;
   /** With a chain: whether a legacy account's EOA gets gas (default true). */
   gas?: boolean;
+  /**
+   * A deposit account whose type-3 orders the CLOB refuses although its key and wallet are right, as it still does
+   * for some accounts (py-clob-client-v2 #70, #103): `the order signer address has to be the address of the API KEY`.
+   */
+  deposit_orders_refused?: boolean;
 }
 
 export interface PolymarketSim {
@@ -147,7 +152,13 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
   }
 
   const createAccount = async (
-    o: { collateral?: unknown; approved?: unknown; kind?: unknown; gas?: unknown } = {},
+    o: {
+      collateral?: unknown;
+      approved?: unknown;
+      kind?: unknown;
+      gas?: unknown;
+      deposit_orders_refused?: unknown;
+    } = {},
   ): Promise<PolymarketSimAccount> => {
     const privateKey = generatePrivateKey();
     const { address } = privateKeyToAccount(privateKey);
@@ -172,6 +183,7 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
     } else {
       wallets.profile(address, Math.max(clock.now(), cutover));
       made.deposit = (await createDepositWallet(pm, address)).address;
+      if (o.deposit_orders_refused === true) wallets.refuseDepositOrders(address);
       fund(made.deposit);
       accounts.wallet(address).onboarded = true;
     }

@@ -133,6 +133,8 @@ function makerRule(signed: SignedOrder, key: ApiKey, wallets: WalletRegistry): I
     const owner = wallets.ownerOf(maker);
     if (owner?.kind !== 'deposit' || owner.owner !== key.address)
       return fail(400, CLOB_ERRORS.signerMismatch);
+    // Refused upstream for some accounts although key and wallet are right (py-clob-client-v2 #70, #103).
+    if (wallets.depositOrdersAreRefused(key.address)) return fail(400, CLOB_ERRORS.signerMismatch);
     return null;
   }
   if (signer !== key.address) return fail(400, CLOB_ERRORS.signerMismatch);

@@ -13,7 +13,12 @@ import { signerFromSession } from './auth.js';
 import { CONDITION_ID } from './catalog.js';
 import type { PolymarketAuth, PolymarketClient } from './client.js';
 import { ensureDepositWallet } from './deposit-wallet.js';
-import { isKilledOrderMessage, isTickSizeMessage, mapPolymarketError } from './errors.js';
+import {
+  depositWalletRefusal,
+  isKilledOrderMessage,
+  isTickSizeMessage,
+  mapPolymarketError,
+} from './errors.js';
 import { FeeExponents } from './fee-exponents.js';
 import { MarketInfoCache } from './market-info-cache.js';
 import { toNumber } from './parse.js';
@@ -205,6 +210,11 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
         if (error instanceof VenueStatusError && isKilledOrderMessage(error.venueMessage())) {
           return killed(base, sent, createdAt);
         }
+        const refusal =
+          error instanceof VenueStatusError
+            ? depositWalletRefusal(error.venueMessage(), auth.wallet.signatureType, error)
+            : null;
+        if (refusal) throw refusal;
         if (
           (error instanceof VenueTransportError && error.maybeProcessed) ||
           (error instanceof VenueStatusError && error.status >= 500)
@@ -217,6 +227,8 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
         const message = res.errorMsg || 'order refused';
         if (isKilledOrderMessage(message)) return killed(base, sent, createdAt);
         if (isTickSizeMessage(message)) marketInfo.invalidate(req.market_id);
+        const refusal = depositWalletRefusal(message, auth.wallet.signatureType, null);
+        if (refusal) throw refusal;
         throw mapPolymarketError(
           new VenueStatusError(
             'polymarket',
