@@ -111,6 +111,17 @@ describe('polymarket: signature types and deposit wallets (adapter ↔ simulator
     });
   });
 
+  test('without funder_address the deposit wallet is derived locally (CREATE2) and checked with /deployed, never /relay-payload', async () => {
+    const a = await account('deposit');
+    const { funder_address: wallet, ...noFunder } = a.credentials;
+    await venue.sim.clearRequests();
+    const placed = await place(session(noFunder));
+    assert.equal(placed.status, 'open');
+    const routes = [...(await venue.sim.requests()).keys()].filter((r) => r.startsWith('relayer '));
+    assert.deepEqual(routes, ['relayer GET /deployed'], routes.join(', '));
+    assert.equal(await balance(session(noFunder)), '100000000', `the wallet found is ${wallet}`);
+  });
+
   test('a legacy account trades on types 0, 1 and 2 and each reads its own funder balance', async () => {
     const a = await account('legacy');
     const base = { ...a.credentials };
