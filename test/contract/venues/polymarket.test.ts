@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import type { PriceSeries } from '../../../src/domain/candles.js';
 import type { Market } from '../../../src/domain/market.js';
 import type { UserStreamEvent } from '../../../src/domain/stream.js';
 import type { OrderRequest } from '../../../src/domain/trading.js';
@@ -288,6 +289,49 @@ describe('polymarket: exchange-specific contract', () => {
     const gamma = [...requests.keys()].filter((route) => route.startsWith('gamma '));
     assert.deepEqual(gamma, [], `no Gamma call on the order path: ${gamma.join(', ')}`);
     assert.equal(requests.get('clob POST /order'), 1, 'only the V1 order was sent');
+  });
+
+  test('candles of a resolved market are not empty below 12-hour fidelity: the exchange answers those only coarser', async () => {
+    const markets = await allMarkets(venue);
+    const resolved = markets.find((m) => m.status === 'resolved' && m.end_date !== null);
+    assert.ok(resolved, 'the world has a resolved market');
+    const outcome = resolved.outcomes[0]?.name ?? 'Yes';
+    const fetchHistory = venue.adapter.marketData.fetchPriceHistory;
+    assert.ok(fetchHistory);
+    const endTs = Math.floor(Date.parse(resolved.end_date as string) / 1000);
+    for (const [interval, span] of [
+      ['1h', 3 * 86_400],
+      ['1d', 20 * 86_400],
+    ] as const) {
+      const series: PriceSeries = await fetchHistory.call(
+        venue.adapter.marketData,
+        venue.ctx(),
+        resolved,
+        outcome,
+        {
+          interval,
+          startTs: endTs - span,
+          endTs,
+        },
+      );
+      assert.equal(series.kind, 'ticks');
+      assert.ok(
+        series.kind === 'ticks' && series.ticks.length > 0,
+        `${interval}: no points for ${resolved.slug}`,
+      );
+    }
+    // A window narrower than the 12-hour points holds none of them: the market's trade tape is read for it instead
+    // (the simulator's tape of a resolved market is empty, so only the request is checked here).
+    await venue.sim.clearRequests();
+    const narrowEnd = Math.floor(endTs / 43_200) * 43_200 - 3_600;
+    await fetchHistory.call(venue.adapter.marketData, venue.ctx(), resolved, outcome, {
+      interval: '1m',
+      startTs: narrowEnd - 3 * 3_600,
+      endTs: narrowEnd,
+    });
+    const requests = await venue.sim.requests();
+    assert.equal(requests.get('clob GET /prices-history'), 1);
+    assert.ok((requests.get('data GET /trades') ?? 0) >= 1, [...requests.keys()].join(', '));
   });
 
   test('a wallet key alone is enough: the CLOB credentials are derived (L1) and work', async () => {
