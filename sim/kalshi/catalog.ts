@@ -43,6 +43,13 @@ export interface SimMarket {
   index: number;
   /** Base volume in contracts, for the market's volume fields. */
   baseVolume: number;
+  /**
+   * The exchange shard (matching engine) the market lives on, `exchange_index` on the wire. Kalshi pins every
+   * event and market to one shard and moved combos to shard 1 in August 2026 (docs.kalshi.com "Exchange
+   * sharding"); the generated catalogue has no combos, so every market starts on shard 0 and
+   * `POST /__sim/kalshi/shard` moves one, as the combo migration did.
+   */
+  exchangeIndex: number;
 }
 
 export interface SimEvent {
@@ -199,6 +206,7 @@ export function buildCatalog(world: World): SimCatalog {
         seed: hashString(`${world.seed}:${ticker}`),
         index: catalog.markets.length,
         baseVolume: Math.max(1, Math.round(p.baseVolumeUsd * (0.5 + m.fair))),
+        exchangeIndex: 0,
       };
       event.markets.push(market);
       catalog.markets.push(market);

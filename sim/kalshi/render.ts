@@ -43,6 +43,7 @@ export function marketJson(ex: SimExchange, m: SimMarket): Json {
     created_time: timestamp(m.openMs - 86_400_000),
     early_close_condition: 'This market will close and expire early if the event occurs.',
     event_ticker: m.eventTicker,
+    exchange_index: m.exchangeIndex,
     expected_expiration_time: plainTimestamp(m.closeMs + 3_600_000),
     expiration_time: plainTimestamp(m.closeMs + 7 * 86_400_000),
     expiration_value: '',

@@ -36,6 +36,32 @@ function invalid(details: string): never {
   throw nestedError(400, 'invalid_parameters', details);
 }
 
+/**
+ * The shard an order write goes to (kalshi-typescript 3.30.0 `cancelOrderV2`: "If omitted, auto-routes when
+ * market_ticker is provided; otherwise defaults to 0. Use -1 to require auto-routing. The market_ticker parameter
+ * is required for auto-routing").
+ */
+function routeToShard(ex: SimExchange, index: string | null, ticker: string | null): number {
+  const explicit = index === null || index === '' ? null : Number(index);
+  if (explicit !== null && (!Number.isInteger(explicit) || explicit < -1))
+    invalid('exchange_index must be an integer shard index or -1');
+  if (explicit !== null && explicit !== -1) return explicit;
+  if (ticker === null || ticker === '') {
+    if (explicit === -1) invalid('market_ticker is required for auto-routing');
+    return 0;
+  }
+  const market = ex.catalog.marketByTicker.get(ticker);
+  if (!market) throw nestedError(404, 'market_not_found');
+  return market.exchangeIndex;
+}
+
+/** A shard knows only the orders on its own markets: any other order is, to it, not found. */
+function onShard(ex: SimExchange, user: SimUser, orderId: string, shard: number): void {
+  const order = user.ordersById.get(orderId);
+  const market = order ? ex.catalog.marketByTicker.get(order.ticker) : undefined;
+  if (order && (market?.exchangeIndex ?? 0) !== shard) throw nestedError(404, 'not_found');
+}
+
 /** Parses a body, insisting on the JSON types the exchange's request structs declare. */
 export function decodeBody(
   raw: string,
@@ -253,6 +279,9 @@ export function portfolioRoutes(ex: SimExchange) {
     },
 
     cancel(ctx: Ctx, user: SimUser, orderId: string): void {
+      // Routed to one shard, which knows only its own orders: a cancel for an order on another shard is 404.
+      const shard = routeToShard(ex, ctx.query.get('exchange_index'), ctx.query.get('market_ticker'));
+      onShard(ex, user, orderId, shard);
       try {
         const { order, reducedBy } = ex.cancel(user, orderId);
         // Recorded: the V2 cancel acknowledgement carries no client_order_id.
@@ -321,6 +350,12 @@ export function portfolioRoutes(ex: SimExchange) {
         exchange_index: 'number',
         market_ticker: 'string',
       });
+      const shard = routeToShard(
+        ex,
+        body.exchange_index === undefined ? null : String(body.exchange_index),
+        (body.market_ticker as string | undefined) ?? null,
+      );
+      onShard(ex, user, orderId, shard);
       const by = body.reduce_by === undefined ? undefined : contracts(body.reduce_by, 'reduce_by');
       const to = body.reduce_to === undefined ? undefined : parseCount(String(body.reduce_to));
       if ((by === undefined) === (to === undefined || to === null))

@@ -1,7 +1,8 @@
 // The loopback HTTP server: trade API v2 under /trade-api/v2 (public market data, signed portfolio), the WebSocket
-// upgrade, and the shared /__sim/* control surface plus two Kalshi-specific test controls: `POST
-// /__sim/kalshi/skip-seq` ({market_ticker?}: the next book message skips a sequence number) and `POST
-// /__sim/kalshi/auth-skew` ({skew_ms}: the exchange's signature clock runs ahead, so clients look stale).
+// upgrade, and the shared /__sim/* control surface plus three Kalshi-specific test controls: `POST
+// /__sim/kalshi/skip-seq` ({market_ticker?}: the next book message skips a sequence number), `POST
+// /__sim/kalshi/auth-skew` ({skew_ms}: the exchange's signature clock runs ahead, so clients look stale) and `POST
+// /__sim/kalshi/shard` ({market_ticker, exchange_index}: the market moves to that exchange shard).
 // Every exchange request passes the fault gate first, rendered as the exchange renders its own refusals
 // (a 429 is `{"error": "too many requests"}` without Retry-After, as the rate-limit docs say).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -169,6 +170,24 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
       const body = (parseJson(await readBody(req)) ?? {}) as { market_ticker?: unknown };
       const ticker = typeof body.market_ticker === 'string' ? body.market_ticker : null;
       sendJson(res, 200, { subscriptions: hub.skipSeq(ticker) });
+      return;
+    }
+    if (url.pathname === '/__sim/kalshi/shard' && method === 'POST') {
+      const body = (parseJson(await readBody(req)) ?? {}) as {
+        market_ticker?: unknown;
+        exchange_index?: unknown;
+      };
+      const market =
+        typeof body.market_ticker === 'string'
+          ? ex.catalog.marketByTicker.get(body.market_ticker)
+          : undefined;
+      const index = body.exchange_index;
+      if (!market || typeof index !== 'number' || !Number.isInteger(index) || index < 0)
+        return sendJson(res, 400, {
+          error: 'market_ticker of a listed market and exchange_index ≥ 0 required',
+        });
+      market.exchangeIndex = index;
+      sendJson(res, 200, { market_ticker: market.ticker, exchange_index: index });
       return;
     }
     if (url.pathname === '/__sim/kalshi/auth-skew' && method === 'POST') {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { handleControl, type SimAccount, SimClock } from '../shared/control.js';
 import { SimFaults } from '../shared/faults.js';
 import { parseJson, readBody, sendJson } from '../shared/http.js';
+import { SimRequestLog } from '../shared/request-log.js';
 import { createWorld } from '../shared/world.js';
 import { LimitlessAccounts } from './auth.js';
 import { buildCatalog } from './catalog.js';
@@ -69,9 +70,11 @@ export async function startLimitlessSim(opts: LimitlessSimOptions = {}): Promise
     return { credentials, address: account.address };
   };
 
+  const requests = new SimRequestLog();
   const control = {
     faults,
     clock,
+    requests,
     hooks: {
       manifest: () => catalog.manifest,
       advance: (steps: number) => {
@@ -109,7 +112,11 @@ export async function startLimitlessSim(opts: LimitlessSimOptions = {}): Promise
       return;
     }
     handleControl(req, res, path, control)
-      .then((handled) => (handled ? undefined : handleLimitlessRequest(state, req, res)))
+      .then((handled) => {
+        if (handled) return;
+        requests.record(req.method ?? 'GET', path);
+        return handleLimitlessRequest(state, req, res);
+      })
       .catch(() => {
         if (!res.headersSent) sendJson(res, 500, { statusCode: 500, message: 'Internal server error' });
       });

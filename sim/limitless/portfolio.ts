@@ -183,3 +183,29 @@ export function seedHoldings(
 function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
+
+/**
+ * GET /profiles/me (signed: the caller's own, private profile) and GET /profiles/{account} (public): the fields of
+ * the SDK's `UserProfile` (@limitless-exchange/sdk 1.1.0 `dist/index.d.ts`; `id` is the ownerId orders carry,
+ * `rank.feeRateBps` the fee the SDK signs). Every simulated account is Bronze at 300 bps, the SDK's default.
+ */
+export function profileDocument(account: LimitlessAccount): Record<string, unknown> {
+  return {
+    id: account.profileId,
+    account: account.address,
+    rank: { id: 1, name: 'Bronze', feeRateBps: 300 },
+    createdAt: new Date(Date.UTC(2025, 0, 1) + (account.profileId % 1000) * 86_400_000).toISOString(),
+    username: account.address,
+    displayName: account.address.slice(0, 8),
+    pfpUrl: null,
+    bio: null,
+    socialUrl: null,
+    tradeWalletOption: 'eoa',
+    embeddedAccount: null,
+    points: 0,
+    accumulativePoints: 0,
+    enrolledInPointsProgram: false,
+    referralData: [],
+    referredUsersCount: 0,
+  };
+}

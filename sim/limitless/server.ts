@@ -10,7 +10,7 @@ import type { SimCatalog, SimMarket } from './catalog.js';
 import { HISTORY_INTERVALS, type HistoryInterval, historyPoints } from './history.js';
 import { AUTOMATION_TYPES, type SimListing, SORT_BY, TRADE_TYPES } from './listing.js';
 import { groupPayload, marketPayload, orderbookPayload, type PayloadContext } from './payloads.js';
-import { pnlChartDocument, positionsDocument, tradedVolumeDocument } from './portfolio.js';
+import { pnlChartDocument, positionsDocument, profileDocument, tradedVolumeDocument } from './portfolio.js';
 import { type SimTape, TRADERS, tapeNewestFirst } from './tape.js';
 
 export interface LimitlessSimState {
@@ -93,6 +93,18 @@ function route(state: LimitlessSimState, req: IncomingMessage, raw: string, path
           return feedEvents(state, slug, q);
       }
     }
+  }
+  if (method === 'GET' && parts[0] === 'profiles' && parts.length === 2) {
+    if (parts[1] === 'me') {
+      const auth = state.accounts.authenticate(req.headers, method, raw, '');
+      if (auth.kind !== 'ok') throw UNAUTHORIZED;
+      return profileDocument(auth.account);
+    }
+    const address = parts[1] as string;
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw badRequest(['Invalid address']);
+    const account = state.accounts.findByAddress(address);
+    if (!account) throw notFound('Profile not found');
+    return profileDocument(account);
   }
   if (method === 'GET' && parts[0] === 'portfolio') {
     const portfolio = { step: ctx.step, worldNowMs: ctx.worldNowMs, nowMs: state.clock.now() };

@@ -80,6 +80,11 @@ export class PmMarket implements MarketTraits {
   readonly h: number;
   cid?: string;
   tokens?: [string, string];
+  /**
+   * A Protocol-V2 market (Gamma `version: "v2"`): it settles on ExchangeV3 and its outcomes are structured position
+   * ids rather than CTF token ids (Catalogue.listOnProtocolV2).
+   */
+  protocolV2 = false;
   private worded?: Phrase;
 
   constructor(
@@ -250,6 +255,24 @@ export class Catalogue {
     this.chainConditions.set(m.cid, m);
     this.chainTokens.set(positionIds[0], { market: m, outcome: 0 });
     this.chainTokens.set(positionIds[1], { market: m, outcome: 1 });
+  }
+
+  /**
+   * Moves the market to Protocol V2: its outcomes become structured position ids, laid out as the protocol's
+   * Ids.sol does (module byte 0x01 = binary | 128-bit base hash | arity 0 | 64 reserved bits, all zero | resolution
+   * chain | condition index 0 | outcome byte), the layout by which clients tell V2 position ids from CTF token ids
+   * (Polymarket clob-client-v2 `src/protocol.ts` isV2PositionId: bits 40..103 clear). Only before it is traded.
+   */
+  listOnProtocolV2(m: PmMarket): [string, string] {
+    const base = BigInt(`0x${bytes32For(`${this.seed}|v2|${m.index}`).slice(2, 34)}`);
+    const RESOLUTION_CHAIN = 137n;
+    const condition = (1n << 248n) | (base << 120n) | (RESOLUTION_CHAIN << 24n);
+    const ids: [string, string] = [condition.toString(10), (condition | 1n).toString(10)];
+    m.protocolV2 = true;
+    m.tokens = ids;
+    this.chainTokens.set(ids[0], { market: m, outcome: 0 });
+    this.chainTokens.set(ids[1], { market: m, outcome: 1 });
+    return ids;
   }
 
   /** Whether the market was listed on the sandbox chain (its ids are the chain's; its trades settle there). */

@@ -16,6 +16,9 @@ import {
 } from './http-util.js';
 import { fmtUnits, ONE } from './units.js';
 
+/** Minutes: the finest `/prices-history` fidelity a market that stopped trading is answered at. */
+const CLOSED_MARKET_MIN_FIDELITY = 720;
+
 export const MARKETS_PAGE = 100;
 const BATCH_LIMIT = 500;
 
@@ -295,6 +298,11 @@ export function publicClobRoutes(pm: PmContext): Route[] {
         const openS = r ? Math.floor(r.market.event.opened.getTime() / 1000) : nowS;
         const req = parseHistoryQuery(ctx.query, nowS, openS);
         if (!req.ok) return fail(ctx, 400, req.error);
+        // A market no longer trading answers only at 12-hour fidelity or coarser: finer requests get an empty
+        // history although the data exists (py-clob-client #216, "returns empty data for resolved markets at
+        // granularities below 12 hours").
+        const closed = r !== undefined && r.market.status !== 'active';
+        if (closed && req.fidelity < CLOSED_MARKET_MIN_FIDELITY) return send(ctx, 200, { history: [] });
         send(ctx, 200, { history: r ? priceHistory(r.market, r.outcome, exchange, req) : [] });
       },
     },

@@ -1,6 +1,6 @@
 // Gamma JSON for markets and events with the recorded field names and quirks: `outcomes`, `outcomePrices` and
 // `clobTokenIds` are JSON-encoded string arrays, `volume`/`liquidity` are decimal strings on markets but numbers on
-// events, ids are numeric strings, and every market says `version: "v1"` (no Protocol-V2 markets are modelled).
+// events, ids are numeric strings, and every market says `version: "v1"` unless moved to Protocol V2 (`"v2"`).
 import type { Catalogue, PmEvent, PmMarket } from './catalogue.js';
 import type { Exchange } from './exchange.js';
 import { fairAt } from './house.js';
@@ -141,7 +141,7 @@ export function gammaMarketJson(
       : {}),
     ...(active ? {} : { closedTime: `${isoS(prop.closeTime).replace('T', ' ').replace('Z', '')}+00` }),
     ...(m.status === 'resolved' ? { umaResolutionStatus: 'resolved', umaEndDate: isoS(prop.closeTime) } : {}),
-    version: 'v1',
+    version: m.protocolV2 ? 'v2' : 'v1',
   };
   if (withEvents) out.events = [eventHead(cat, exchange, m.event)];
   return out;

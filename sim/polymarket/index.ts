@@ -93,6 +93,11 @@ export interface PolymarketSimAccountOptions {
   kind?: PolymarketSimAccountKind;
   /** With a chain: whether a legacy account's EOA gets gas (default true). */
   gas?: boolean;
+  /**
+   * A deposit account whose type-3 orders the CLOB refuses although its key and wallet are right, as it still does
+   * for some accounts (py-clob-client-v2 #70, #103): `the order signer address has to be the address of the API KEY`.
+   */
+  deposit_orders_refused?: boolean;
 }
 
 export interface PolymarketSim {
@@ -152,7 +157,13 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
   }
 
   const createAccount = async (
-    o: { collateral?: unknown; approved?: unknown; kind?: unknown; gas?: unknown } = {},
+    o: {
+      collateral?: unknown;
+      approved?: unknown;
+      kind?: unknown;
+      gas?: unknown;
+      deposit_orders_refused?: unknown;
+    } = {},
   ): Promise<PolymarketSimAccount> => {
     const privateKey = generatePrivateKey();
     const { address } = privateKeyToAccount(privateKey);
@@ -177,6 +188,7 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
     } else {
       wallets.profile(address, Math.max(clock.now(), cutover));
       made.deposit = (await createDepositWallet(pm, address)).address;
+      if (o.deposit_orders_refused === true) wallets.refuseDepositOrders(address);
       fund(made.deposit);
       accounts.wallet(address).onboarded = true;
     }
@@ -231,6 +243,7 @@ export async function startPolymarketSim(opts: PolymarketSimOptions = {}): Promi
       extra: async (method, path, body) => {
         const route = `${method} ${path}`;
         if (route === 'POST /__sim/markets') return listMarket(cat, exchange);
+        if (route === 'POST /__sim/polymarket/protocol-v2') return moveToProtocolV2(cat, exchange, body);
         // Where each host listens (the WebSocket host has a port of its own), for tests that talk to it directly.
         if (route === 'GET /__sim/urls') return { status: 200, body: urls };
         return chainControl(pm.chain, cat, method, path, body);
@@ -295,6 +308,24 @@ function listMarket(cat: Catalogue, exchange: Exchange): { status: number; body:
   if (!m) return { status: 409, body: { error: 'every active binary proposition is listed already' } };
   exchange.version += 1;
   return { status: 201, body: { condition_id: cat.conditionId(m), slug: m.slug, question: m.question } };
+}
+
+/**
+ * POST /__sim/polymarket/protocol-v2 {condition_id}: the market moves to Protocol V2 (ExchangeV3, structured
+ * position ids, Gamma `version: "v2"`) → { condition_id, position_ids }. Only for a market nobody has traded.
+ */
+function moveToProtocolV2(
+  cat: Catalogue,
+  exchange: Exchange,
+  body: Record<string, unknown>,
+): { status: number; body: unknown } {
+  const id = body.condition_id;
+  const m = typeof id === 'string' ? cat.byConditionId(id) : undefined;
+  if (!m) throw new SimControlInputError('condition_id of a listed market is required');
+  if (cat.isOnChain(m)) throw new SimControlInputError('a market listed on the sandbox chain stays on V1');
+  const ids = cat.listOnProtocolV2(m);
+  exchange.version += 1;
+  return { status: 200, body: { condition_id: cat.conditionId(m), position_ids: ids } };
 }
 
 /**

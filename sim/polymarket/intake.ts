@@ -133,6 +133,8 @@ function makerRule(signed: SignedOrder, key: ApiKey, wallets: WalletRegistry): I
     const owner = wallets.ownerOf(maker);
     if (owner?.kind !== 'deposit' || owner.owner !== key.address)
       return fail(400, CLOB_ERRORS.signerMismatch);
+    // Refused upstream for some accounts although key and wallet are right (py-clob-client-v2 #70, #103).
+    if (wallets.depositOrdersAreRefused(key.address)) return fail(400, CLOB_ERRORS.signerMismatch);
     return null;
   }
   if (signer !== key.address) return fail(400, CLOB_ERRORS.signerMismatch);
@@ -212,6 +214,9 @@ export async function intakeOrder(
   const found = cat.byToken(signed.tokenId);
   if (!found) return fail(404, CLOB_ERRORS.marketNotFound);
   const { market, outcome } = found;
+  // A Protocol-V2 market settles on ExchangeV3, whose orders are signed in its own domain (version "3"): an order
+  // signed for a V2 exchange does not verify there. The simulator does not take ExchangeV3 orders at all.
+  if (market.protocolV2) return fail(400, CLOB_ERRORS.invalidSignature);
   const id = orderHash(signed, market.event.negRisk);
   if (!(await signatureValid(signed, market.event.negRisk, deps.wallets, deps.chain)))
     return fail(400, CLOB_ERRORS.invalidSignature);

@@ -104,6 +104,17 @@ export class WalletRegistry {
     return this.profiles.get(eoa.toLowerCase());
   }
 
+  private readonly depositOrdersRefused = new Set<string>();
+
+  /** The CLOB refuses this EOA's deposit-wallet (type 3) orders, as upstream still does for some accounts. */
+  refuseDepositOrders(eoa: string): void {
+    this.depositOrdersRefused.add(eoa.toLowerCase());
+  }
+
+  depositOrdersAreRefused(eoa: string): boolean {
+    return this.depositOrdersRefused.has(eoa.toLowerCase());
+  }
+
   postCutover(eoa: string): boolean {
     return this.profile(eoa).createdAtMs >= this.cutoverMs;
   }

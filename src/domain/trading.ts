@@ -53,6 +53,13 @@ export const Order = Type.Object({
         'Our id for an order placed through POST /orders (journalled before sending); GET and DELETE accept it too',
     }),
   ),
+  note: Type.Optional(
+    Type.String({
+      description:
+        'Present when the order sent differs from the one asked for, and says how (e.g. a Polymarket ioc/fok buy ' +
+        'rounded down to whole cents; `size` is then the size sent)',
+    }),
+  ),
 });
 export type Order = Static<typeof Order>;
 

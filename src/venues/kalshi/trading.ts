@@ -84,6 +84,32 @@ export function kalshiTrading(
     }
   }
 
+  /**
+   * The cancel was answered 404 although the order rested a moment ago: the order is read again before anything is
+   * said. Cancelled (a retried cancel whose first answer was lost, or cancelled elsewhere) is the answer; filled or
+   * expired in between is a conflict naming it; still resting means the cancel did not reach it, which is said as
+   * such (503, retryable), never "no longer open".
+   */
+  async function afterCancelNotFound(
+    ctx: VenueContext,
+    key: KalshiKey,
+    orderId: string,
+    cause: VenueStatusError,
+  ): Promise<Order> {
+    const now = parseOrder(await getOrder(ctx, key, orderId));
+    if (now.status === 'cancelled') return now;
+    if (now.status === 'open' || now.status === 'partially_filled') {
+      throw new AppError(
+        'service_unavailable',
+        `kalshi did not find order ${orderId} to cancel, yet it still rests: it was not cancelled`,
+        { cause },
+      );
+    }
+    throw new AppError('conflict', `kalshi order ${orderId} is no longer open: it is ${now.status}`, {
+      cause,
+    });
+  }
+
   /** Finds an order we submitted by the client_order_id we gave it (the exchange has no lookup by it). */
   async function reconcile(ctx: VenueContext, key: KalshiKey, ticker: string, clientOrderId: string) {
     const recent = await listOrders(ctx, key, {
@@ -178,15 +204,18 @@ export function kalshiTrading(
       try {
         res = await client.writeCall(ctx, 'DELETE', {
           path: `/portfolio/events/orders/${encodeURIComponent(orderId)}`,
+          // The market's ticker routes the cancel to the shard the market lives on; without it the exchange sends
+          // it to shard 0, which does not know orders on other shards (combos are on shard 1): kalshi-typescript
+          // 3.30.0 cancelOrderV2, docs.kalshi.com "Exchange sharding".
+          query: { market_ticker: order.market_id },
           operation: 'cancel_order',
           key,
           // Cancelling twice is harmless: a lost answer may be retried.
           idempotent: true,
         });
       } catch (error) {
-        // The order was found a moment ago: a 404 now means it stopped resting in between.
         if (error instanceof VenueStatusError && error.status === 404) {
-          throw new AppError('conflict', `kalshi order ${orderId} is no longer open`, { cause: error });
+          return afterCancelNotFound(ctx, key, orderId, error);
         }
         throw mapKalshiError(error, 'order');
       }

@@ -37,8 +37,10 @@ export function createLimitlessAdapter(
       }
       if (!session) return { reachable: true, authenticated: false, message: 'reachable; no credentials' };
       try {
+        // The caller's own profile: the authenticated read the official SDK makes (@limitless-exchange/sdk 1.1.0
+        // PortfolioFetcher.getProfile() without an address, GET /profiles/me).
         await client.getPrivate(ctx, session, decodeAny, {
-          path: '/portfolio/pnl-chart',
+          path: '/profiles/me',
           operation: 'ping_auth',
         });
         return { reachable: true, authenticated: true, message: 'credentials accepted' };

@@ -1,8 +1,8 @@
 // Deposit wallets through Polymarket's gasless relayer. Creation is `POST /submit` with
 // `{type: "WALLET-CREATE", from: <owner EOA>, to: <DepositWalletFactory>}` — no user signature in the payload —
-// authenticated with the operator's builder HMAC headers; the wallet's address is a CREATE2 result, which
-// `GET /relay-payload?address=<owner>&type=WALLET` reports and `GET /deployed?address=<wallet>&type=WALLET` checks.
-// Sources: docs/venues/polymarket.md ("Deposit wallets").
+// authenticated with the operator's builder HMAC headers. The wallet's address is a CREATE2 result derived locally
+// as the official relayer client derives it (deposit-wallet-address.ts); `GET /deployed?address=<wallet>&type=WALLET`
+// (the client's `getDeployed`) says whether it exists. Sources: docs/venues/polymarket.md ("Deposit wallets").
 import { Type } from 'typebox';
 import type { Hex } from 'viem';
 import { AppError } from '../../errors/app-error.js';
@@ -11,11 +11,10 @@ import { payloadDecoder } from '../shared/payload.js';
 import { VenueStatusError } from '../shared/venue-errors.js';
 import { builderHeaders } from './auth.js';
 import type { PolymarketClient } from './client.js';
+import { DEPOSIT_WALLET_FACTORY, depositWalletCandidates } from './deposit-wallet-address.js';
 
-export const DEPOSIT_WALLET_FACTORY = '0x00000000000Fb5C9ADea0298D729A0CB3823Cc07';
+export { DEPOSIT_WALLET_FACTORY };
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const decodePayload = payloadDecoder(Type.Object({ address: Type.String({ pattern: ADDRESS.source }) }));
 const decodeDeployed = payloadDecoder(Type.Object({ deployed: Type.Boolean() }));
 const decodeSubmit = payloadDecoder(Type.Object({ transactionID: Type.String({ minLength: 1 }) }));
 const decodeTxs = payloadDecoder(Type.Array(Type.Object({ state: Type.String() })));
@@ -44,17 +43,20 @@ export async function lookupDepositWallet(
   owner: Hex,
 ): Promise<{ address: Hex; deployed: boolean }> {
   const relayer = relayerOf(client);
-  const { address } = await client.get(relayer, ctx, decodePayload, {
-    path: '/relay-payload',
-    query: { address: owner, type: 'WALLET' },
-    operation: 'deposit_wallet_address',
-  });
-  const { deployed } = await client.get(relayer, ctx, decodeDeployed, {
-    path: '/deployed',
-    query: { address, type: 'WALLET' },
-    operation: 'deposit_wallet_deployed',
-  });
-  return { address: address as Hex, deployed };
+  const isDeployed = async (address: Hex) =>
+    (
+      await client.get(relayer, ctx, decodeDeployed, {
+        path: '/deployed',
+        query: { address, type: 'WALLET' },
+        operation: 'deposit_wallet_deployed',
+      })
+    ).deployed;
+  // The relayer client's choice: the UUPS clone when it is deployed or the factory has no beacon, else the beacon
+  // clone (which the factory now deploys).
+  const { uups, beacon } = depositWalletCandidates(owner, client.chainId);
+  if (await isDeployed(uups)) return { address: uups, deployed: true };
+  if (!beacon) return { address: uups, deployed: false };
+  return { address: beacon, deployed: await isDeployed(beacon) };
 }
 
 /** Deploys the owner's deposit wallet unless it exists; idempotent, also when two callers race. */
@@ -99,7 +101,11 @@ export async function ensureDepositWallet(
       query: { id: transactionID },
       operation: 'deposit_wallet_transaction',
     });
-    if (tx && MINED.has(tx.state)) return { address: before.address, created: true };
+    if (tx && MINED.has(tx.state)) {
+      // Read again: which clone the factory deployed is the factory's choice, not the prediction's.
+      const after = await lookupDepositWallet(client, ctx, owner);
+      return { address: after.deployed ? after.address : before.address, created: true };
+    }
     if (tx && FAILED.has(tx.state)) {
       throw new AppError(
         'service_unavailable',

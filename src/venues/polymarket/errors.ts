@@ -1,6 +1,7 @@
 // Polymarket's error table: the exchange's own error texts (CLOB `{"error": …}` bodies and `errorMsg` of order
 // answers) mapped to the wire contract's codes. Exact phrases first, broad ones after; anything unmatched falls to
 // the shared defaults (429/5xx → 503, 401/403 → authentication_failed, other 4xx → 400 with the venue's text).
+import { AppError } from '../../errors/app-error.js';
 import type { VenueErrorRule } from '../shared/venue-errors.js';
 import { mapVenueError } from '../shared/venue-errors.js';
 
@@ -38,5 +39,27 @@ export function isTickSizeMessage(message: string): boolean {
 export function isKilledOrderMessage(message: string): boolean {
   return /fully filled or killed|fok_not_filled|fak_not_filled|couldn't be fully filled|no orders found to match/i.test(
     message,
+  );
+}
+
+/**
+ * The CLOB's refusal of a deposit-wallet (signature type 3) order although the API key is the wallet owner's, as
+ * the SDK binds it: still answered for some accounts (py-clob-client-v2 #70, #103, open; clob-client-v2 #73). For
+ * types 0-2 the same text means the key is not the signer's, an authentication failure, so only type 3 is mapped.
+ */
+export function depositWalletRefusal(
+  message: string,
+  signatureType: number,
+  cause: unknown,
+): AppError | null {
+  if (signatureType !== 3 || !/order signer address has to be the address of the api key/i.test(message))
+    return null;
+  return new AppError(
+    'forbidden',
+    'polymarket refused this deposit-wallet (signature_type 3) order for this account, although its API key ' +
+      "belongs to the wallet's owner: the exchange still refuses such orders for some accounts (open upstream: " +
+      'py-clob-client-v2 #70, #103). Nothing was placed. Retrying does not help; ask Polymarket support to enable ' +
+      `the account's deposit-wallet trading. Exchange said: ${message}`,
+    { cause },
   );
 }

@@ -46,9 +46,13 @@ const MAX_DATA_LIMIT = 500;
 const MAX_TAPE_OFFSET = 10_000;
 /** Tape pages one trades request reads at most (each up to MAX_DATA_LIMIT rows of both outcomes). */
 const TAPE_PAGES = 4;
+/** Minutes: the finest `/prices-history` fidelity a market that stopped trading is answered at (py-clob-client #216). */
+const CLOSED_MARKET_MIN_FIDELITY = 720;
+/** Trades read as price points when a closed market's window is narrower than its coarsest points. */
+const TAPE_TICKS = 1_000;
 
 export function polymarketMarketData(client: PolymarketClient): MarketDataFacet {
-  return {
+  const facet: MarketDataFacet & Required<Pick<MarketDataFacet, 'fetchTrades'>> = {
     async fetchOrderBook(ctx: VenueContext, market: Market, outcome: string): Promise<OrderBook> {
       const o = findOutcome(market, outcome);
       const book = await client.get(client.clob, ctx, decodeBook, {
@@ -74,15 +78,35 @@ export function polymarketMarketData(client: PolymarketClient): MarketDataFacet 
       q: HistoryQuery,
     ): Promise<PriceSeries> {
       const o = findOutcome(market, outcome);
+      const wanted = fidelityMinutes(q);
+      // A market that stopped trading is answered only at 12-hour fidelity or coarser; finer requests get an empty
+      // history although the data exists (py-clob-client #216). Ask it at the finest fidelity it serves.
+      const closed = market.status !== 'active';
+      const fidelity = closed ? Math.max(wanted, CLOSED_MARKET_MIN_FIDELITY) : wanted;
       const { history } = await client.get(client.clob, ctx, decodeHistory, {
         path: '/prices-history',
-        query: { market: o.token_id, startTs: q.startTs, endTs: q.endTs, fidelity: fidelityMinutes(q) },
+        query: { market: o.token_id, startTs: q.startTs, endTs: q.endTs, fidelity },
         operation: 'get_price_history',
       });
       const ticks = history
         .filter((p) => p.t >= q.startTs && p.t <= q.endTs)
         .map((p) => ({ t: p.t, price: p.p }));
-      return { kind: 'ticks', ticks };
+      if (ticks.length > 0 || !closed || fidelity === wanted) return { kind: 'ticks', ticks };
+      // A window narrower than the coarse points: the market's own trades in it are its price points.
+      const page = await facet.fetchTrades(ctx, market, outcome, {
+        limit: TAPE_TICKS,
+        startTs: q.startTs,
+        endTs: q.endTs,
+        cursor: null,
+      });
+      return {
+        kind: 'ticks',
+        ticks: page.trades.map((t) => ({
+          t: Math.floor(Date.parse(t.timestamp) / 1000),
+          price: t.price,
+          size: t.size,
+        })),
+      };
     },
 
     async fetchTrades(
@@ -200,6 +224,7 @@ export function polymarketMarketData(client: PolymarketClient): MarketDataFacet 
         client.options.wsAssetsPerConnection,
       ),
   };
+  return facet;
 }
 
 /**

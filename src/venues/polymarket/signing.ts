@@ -37,6 +37,29 @@ export interface SignedOrder {
   /** The exact JSON body of `POST /order`. */
   body: string;
   orderHash: Hex;
+  /** The shares the signed order names (its taker amount on a BUY, maker amount on a SELL), human units. */
+  shares: number;
+  /** The pUSD it names (maker amount on a BUY, taker amount on a SELL), human units. */
+  collateral: number;
+}
+
+/** FOK and FAK orders are market orders to the CLOB, whose amounts the SDK builds on its market-order path. */
+export const isMarketOrderType = (t: PolymarketOrderType): boolean => t === 'FOK' || t === 'FAK';
+
+const MICRO = 1_000_000n;
+const CENT_MICROS = 10_000n;
+const micros = (n: number): bigint => BigInt(Math.round(n * 1e6));
+
+/**
+ * The SDK's market-order `amount` for `size` shares at `price`: shares for a SELL, and for a BUY the dollars
+ * size × price rounded down to whole cents, since a market BUY's maker amount carries at most 2 decimals
+ * (ROUNDING_CONFIG size: 2; getMarketOrderRawAmounts rounds it down). Rounding down never spends more than
+ * size × price, so the BUY asks for slightly fewer shares when size × price is not whole cents.
+ */
+export function marketOrderAmount(side: 'buy' | 'sell', price: number, size: number): number {
+  if (side === 'sell') return size;
+  const cost = (micros(size) * micros(price)) / MICRO;
+  return Number(cost - (cost % CENT_MICROS)) / 1e6;
 }
 
 /** The V2 `Order` struct, field order as the exchange contract hashes it. */
@@ -114,17 +137,33 @@ export async function signOrder(
     SDK_SIGNATURE_TYPES[wallet.signatureType],
     wallet.signatureType === 0 ? undefined : wallet.maker,
   );
-  const signed = await builder.buildOrder(
-    {
-      tokenID: order.tokenId,
-      price: order.price,
-      size: order.size,
-      side: order.side === 'buy' ? Side.BUY : Side.SELL,
-      ...(order.expiration !== undefined ? { expiration: order.expiration } : {}),
-    },
-    { tickSize: tickSizeKey(order.tickSize), negRisk: order.negRisk },
-    2,
-  );
+  const side = order.side === 'buy' ? Side.BUY : Side.SELL;
+  const options = { tickSize: tickSizeKey(order.tickSize), negRisk: order.negRisk };
+  // FOK/FAK go through the SDK's market-order builder (its createMarketOrder path): the CLOB refuses a market
+  // order whose amounts carry the limit-order precision (py-clob-client #121, py-clob-client-v2 #99).
+  const signed = isMarketOrderType(order.orderType)
+    ? await builder.buildMarketOrder(
+        {
+          tokenID: order.tokenId,
+          price: order.price,
+          amount: marketOrderAmount(order.side, order.price, order.size),
+          side,
+          orderType: order.orderType as OrderType.FOK | OrderType.FAK,
+        },
+        options,
+        2,
+      )
+    : await builder.buildOrder(
+        {
+          tokenID: order.tokenId,
+          price: order.price,
+          size: order.size,
+          side,
+          ...(order.expiration !== undefined ? { expiration: order.expiration } : {}),
+        },
+        options,
+        2,
+      );
   const s = signed as unknown as {
     salt: string;
     maker: Hex;
@@ -162,5 +201,12 @@ export async function signOrder(
     },
   });
   const payload = orderToJsonV2(signed as never, order.owner, order.orderType as OrderType, false, false);
-  return { body: JSON.stringify(payload), orderHash };
+  const [collateral, shares] =
+    s.side === 'BUY' ? [s.makerAmount, s.takerAmount] : [s.takerAmount, s.makerAmount];
+  return {
+    body: JSON.stringify(payload),
+    orderHash,
+    shares: Number(shares) / 1e6,
+    collateral: Number(collateral) / 1e6,
+  };
 }

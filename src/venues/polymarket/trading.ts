@@ -13,7 +13,12 @@ import { signerFromSession } from './auth.js';
 import { CONDITION_ID } from './catalog.js';
 import type { PolymarketAuth, PolymarketClient } from './client.js';
 import { ensureDepositWallet } from './deposit-wallet.js';
-import { isKilledOrderMessage, isTickSizeMessage, mapPolymarketError } from './errors.js';
+import {
+  depositWalletRefusal,
+  isKilledOrderMessage,
+  isTickSizeMessage,
+  mapPolymarketError,
+} from './errors.js';
 import { FeeExponents } from './fee-exponents.js';
 import { MarketInfoCache } from './market-info-cache.js';
 import { toNumber } from './parse.js';
@@ -54,13 +59,21 @@ const END_CURSOR = 'LTE=';
 const MAX_PAGES = 100;
 const ORDER_ID = /^0x[0-9a-fA-F]{64}$/;
 
-const decodeGammaVersions = payloadDecoder(
-  Type.Array(Type.Object({ version: Type.Optional(Type.String()) }, { additionalProperties: true })),
-);
-const MAX_VERSIONS = 10_000;
+/**
+ * Protocol-V2 position ids keep their 64 reserved bits (40..103) clear; CTF token ids are keccak hashes, which
+ * do not (Polymarket clob-client-v2 `src/protocol.ts` isV2PositionId; `@polymarket/client` routes orders to
+ * ExchangeV3 by the same test, `actions/orders/asset.ts` createOrderRouting).
+ */
+const V2_RESERVED_BITS = ((1n << 64n) - 1n) << 40n;
+const UINT256_MAX = (1n << 256n) - 1n;
+
+export function isProtocolV2PositionId(assetId: string): boolean {
+  if (!/^\d{1,78}$/.test(assetId)) return false;
+  const value = BigInt(assetId);
+  return value <= UINT256_MAX && (value & V2_RESERVED_BITS) === 0n;
+}
 
 export function polymarketTrading(client: PolymarketClient): TradingFacet {
-  const protocolVersions = new Map<string, string>();
   const marketInfo = new MarketInfoCache((ctx, conditionId) =>
     client.get(client.clob, ctx, decodeMarketInfo, {
       path: `/clob-markets/${conditionId}`,
@@ -153,7 +166,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
         return { info, token, tick };
       };
       const { info, token, tick } = await terms(false);
-      await refuseProtocolV2(ctx, req.market_id);
+      refuseProtocolV2(req.market_id, token.t);
       const signed = await signOrder(
         auth.signer,
         client.chainId,
@@ -171,7 +184,15 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
         auth.wallet,
       );
       const createdAt = new Date().toISOString();
-      const base = { id: signed.orderHash, market_id: req.market_id, outcome: token.o, side: req.side };
+      const base = {
+        id: signed.orderHash,
+        market_id: req.market_id,
+        outcome: token.o,
+        side: req.side,
+        ...adjustment(req, signed),
+      };
+      // A market BUY whose cost was rounded down to whole cents asks for the shares it signed, not req.size.
+      const sent: OrderRequest = { ...req, size: signed.shares };
       await hooks?.beforeSend({ orderId: signed.orderHash });
       let res: PolymarketOrderResponse;
       try {
@@ -187,8 +208,13 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
           marketInfo.invalidate(req.market_id);
         }
         if (error instanceof VenueStatusError && isKilledOrderMessage(error.venueMessage())) {
-          return killed(base, req, createdAt);
+          return killed(base, sent, createdAt);
         }
+        const refusal =
+          error instanceof VenueStatusError
+            ? depositWalletRefusal(error.venueMessage(), auth.wallet.signatureType, error)
+            : null;
+        if (refusal) throw refusal;
         if (
           (error instanceof VenueTransportError && error.maybeProcessed) ||
           (error instanceof VenueStatusError && error.status >= 500)
@@ -199,8 +225,10 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
       }
       if (res.success === false || (res.errorMsg ?? '') !== '') {
         const message = res.errorMsg || 'order refused';
-        if (isKilledOrderMessage(message)) return killed(base, req, createdAt);
+        if (isKilledOrderMessage(message)) return killed(base, sent, createdAt);
         if (isTickSizeMessage(message)) marketInfo.invalidate(req.market_id);
+        const refusal = depositWalletRefusal(message, auth.wallet.signatureType, null);
+        if (refusal) throw refusal;
         throw mapPolymarketError(
           new VenueStatusError(
             'polymarket',
@@ -212,7 +240,7 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
           ),
         );
       }
-      return orderFromPost(res, { ...base, id: res.orderID || signed.orderHash }, req, createdAt);
+      return orderFromPost(res, { ...base, id: res.orderID || signed.orderHash }, sent, createdAt);
     },
 
     async getOrder(ctx, session, orderId) {
@@ -331,24 +359,12 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
   };
 
   /**
-   * Markets on Protocol V2 (Gamma `version: "v2"`) settle on ExchangeV3 with signing domain version "3" and trade
-   * position ids rather than CTF token ids. We sign only V2-exchange orders, so such a market is refused rather
-   * than signed with a domain its exchange would reject. A market's protocol does not change: kept per id.
+   * Markets on Protocol V2 settle on ExchangeV3 with signing domain version "3" and trade position ids rather
+   * than CTF token ids. We sign only V2-exchange orders, so such a market is refused rather than signed with a
+   * domain its exchange would reject. The outcome's id says which it is; no request is made for it.
    */
-  async function refuseProtocolV2(ctx: VenueContext, conditionId: string): Promise<void> {
-    const id = conditionId.toLowerCase();
-    let version = protocolVersions.get(id);
-    if (version === undefined) {
-      const rows = await client.get(client.gamma, ctx, decodeGammaVersions, {
-        path: '/markets',
-        query: { condition_ids: id, limit: 1 },
-        operation: 'get_market_version',
-      });
-      version = rows[0]?.version ?? 'v1';
-      if (protocolVersions.size >= MAX_VERSIONS) protocolVersions.clear();
-      protocolVersions.set(id, version);
-    }
-    if (version.toLowerCase() === 'v2') {
+  function refuseProtocolV2(conditionId: string, assetId: string): void {
+    if (isProtocolV2PositionId(assetId)) {
       throw new AppError(
         'not_supported',
         `polymarket market ${conditionId} is a Protocol-V2 market (ExchangeV3); orders on it are not supported yet`,
@@ -376,7 +392,21 @@ export function polymarketTrading(client: PolymarketClient): TradingFacet {
   }
 }
 
-type OrderBase = Pick<Order, 'id' | 'market_id' | 'outcome' | 'side'>;
+type OrderBase = Pick<Order, 'id' | 'market_id' | 'outcome' | 'side' | 'note'>;
+
+/**
+ * What the answer says when the signed order is not the one asked for: a market (FOK/FAK) BUY spends whole cents
+ * (its maker amount carries 2 decimals), so size × price was rounded down and the share count follows from it.
+ */
+function adjustment(req: OrderRequest, signed: { shares: number; collateral: number }): Pick<Order, 'note'> {
+  if (Math.abs(signed.shares - req.size) < 1e-9) return {};
+  return {
+    note:
+      `polymarket ${req.order_type} orders are market orders whose cost carries whole cents: ` +
+      `${req.size} at ${req.price} ($${Number((req.size * req.price).toFixed(6))}) was sent as ` +
+      `$${signed.collateral.toFixed(2)} for ${signed.shares} shares at most`,
+  };
+}
 
 /** A FOK order the exchange killed, or a FAK order with nothing to fill: it never rested. */
 function killed(base: OrderBase, req: OrderRequest, createdAt: string): Order {

@@ -134,6 +134,75 @@ describe('kalshi: venue specifics', () => {
     for (const o of [buyNo, sellYes]) await trading.cancelOrder(venue.ctx(), session, o.id);
   });
 
+  test('a cancel is routed to the shard of its market: an order on shard 1 (where combos live) is cancelled', async () => {
+    const { trading } = venue.adapter;
+    assert.ok(trading.createOrder && trading.cancelOrder && trading.getOrder);
+    const [, other] = (await liquidMarkets(venue, 2)) as [Market, Market];
+    const ticker = other.exchange_market_id;
+    await fetchControl('kalshi/shard', { market_ticker: ticker, exchange_index: 1 });
+    try {
+      const listed = (await (await fetch(`${venue.controlUrl}/trade-api/v2/markets/${ticker}`)).json()) as {
+        market: { exchange_index: number };
+      };
+      assert.equal(listed.market.exchange_index, 1, 'the market says which shard it lives on');
+      const resting = await trading.createOrder(
+        venue.ctx(),
+        session,
+        order({ market_id: ticker, price: 0.01, size: 2 }),
+      );
+      assert.equal(resting.status, 'open');
+      const cancelled = await trading.cancelOrder(venue.ctx(), session, resting.id);
+      assert.equal(cancelled.status, 'cancelled');
+      assert.equal((await trading.getOrder(venue.ctx(), session, resting.id)).status, 'cancelled');
+    } finally {
+      await fetchControl('kalshi/shard', { market_ticker: ticker, exchange_index: 0 });
+    }
+  });
+
+  test('a cancel answered 404 is reconciled by reading the order: still resting is a retryable 503, never "no longer open"', async () => {
+    const { trading } = venue.adapter;
+    assert.ok(trading.createOrder && trading.cancelOrder && trading.getOrder);
+    const resting = await trading.createOrder(venue.ctx(), session, order({ price: 0.01, size: 2 }));
+    await venue.sim.faults({
+      error_rate: 1,
+      error_status: 404,
+      only: ['DELETE /trade-api/v2/portfolio/events/orders/*'],
+    });
+    let refused: AppError;
+    try {
+      refused = await rejectsWith(
+        trading.cancelOrder(venue.ctx(), session, resting.id),
+        'service_unavailable',
+      );
+    } finally {
+      await venue.sim.clearFaults();
+    }
+    assert.equal(refused.retryable, true);
+    assert.match(refused.message, /still rests/);
+    assert.equal((await trading.getOrder(venue.ctx(), session, resting.id)).status, 'open');
+    await trading.cancelOrder(venue.ctx(), session, resting.id);
+  });
+
+  test('two cancels of one order at once both answer it cancelled: the one the exchange answers 404 reads it back', async () => {
+    const { trading } = venue.adapter;
+    assert.ok(trading.createOrder && trading.cancelOrder);
+    const resting = await trading.createOrder(venue.ctx(), session, order({ price: 0.01, size: 2 }));
+    // Both read the order resting, then their DELETEs arrive one after the other: the second finds nothing to cancel.
+    await venue.sim.faults({ latency_ms: 300, only: ['DELETE /trade-api/v2/portfolio/events/orders/*'] });
+    try {
+      const both = await Promise.all([
+        trading.cancelOrder(venue.ctx(), session, resting.id),
+        trading.cancelOrder(venue.ctx(), session, resting.id),
+      ]);
+      assert.deepEqual(
+        both.map((o) => o.status),
+        ['cancelled', 'cancelled'],
+      );
+    } finally {
+      await venue.sim.clearFaults();
+    }
+  });
+
   test('a 429 is retried by the adapter and surfaces as 503 service_unavailable only when its backoff gave up', async () => {
     const { marketData } = venue.adapter;
     assert.ok(marketData.fetchOrderBook);

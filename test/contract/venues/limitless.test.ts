@@ -155,7 +155,12 @@ describe('limitless: wallet activity, ping and data only', () => {
       authenticated: false,
       message: 'reachable; no credentials',
     });
+    await venue.sim.clearRequests();
     assert.equal((await venue.adapter.ping(venue.ctx(), venue.sandboxSession)).authenticated, true);
+    // The credential check is the SDK's own authenticated read, the caller's profile; not the PnL chart.
+    const routes = [...(await venue.sim.requests()).keys()];
+    assert.ok(routes.includes('GET /profiles/me'), routes.join(', '));
+    assert.ok(!routes.some((r) => r.includes('pnl-chart')), routes.join(', '));
     const session = await strangerSession(venue);
     const stranger = await venue.adapter.ping(venue.ctx(), session);
     assert.equal(stranger.authenticated, false);

@@ -28,11 +28,14 @@ describe('polymarket: signature types and deposit wallets (adapter ↔ simulator
   });
   after(() => venue?.close());
 
-  const account = async (kind: 'legacy' | 'deposit'): Promise<SimAccount> => {
+  const account = async (
+    kind: 'legacy' | 'deposit',
+    extra: Record<string, unknown> = {},
+  ): Promise<SimAccount> => {
     const res = await fetch(`${venue.controlUrl}/__sim/accounts`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ kind, collateral: '100000000' }),
+      body: JSON.stringify({ kind, collateral: '100000000', ...extra }),
     });
     assert.equal(res.status, 201);
     return (await res.json()) as SimAccount;
@@ -79,6 +82,44 @@ describe('polymarket: signature types and deposit wallets (adapter ↔ simulator
     assert.equal((await place(session(noFunder))).status, 'open');
     assert.equal(await balance(asWallet), '100000000', 'the funder (deposit wallet) balance, not the EOA');
     assert.equal(await balance(asEoa), '0');
+  });
+
+  test('a deposit-wallet order the exchange still refuses for the account is 403 forbidden naming the upstream issue', async () => {
+    const a = await account('deposit', { deposit_orders_refused: true });
+    await assert.rejects(place(session(a.credentials)), (error: unknown) => {
+      assert.ok(error instanceof AppError);
+      assert.equal(error.code, 'forbidden', error.message);
+      assert.equal(error.retryable, false);
+      assert.match(error.message, /deposit-wallet \(signature_type 3\) order/);
+      assert.match(error.message, /py-clob-client-v2 #70, #103/);
+      assert.match(error.message, /order signer address has to be the address of the API KEY/);
+      return true;
+    });
+    // The same text for a type-0 order whose key is not the signer's stays an authentication failure.
+    const other = await account('legacy');
+    const mismatched = session({
+      ...other.credentials,
+      clob_api_key: a.credentials.clob_api_key as string,
+      clob_api_secret: a.credentials.clob_api_secret as string,
+      clob_api_passphrase: a.credentials.clob_api_passphrase as string,
+      signature_type: '0',
+    });
+    await assert.rejects(place(mismatched), (error: unknown) => {
+      assert.ok(error instanceof AppError);
+      assert.equal(error.code, 'authentication_failed', error.message);
+      return true;
+    });
+  });
+
+  test('without funder_address the deposit wallet is derived locally (CREATE2) and checked with /deployed, never /relay-payload', async () => {
+    const a = await account('deposit');
+    const { funder_address: wallet, ...noFunder } = a.credentials;
+    await venue.sim.clearRequests();
+    const placed = await place(session(noFunder));
+    assert.equal(placed.status, 'open');
+    const routes = [...(await venue.sim.requests()).keys()].filter((r) => r.startsWith('relayer '));
+    assert.deepEqual(routes, ['relayer GET /deployed'], routes.join(', '));
+    assert.equal(await balance(session(noFunder)), '100000000', `the wallet found is ${wallet}`);
   });
 
   test('a legacy account trades on types 0, 1 and 2 and each reads its own funder balance', async () => {

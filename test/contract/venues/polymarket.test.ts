@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import type { PriceSeries } from '../../../src/domain/candles.js';
 import type { Market } from '../../../src/domain/market.js';
 import type { UserStreamEvent } from '../../../src/domain/stream.js';
 import type { OrderRequest } from '../../../src/domain/trading.js';
@@ -14,6 +15,7 @@ import { PolymarketClient } from '../../../src/venues/polymarket/client.js';
 import { mapPolymarketError } from '../../../src/venues/polymarket/errors.js';
 import { PolymarketOrderResponse } from '../../../src/venues/polymarket/payloads.js';
 import { signOrder } from '../../../src/venues/polymarket/signing.js';
+import { isProtocolV2PositionId } from '../../../src/venues/polymarket/trading.js';
 import type { VenueSession } from '../../../src/venues/port.js';
 import { payloadDecoder } from '../../../src/venues/shared/payload.js';
 import { waitFor } from '../../support/server.js';
@@ -254,6 +256,82 @@ describe('polymarket: exchange-specific contract', () => {
     assert.equal(requests.get('gamma GET /markets'), undefined, 'the sunset endpoint was not called');
     assert.equal(gammaRoutes.length, 2, `only slug lookups on Gamma: ${gammaRoutes.join(', ')}`);
     assert.ok(gammaRoutes.every((route) => route.startsWith('gamma GET /markets/slug/')));
+  });
+
+  test('the order path tells a Protocol-V2 market by its position ids: refused 501, and Gamma is never asked', async () => {
+    const create = trading().createOrder;
+    const cancel = trading().cancelOrder;
+    assert.ok(create && cancel);
+    const [, , v2, fresh] = (await liquidMarkets(venue, 4)) as [Market, Market, Market, Market];
+    const moved = await fetch(`${venue.controlUrl}/__sim/polymarket/protocol-v2`, {
+      method: 'POST',
+      body: JSON.stringify({ condition_id: v2.exchange_market_id }),
+    });
+    assert.equal(moved.status, 200, await moved.clone().text());
+    const { position_ids: positionIds } = (await moved.json()) as { position_ids: [string, string] };
+    assert.ok(positionIds.every(isProtocolV2PositionId));
+    await venue.sim.clearRequests();
+    // A V1 market's first order: no version lookup anywhere (Gamma's /markets?condition_ids= is sunset).
+    const resting = await create.call(
+      trading(),
+      venue.ctx(),
+      session,
+      request({ market_id: fresh.exchange_market_id }),
+    );
+    assert.equal(resting.status, 'open');
+    await cancel.call(trading(), venue.ctx(), session, resting.id);
+    const refused = await rejectsWith(
+      create.call(trading(), venue.ctx(), session, request({ market_id: v2.exchange_market_id })),
+      'not_supported',
+    );
+    assert.match(refused.message, /Protocol-V2/);
+    const requests = await venue.sim.requests();
+    const gamma = [...requests.keys()].filter((route) => route.startsWith('gamma '));
+    assert.deepEqual(gamma, [], `no Gamma call on the order path: ${gamma.join(', ')}`);
+    assert.equal(requests.get('clob POST /order'), 1, 'only the V1 order was sent');
+  });
+
+  test('candles of a resolved market are not empty below 12-hour fidelity: the exchange answers those only coarser', async () => {
+    const markets = await allMarkets(venue);
+    const resolved = markets.find((m) => m.status === 'resolved' && m.end_date !== null);
+    assert.ok(resolved, 'the world has a resolved market');
+    const outcome = resolved.outcomes[0]?.name ?? 'Yes';
+    const fetchHistory = venue.adapter.marketData.fetchPriceHistory;
+    assert.ok(fetchHistory);
+    const endTs = Math.floor(Date.parse(resolved.end_date as string) / 1000);
+    for (const [interval, span] of [
+      ['1h', 3 * 86_400],
+      ['1d', 20 * 86_400],
+    ] as const) {
+      const series: PriceSeries = await fetchHistory.call(
+        venue.adapter.marketData,
+        venue.ctx(),
+        resolved,
+        outcome,
+        {
+          interval,
+          startTs: endTs - span,
+          endTs,
+        },
+      );
+      assert.equal(series.kind, 'ticks');
+      assert.ok(
+        series.kind === 'ticks' && series.ticks.length > 0,
+        `${interval}: no points for ${resolved.slug}`,
+      );
+    }
+    // A window narrower than the 12-hour points holds none of them: the market's trade tape is read for it instead
+    // (the simulator's tape of a resolved market is empty, so only the request is checked here).
+    await venue.sim.clearRequests();
+    const narrowEnd = Math.floor(endTs / 43_200) * 43_200 - 3_600;
+    await fetchHistory.call(venue.adapter.marketData, venue.ctx(), resolved, outcome, {
+      interval: '1m',
+      startTs: narrowEnd - 3 * 3_600,
+      endTs: narrowEnd,
+    });
+    const requests = await venue.sim.requests();
+    assert.equal(requests.get('clob GET /prices-history'), 1);
+    assert.ok((requests.get('data GET /trades') ?? 0) >= 1, [...requests.keys()].join(', '));
   });
 
   test('a wallet key alone is enough: the CLOB credentials are derived (L1) and work', async () => {

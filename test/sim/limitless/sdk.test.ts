@@ -66,6 +66,21 @@ test('PortfolioFetcher reads own positions with an HMAC token and with the legac
   assert.deepEqual((await viaKey.getPositions()).clob, []);
 });
 
+test("PortfolioFetcher.getProfile reads the caller's own profile (GET /profiles/me) and one by address", async () => {
+  const own = await new PortfolioFetcher(
+    new HttpClient({ baseURL: sim.url, hmacCredentials: hmac() }),
+  ).getProfile();
+  assert.equal(own.account.toLowerCase(), account.address?.toLowerCase());
+  assert.ok(Number.isInteger(own.id) && own.id > 0, 'the id orders carry as ownerId');
+  assert.equal(own.rank?.feeRateBps, 300);
+  const anonymous = new PortfolioFetcher(new HttpClient({ baseURL: sim.url }));
+  assert.equal((await anonymous.getProfile(own.account)).id, own.id);
+  await assert.rejects(
+    anonymous.getProfile(),
+    (e: unknown) => e instanceof AuthenticationError || (e instanceof APIError && e.status === 401),
+  );
+});
+
 test("the SDK's error classes see the simulator's statuses", async () => {
   const fetcher = new MarketFetcher(new HttpClient({ baseURL: sim.url }));
   await assert.rejects(
