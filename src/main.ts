@@ -19,6 +19,7 @@ import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
 import { BookHub } from './realtime/book-hub.js';
 import { ClusterBooks } from './realtime/cluster-feed.js';
+import { ConnectionSeats } from './realtime/connection-seats.js';
 import { FillFeeds } from './realtime/fill-feeds.js';
 import { WebSocketGateway } from './realtime/gateway.js';
 import { WalletHub } from './realtime/wallet-hub.js';
@@ -515,9 +516,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       }),
       logger: logger.child({ component: 'websocket' }),
       heartbeatMs: config.websocket.heartbeatMs,
+      seats: new ConnectionSeats({
+        maxUnauthenticated: config.websocket.maxUnauthenticated,
+        perCustomer: config.websocket.maxConnectionsPerCustomer,
+      }),
       limits: {
         authTimeoutMs: config.websocket.authTimeoutMs,
         controlPerSecond: 3,
+        floodCloseAfter: config.websocket.floodCloseAfter,
+        // Three a second are admitted; more waiting than this means handling has stalled (a slow venue lookup).
+        maxPending: 16,
         slowBytes: 1 << 20,
         hopelessBytes: 8 << 20,
         defaultDepth: 50,

@@ -1,6 +1,7 @@
 // GET /ws (and /api/v1/ws): the WebSocket gateway on the API server's own port. An HTTP request without an
-// Upgrade is told so (400); an upgrade is handed to `ws` and becomes a WsConnection. One heartbeat timer serves
-// every connection and lets conflated subscriptions catch up once their client drains.
+// Upgrade is told so (400); an upgrade is handed to `ws` and becomes a WsConnection, unless this node already holds
+// as many unauthenticated connections as it allows (429). One heartbeat timer serves every connection and lets
+// conflated subscriptions catch up once their client drains.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -17,6 +18,19 @@ export interface GatewayOptions extends Omit<ConnectionDeps, 'limits'> {
   limits: ConnectionLimits;
   heartbeatMs: number;
 }
+
+/** The answer to an upgrade past the unauthenticated connections' cap, in the API's error shape. */
+const TOO_MANY_UNAUTHENTICATED = (() => {
+  const body = JSON.stringify({
+    error: 'too many WebSocket connections are waiting to authenticate; retry shortly',
+    code: 'rate_limit_exceeded',
+    retryable: true,
+  });
+  return (
+    'HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 1\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+})();
 
 export class WebSocketGateway {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 });
@@ -42,7 +56,14 @@ export class WebSocketGateway {
         socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
         return;
       }
+      if (!this.options.seats.hasRoom) {
+        socket.end(TOO_MANY_UNAUTHENTICATED);
+        return;
+      }
       this.wss.handleUpgrade(request, socket, head, (ws) => {
+        // Taken here, where the handshake has succeeded (a failed one never calls back), and released by the
+        // connection when it ends.
+        this.options.seats.open();
         const connection = new WsConnection(ws, randomUUID(), this.options);
         this.connections.add(connection);
         ws.on('close', () => this.connections.delete(connection));
@@ -59,6 +80,11 @@ export class WebSocketGateway {
 
   get connectionCount(): number {
     return this.connections.size;
+  }
+
+  /** Connections that have not authenticated yet (their cap is websocket.maxUnauthenticated). */
+  get unauthenticatedCount(): number {
+    return this.options.seats.unauthenticatedCount;
   }
 
   /**
