@@ -516,6 +516,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       }),
       logger: logger.child({ component: 'websocket' }),
       heartbeatMs: config.websocket.heartbeatMs,
+      // A revocation nobody announces (the CLI) reaches the sockets about when REST refuses the key; a cache of
+      // 0 ms still reads the open connections' keys back only a few times a second.
+      revocationSweepMs: Math.max(config.auth.keyCacheTtlMs, 250),
       seats: new ConnectionSeats({
         maxUnauthenticated: config.websocket.maxUnauthenticated,
         perCustomer: config.websocket.maxConnectionsPerCustomer,
@@ -561,7 +564,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       exchanges,
       ping: new PingService(registry, exchanges, config.venues.timeoutMs, sessions),
       health,
-      keysAdmin: new KeysAdminService(keys),
+      // A key revoked through the API closes its WebSockets at once, here and (with Redis) on every node.
+      keysAdmin: new KeysAdminService(keys, () => keyChanges.changed()),
       usage: new UsageService(admission, wsUsageView),
       wsUsage: wsUsageView,
       markets,

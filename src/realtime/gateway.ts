@@ -1,7 +1,7 @@
 // GET /ws (and /api/v1/ws): the WebSocket gateway on the API server's own port. An HTTP request without an
 // Upgrade is told so (400); an upgrade is handed to `ws` and becomes a WsConnection, unless this node already holds
 // as many unauthenticated connections as it allows (429). One heartbeat timer serves every connection and lets
-// conflated subscriptions catch up once their client drains.
+// conflated subscriptions catch up once their client drains; one sweep closes the connections of revoked keys.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -17,6 +17,11 @@ export const CLOSE_KEY_REVOKED = 4003;
 export interface GatewayOptions extends Omit<ConnectionDeps, 'limits'> {
   limits: ConnectionLimits;
   heartbeatMs: number;
+  /**
+   * How often the keys of the open connections are read back (auth.keyCacheTtlMs): a key revoked where no key
+   * change is announced (the CLI, another process) closes its sockets within about the time REST refuses it.
+   */
+  revocationSweepMs: number;
 }
 
 /** The answer to an upgrade past the unauthenticated connections' cap, in the API's error shape. */
@@ -36,6 +41,8 @@ export class WebSocketGateway {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 });
   private readonly connections = new Set<WsConnection>();
   private heartbeat: NodeJS.Timeout | null = null;
+  private sweep: NodeJS.Timeout | null = null;
+  private sweeping = false;
   private closing = false;
 
   constructor(private readonly options: GatewayOptions) {}
@@ -74,6 +81,19 @@ export class WebSocketGateway {
         for (const c of this.connections) c.heartbeat();
       }, this.options.heartbeatMs);
       this.heartbeat.unref();
+      this.sweep = setInterval(() => {
+        // One sweep at a time: a slow database read is not stacked up under the next.
+        if (this.sweeping) return;
+        this.sweeping = true;
+        this.dropRevoked()
+          .catch((err: unknown) => {
+            this.options.logger.warn({ err }, 'reading back the keys of open WebSockets failed');
+          })
+          .finally(() => {
+            this.sweeping = false;
+          });
+      }, this.options.revocationSweepMs);
+      this.sweep.unref();
     });
     app.addHook('preClose', async () => this.close());
   }
@@ -88,9 +108,11 @@ export class WebSocketGateway {
   }
 
   /**
-   * Closes (4003) every connection whose API key no longer works: called when keys changed (a builder deactivated
-   * an end-user, here or on another node), so a deactivated end-user's open sockets end at once rather than living
-   * on with the key they authenticated with. Each distinct key is read once from the database.
+   * Closes (4003) every connection whose API key no longer works: called when keys changed (a key revoked through
+   * the API, a builder deactivated an end-user, here or on another node), so its open sockets end at once rather
+   * than living on with the key they authenticated with, and every revocationSweepMs for revocations nobody
+   * announces (the CLI). The distinct keys are read in one indexed query (per batch); none when no socket is
+   * authenticated.
    */
   async dropRevoked(): Promise<void> {
     const byKey = new Map<string, WsConnection[]>();
@@ -101,8 +123,10 @@ export class WebSocketGateway {
       if (list) list.push(c);
       else byKey.set(id, [c]);
     }
+    if (byKey.size === 0) return;
+    const active = await this.options.keys.activeIds([...byKey.keys()]);
     for (const [id, connections] of byKey) {
-      if (await this.options.keys.isActive(id)) continue;
+      if (active.has(id)) continue;
       for (const c of connections) c.close(CLOSE_KEY_REVOKED, 'api key revoked');
     }
   }
@@ -111,6 +135,7 @@ export class WebSocketGateway {
   close(): void {
     this.closing = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.sweep) clearInterval(this.sweep);
     for (const c of this.connections) c.close(1001, 'server shutting down');
     this.connections.clear();
     this.options.wallets.close();

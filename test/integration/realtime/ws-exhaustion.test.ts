@@ -2,12 +2,14 @@
 // server in this process so its memory can be read: a client that stops reading and floods small frames, with and
 // without a key, is closed and the server's heap returns to its baseline; a run of rate-limited frames gets one
 // answer; a client that never authenticates (and never reads) is terminated at the deadline; unauthenticated
-// connections and a customer's connections are capped; an `auth_error` closes the socket; concurrent auth frames.
+// connections and a customer's connections are capped; an `auth_error` closes the socket; concurrent auth frames;
+// and a key revoked through the API or with the CLI (another process) closes its sockets with 4003.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import WebSocket from 'ws';
+import { runCli } from '../../support/cli.js';
 import { startTestServer, type TestServer, waitFor } from '../../support/server.js';
 import { type WsMessage, WsTestClient } from '../../support/ws-client.js';
 
@@ -234,5 +236,34 @@ describe('auth', () => {
     assert.match(String(second.message), /already authenticated/);
     assert.equal(client.closed, null);
     client.close();
+  });
+});
+
+describe('revocation reaches open sockets', () => {
+  test('DELETE /api/v1/keys/:id closes the key’s sockets with 4003', async () => {
+    const { id, key } = await newKey('pro');
+    const a = await authed(key);
+    const b = await authed(key);
+    const other = await authed();
+    const res = await server.request(`/api/v1/keys/${id}`, { method: 'DELETE' });
+    assert.equal(res.status, 200, res.text);
+    for (const c of [a, b])
+      assert.deepEqual(await closedWithin(c), { code: 4003, reason: 'api key revoked' });
+    assert.equal(other.closed, null, "another key's socket stays open");
+    other.close();
+  });
+
+  test('`omnibook keys revoke` in another process closes the key’s sockets with 4003 (the sweep)', async () => {
+    const { id, key } = await newKey('pro');
+    const client = await authed(key);
+    const revoked = await runCli(['keys', 'revoke', id, '--data-dir', server.dataDir], {
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      OMNIBOOK_CONFIG: '',
+      OMNIBOOK_DATA_DIR: '',
+      LOG_LEVEL: 'warn',
+    });
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.deepEqual(await closedWithin(client), { code: 4003, reason: 'api key revoked' });
   });
 });
