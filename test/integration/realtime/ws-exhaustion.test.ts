@@ -1,7 +1,8 @@
 // The WebSocket gateway against clients that try to exhaust it (issue 31, items 1, 3 and 11), through the real
 // server in this process so its memory can be read: a client that stops reading and floods small frames, with and
 // without a key, is closed and the server's heap returns to its baseline; a run of rate-limited frames gets one
-// answer; a client that never authenticates (and never reads) is terminated at the deadline; unauthenticated
+// answer; messages waiting behind a slow one are bounded; a client that never authenticates (and never reads) is
+// terminated at the deadline; unauthenticated
 // connections and a customer's connections are capped; an `auth_error` closes the socket; concurrent auth frames;
 // and a key revoked through the API or with the CLI (another process) closes its sockets with 4003.
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import WebSocket from 'ws';
+import { simControl, startCatalogueServer } from '../../support/catalogue.js';
 import { runCli } from '../../support/cli.js';
 import { startTestServer, type TestServer, waitFor } from '../../support/server.js';
 import { type WsMessage, WsTestClient } from '../../support/ws-client.js';
@@ -164,6 +166,35 @@ describe('a client that floods and does not read', () => {
     const closed = await closedWithin(client);
     assert.ok([4001, 1006].includes(closed.code), `closed with ${closed.code}`);
   });
+});
+
+test('messages waiting behind one that is slow to handle are bounded: past 16 the next is refused (3001)', async () => {
+  // A venue lookup held by the simulator (an unknown polymarket market) keeps the first message in hand; the ones
+  // after it are sent slower than 3 a second, so the bucket alone would take them all, and they wait behind it.
+  const cat = await startCatalogueServer(5, { config: { venues: { timeoutMs: 60_000 } } });
+  try {
+    const client = await WsTestClient.open(`${cat.server.url.replace(/^http/, 'ws')}/ws`);
+    client.send({ type: 'auth', api_key: cat.server.adminKey });
+    await client.next((m) => m.type === 'auth_ok');
+    await simControl(cat, 'polymarket', 'POST', 'faults', { latency_ms: 120_000 });
+    const from = client.mark;
+    client.send({ type: 'subscribe', markets: [{ svc_id: `polymarket:0x${'ab'.repeat(32)}` }] });
+    const refused = client.next(isError(3001), from);
+    for (let i = 0; i < 20 && client.mark === from; i++) {
+      await new Promise((r) => setTimeout(r, 400));
+      client.send({ type: 'unsubscribe', markets: [{ svc_id: 'nonsense' }] });
+    }
+    await refused;
+    assert.equal(
+      client.messages.slice(from).filter(isError(2001)).length,
+      0,
+      'none handled while one is held',
+    );
+    await simControl(cat, 'polymarket', 'DELETE', 'faults');
+    client.socket.terminate();
+  } finally {
+    await cat.stop();
+  }
 });
 
 describe('connection caps', () => {
