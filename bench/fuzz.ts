@@ -13,6 +13,9 @@
 // Baseline: the first BENCH_FUZZ_BASELINE_CASES (2,000) requests of the same stream sent, the same way (one at a
 // time, from shard 0), to a bare node:http server that reads each request and answers a fixed JSON error — one
 // shard's cases/s is printed as a ratio to it.
+// Then the WebSocket section (bench/fuzz-ws.ts: hostile frames, floods, slow readers, many connections against a
+// sandbox process of its own, its RSS before and after); BENCH_FUZZ_WS=0 skips it, BENCH_FUZZ_BACKENDS=none runs it
+// alone.
 // Settings: BENCH_FUZZ_BACKENDS (sqlite,postgres), BENCH_FUZZ_SEED (time-based when unset), BENCH_SIM_SIZE (40).
 // Figures (with the machine's load average, sampled every 10 s, and the CPU time each shard's process spent per
 // request, server included as it runs in that process) are printed and written to
@@ -35,6 +38,7 @@ import {
 } from '../test/support/http-fuzz/requests.js';
 import { type FuzzBackend, startFuzzStack } from '../test/support/http-fuzz/stack.js';
 import { forbiddenChanges, storeState } from '../test/support/http-fuzz/state.js';
+import { type WsFuzzFigures, wsFuzz } from './fuzz-ws.js';
 import { machineFacts } from './machine.js';
 import { REPO_ROOT } from './servers.js';
 import { envInt, progress } from './support.js';
@@ -46,7 +50,11 @@ const SIM_SIZE = envInt('BENCH_SIM_SIZE', 40);
 const SEED = process.env.BENCH_FUZZ_SEED ? Number(process.env.BENCH_FUZZ_SEED) : Date.now() % 2 ** 31;
 const BATCH = 500;
 const BACKENDS: Record<string, FuzzBackend> = { sqlite: 'sqlite + memory', postgres: 'postgres + redis' };
-const CHOSEN = (process.env.BENCH_FUZZ_BACKENDS ?? 'sqlite,postgres').split(',').map((b) => b.trim());
+const CHOSEN = (process.env.BENCH_FUZZ_BACKENDS ?? 'sqlite,postgres')
+  .split(',')
+  .map((b) => b.trim())
+  .filter((b) => b !== '' && b !== 'none');
+const WEBSOCKET = process.env.BENCH_FUZZ_WS !== '0';
 /** Set in a shard's process only: `<backend>:<index>` (the parent forks one per backend and shard). */
 const SHARD = process.env.BENCH_FUZZ_SHARD;
 
@@ -346,10 +354,13 @@ async function main(): Promise<void> {
   loads.push(loadavg()[0] ?? Number.NaN);
   const startedAt = new Date().toISOString();
   let results: Figures[];
+  let ws: WsFuzzFigures | null;
   try {
     results = await Promise.all(
       CHOSEN.map((name) => runBackend(name, BACKENDS[name] as FuzzBackend, children)),
     );
+    // Alone, after the HTTP shards: its figures (RSS above all) are the server's, not the neighbours'.
+    ws = WEBSOCKET && !stopRequested ? await wsFuzz(SEED) : null;
   } finally {
     clearInterval(sampler);
   }
@@ -392,17 +403,30 @@ async function main(): Promise<void> {
     lines.push(`${f.backend}: routes never answered 2xx: ${f.routesNeverOk.join(', ') || 'none'}`);
     for (const e of f.examples) lines.push(`  violation: ${e}`);
   }
+  if (ws) {
+    const tally = (r: Record<string, number>) =>
+      Object.entries(r)
+        .map(([k, n]) => `${k}×${n}`)
+        .join(' ') || 'none';
+    lines.push(
+      '',
+      `WebSocket: ${ws.sockets} sockets, ${ws.frames} frames in ${ws.seconds.toFixed(0)} s (hostile frames, floods, slow readers, many connections)`,
+      `WebSocket: server RSS ${ws.rssBeforeMiB.toFixed(0)} MiB before (after a warm-up), peak ${ws.rssPeakMiB.toFixed(0)} MiB, ${ws.rssAfterMiB.toFixed(0)} MiB after`,
+      `WebSocket: closes by code ${tally(ws.closes)}; upgrades past the unauthenticated cap ${tally(ws.upgradeStatuses)}`,
+      `WebSocket: ${ws.violations.length} violations`,
+      ...ws.violations.slice(0, 20).map((v) => `  violation: ${v}`),
+    );
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
   const dir = join(REPO_ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
-    join(dir, `fuzz-${CHOSEN.join('-')}.json`),
-    `${JSON.stringify({ seed: SEED, at: startedAt, command, machine, loadAverage1m: load, results }, null, 2)}\n`,
+    join(dir, `fuzz-${CHOSEN.join('-') || 'ws'}.json`),
+    `${JSON.stringify({ seed: SEED, at: startedAt, command, machine, loadAverage1m: load, results, websocket: ws }, null, 2)}\n`,
   );
-  const violations = results.reduce(
-    (n, f) => n + f.serverErrors + f.shapeErrors + f.schemaErrors + f.stateChanges,
-    0,
-  );
+  const violations =
+    results.reduce((n, f) => n + f.serverErrors + f.shapeErrors + f.schemaErrors + f.stateChanges, 0) +
+    (ws?.violations.length ?? 0);
   if (violations > 0) process.exitCode = 1;
 }
 

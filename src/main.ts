@@ -19,6 +19,7 @@ import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
 import { BookHub } from './realtime/book-hub.js';
 import { ClusterBooks } from './realtime/cluster-feed.js';
+import { ConnectionSeats } from './realtime/connection-seats.js';
 import { FillFeeds } from './realtime/fill-feeds.js';
 import { WebSocketGateway } from './realtime/gateway.js';
 import { type RemoteSubscriptions, SubscriptionQuota } from './realtime/subscription-quota.js';
@@ -522,9 +523,19 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       }),
       logger: logger.child({ component: 'websocket' }),
       heartbeatMs: config.websocket.heartbeatMs,
+      // A revocation nobody announces (the CLI) reaches the sockets about when REST refuses the key; a cache of
+      // 0 ms still reads the open connections' keys back only a few times a second.
+      revocationSweepMs: Math.max(config.auth.keyCacheTtlMs, 250),
+      seats: new ConnectionSeats({
+        maxUnauthenticated: config.websocket.maxUnauthenticated,
+        perCustomer: config.websocket.maxConnectionsPerCustomer,
+      }),
       limits: {
         authTimeoutMs: config.websocket.authTimeoutMs,
         controlPerSecond: 3,
+        floodCloseAfter: config.websocket.floodCloseAfter,
+        // Three a second are admitted; more waiting than this means handling has stalled (a slow venue lookup).
+        maxPending: 16,
         slowBytes: 1 << 20,
         hopelessBytes: 8 << 20,
         defaultDepth: 50,
@@ -560,7 +571,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       exchanges,
       ping: new PingService(registry, exchanges, config.venues.timeoutMs, sessions),
       health,
-      keysAdmin: new KeysAdminService(keys),
+      // A key revoked through the API closes its WebSockets at once, here and (with Redis) on every node.
+      keysAdmin: new KeysAdminService(keys, () => keyChanges.changed()),
       usage: new UsageService(admission, wsUsageView),
       wsUsage: wsUsageView,
       markets,

@@ -69,6 +69,23 @@ export const ConfigSchema = Type.Object({
     heartbeatMs: Type.Integer({ minimum: 100 }),
     /** A connection that has not sent auth within this long is closed (wire contract §6: 15 s). */
     authTimeoutMs: Type.Integer({ minimum: 100 }),
+    /** Connections not yet authenticated this node holds at once; past it an upgrade is refused (429). */
+    maxUnauthenticated: Type.Integer({ minimum: 1 }),
+    /**
+     * Authenticated connections one customer may hold on this node, by its key's tier (0: no limit); one more is
+     * refused after auth (error 3001, close 4008).
+     */
+    maxConnectionsPerCustomer: Type.Object({
+      free: Type.Integer({ minimum: 0 }),
+      pro: Type.Integer({ minimum: 0 }),
+      scale: Type.Integer({ minimum: 0 }),
+      admin: Type.Integer({ minimum: 0 }),
+    }),
+    /**
+     * Frames refused for rate (past the 3 a second) within one second after which the socket is closed (1008);
+     * those refusals get one `rate_limited` answer per second.
+     */
+    floodCloseAfter: Type.Integer({ minimum: 1 }),
     /** Time between two polls of a watched wallet's public activity (wallet subscriptions). */
     walletPollMs: Type.Integer({ minimum: 100 }),
     /** How far back a wallet subscription's first message (its snapshot) looks. */
@@ -260,6 +277,9 @@ export const DEFAULT_CONFIG: Config = {
   websocket: {
     heartbeatMs: 10_000,
     authTimeoutMs: 15_000,
+    maxUnauthenticated: 1_000,
+    maxConnectionsPerCustomer: { free: 10, pro: 200, scale: 2_000, admin: 0 },
+    floodCloseAfter: 100,
     walletPollMs: 5_000,
     walletHistoryMs: 86_400_000,
     walletOverlapMs: 120_000,

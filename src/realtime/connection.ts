@@ -4,7 +4,10 @@
 // activity from the wallet hub, the customer's own fills from its fill feeds (joined to its book subscriptions);
 // this class owns the socket's backpressure (a slow client is conflated, a hopeless one dropped) and the errors,
 // and reports what happens on it to its usage meter.
-import { WebSocket } from 'ws';
+// Nothing a client sends makes the server hold memory in proportion: every frame passes the rate limit where it
+// arrives (a refused one costs no queued work, and a window's refusals get one answer), a flood is closed, and every
+// frame sent, not only books, is held to the hopeless bound.
+import { type RawData, WebSocket } from 'ws';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { FeedState } from '../domain/stream.js';
 import { type Bucket, takeToken } from '../domain/token-bucket.js';
@@ -20,6 +23,7 @@ import type { ApiKeyService } from '../tenancy/api-keys.js';
 import type { Principal } from '../tenancy/principal.js';
 import type { BookHub, BookSubscription, BookTransport } from './book-hub.js';
 import { isPoolRefusal } from './fair-pool.js';
+import type { ConnectionSeats } from './connection-seats.js';
 import type { FillFeeds, FillListener } from './fill-feeds.js';
 import {
   type AddressRef,
@@ -35,6 +39,10 @@ export interface ConnectionLimits {
   authTimeoutMs: number;
   /** Control messages per second (and burst). */
   controlPerSecond: number;
+  /** Frames refused within one second past which the socket is closed (CLOSE_FLOOD). */
+  floodCloseAfter: number;
+  /** Admitted messages waiting for the one before them to be handled, past which more are refused as rate-limited. */
+  maxPending: number;
   /** Unsent bytes past which a client is slow: its books are conflated to the latest snapshot. */
   slowBytes: number;
   /** Unsent bytes past which a client is dropped. */
@@ -53,17 +61,24 @@ export interface ConnectionDeps {
   usage: WsUsage;
   /** The tier's subscription cap is the customer's, across its connections (and nodes). */
   quota: SubscriptionQuota;
+  /** This node's connection counts: the connection holds an unauthenticated seat from its start. */
+  seats: ConnectionSeats;
   limits: ConnectionLimits;
   logger: CallerContext['logger'];
   now?: () => number;
 }
 
-/** Close code when no auth arrived in time (4000–4999 are the application's own). */
-const CLOSE_AUTH_TIMEOUT = 4001;
+/** Close code when no auth arrived in time, or after an `auth_error` (4000–4999 are the application's own). */
+export const CLOSE_AUTH_FAILED = 4001;
+/** Close code of a client that kept sending past the rate limit (RFC 6455 policy violation). */
+export const CLOSE_FLOOD = 1008;
+/** Close code of an authentication its customer has no connection left for (its tier's number on this node). */
+export const CLOSE_TOO_MANY_CONNECTIONS = 4008;
+/** The window over which refused frames are counted towards floodCloseAfter. */
+const FLOOD_WINDOW_MS = 1_000;
 
 export class WsConnection implements BookTransport, FillListener {
   private principal: Principal | null = null;
-  private authenticating = false;
   private readonly subs = new Map<string, BookSubscription>();
   private readonly wallets = new Map<string, WalletSubscription>();
   /** The customer's fill feed per exchange this connection has subscribed books on (null: none to be had). */
@@ -75,6 +90,13 @@ export class WsConnection implements BookTransport, FillListener {
   private readonly meter: ConnectionMeter;
   /** Control messages are handled one after another, in the order they arrived. */
   private handling: Promise<void> = Promise.resolve();
+  /** Admitted messages not handled yet (bounded by limits.maxPending). */
+  private pending = 0;
+  /** Whether the refusals since the last admitted frame were answered (once: later ones are dropped unanswered). */
+  private refusalAnswered = false;
+  /** Start of the current flood window, and the frames refused in it. */
+  private refusedSince = Number.NEGATIVE_INFINITY;
+  private refused = 0;
 
   constructor(
     private readonly socket: WebSocket,
@@ -87,16 +109,9 @@ export class WsConnection implements BookTransport, FillListener {
     this.authTimer = setTimeout(() => {
       if (this.principal) return;
       this.error('auth_required', `send auth {api_key} within ${deps.limits.authTimeoutMs} ms`);
-      this.socket.close(CLOSE_AUTH_TIMEOUT, 'auth timeout');
+      this.reject(CLOSE_AUTH_FAILED, 'auth timeout');
     }, deps.limits.authTimeoutMs);
-    socket.on('message', (data, isBinary) => {
-      if (isBinary) {
-        this.error('invalid_message', 'messages are JSON text frames');
-        return;
-      }
-      const raw = data.toString();
-      this.handling = this.handling.then(() => this.onMessage(raw));
-    });
+    socket.on('message', (data, isBinary) => this.received(data, isBinary));
     socket.on('close', () => this.cleanUp());
     socket.on('error', () => this.cleanUp());
   }
@@ -125,6 +140,12 @@ export class WsConnection implements BookTransport, FillListener {
   send(frame: string): void {
     // A closing socket drops what it is given: only what really goes out is metered.
     if (this.closed || this.socket.readyState !== WebSocket.OPEN) return;
+    // Every frame, heartbeats and errors too, is held to the bound the books are: a client that does not read
+    // cannot make the server queue without end whatever it provokes.
+    if (this.socket.bufferedAmount >= this.deps.limits.hopelessBytes) {
+      this.drop('the client does not read its messages');
+      return;
+    }
     this.meter.sent(Buffer.byteLength(frame));
     this.socket.send(frame);
   }
@@ -162,17 +183,88 @@ export class WsConnection implements BookTransport, FillListener {
     for (const sub of this.subs.values()) sub.catchUp();
   }
 
+  /**
+   * Closes with a closing handshake; a client too far behind to read the close frame soon (past the slow bound) is
+   * terminated after it, as it would hold the socket until the handshake's own timeout.
+   */
   close(code: number, reason: string): void {
+    if (this.closed) return;
     this.socket.close(code, reason);
+    if (this.socket.bufferedAmount >= this.deps.limits.slowBytes) this.socket.terminate();
     this.cleanUp();
+  }
+
+  /**
+   * Ends a connection the server gives up on (no auth, a refused key, a flood): the close frame, then the socket at
+   * once. A client that reads sees the code; one that does not would never complete the closing handshake.
+   */
+  private reject(code: number, reason: string): void {
+    if (this.closed) return;
+    this.socket.close(code, reason);
+    this.socket.terminate();
+    this.cleanUp();
+  }
+
+  /**
+   * Every frame passes the rate limit (and the bound on waiting messages) as it arrives, binary ones too: a refused
+   * frame is dropped here, so a flood queues no work, and it is answered once per window at most.
+   */
+  private received(data: RawData, isBinary: boolean): void {
+    if (this.closed || !this.admit()) return;
+    if (isBinary) {
+      this.error('invalid_message', 'messages are JSON text frames');
+      return;
+    }
+    const raw = data.toString();
+    this.pending += 1;
+    this.handling = this.handling.then(async () => {
+      try {
+        await this.onMessage(raw);
+      } finally {
+        this.pending -= 1;
+      }
+    });
+  }
+
+  private admit(): boolean {
+    const { controlPerSecond, maxPending, floodCloseAfter } = this.deps.limits;
+    const now = this.now();
+    let retryAfterMs = FLOOD_WINDOW_MS;
+    if (this.pending < maxPending) {
+      const taken = takeToken(this.bucket, controlPerSecond, controlPerSecond, now);
+      if (taken.allowed) {
+        this.refusalAnswered = false;
+        return true;
+      }
+      retryAfterMs = taken.retryAfterMs;
+    }
+    // One answer per run of refused frames (so at most one per token, 3 a second, however fast the flood):
+    // retry_after_ms (ours) says when a frame is taken again, as the rest of the run is dropped unanswered.
+    if (!this.refusalAnswered) {
+      this.refusalAnswered = true;
+      this.send(
+        JSON.stringify({
+          type: 'error',
+          code: WS_ERROR.rate_limited,
+          message: `at most ${controlPerSecond} control messages per second`,
+          retry_after_ms: retryAfterMs,
+        }),
+      );
+    }
+    if (now - this.refusedSince >= FLOOD_WINDOW_MS) {
+      this.refusedSince = now;
+      this.refused = 0;
+    }
+    this.refused += 1;
+    if (this.refused > floodCloseAfter) {
+      this.deps.logger.warn({ connection: this.id }, 'websocket client closed for flooding');
+      this.reject(CLOSE_FLOOD, 'too many messages');
+    }
+    return false;
   }
 
   private async onMessage(raw: string): Promise<void> {
     if (this.closed) return;
-    const { controlPerSecond } = this.deps.limits;
-    if (!takeToken(this.bucket, controlPerSecond, controlPerSecond, this.now()).allowed) {
-      return this.error('rate_limited', `at most ${controlPerSecond} control messages per second`);
-    }
     const parsed = parseClientMessage(raw);
     if (!parsed.ok) {
       this.error('invalid_message', parsed.error);
@@ -180,7 +272,8 @@ export class WsConnection implements BookTransport, FillListener {
     }
     const message = parsed.message;
     if (message.type === 'auth') {
-      this.auth(message.api_key);
+      // Awaited: the messages after an auth (a second auth, a subscribe) are handled once it is settled.
+      await this.auth(message.api_key);
       return;
     }
     const principal = this.principal;
@@ -216,13 +309,11 @@ export class WsConnection implements BookTransport, FillListener {
   }
 
   private async auth(apiKey: string): Promise<void> {
-    if (this.principal || this.authenticating) {
+    if (this.principal) {
       this.error('auth_invalid', 'already authenticated');
       return;
     }
-    this.authenticating = true;
     const result = await this.deps.keys.authenticate(apiKey);
-    this.authenticating = false;
     if (this.closed) return;
     if (!result.ok) {
       this.meter.authFailed();
@@ -233,6 +324,17 @@ export class WsConnection implements BookTransport, FillListener {
           message: result.reason === 'revoked' ? 'API key has been revoked' : 'invalid API key',
         }),
       );
+      // Wire contract §6: the server closes the socket after auth_error (a new socket may try another key).
+      this.reject(CLOSE_AUTH_FAILED, 'auth failed');
+      return;
+    }
+    const { customerId, tier } = result.principal;
+    if (!this.deps.seats.authenticate(customerId, tier)) {
+      this.error(
+        'rate_limited',
+        `your customer already holds ${this.deps.seats.limitFor(tier)} WebSocket connections on this server (its tier's limit)`,
+      );
+      this.reject(CLOSE_TOO_MANY_CONNECTIONS, 'too many connections');
       return;
     }
     this.principal = result.principal;
@@ -485,6 +587,7 @@ export class WsConnection implements BookTransport, FillListener {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.authTimer);
+    this.deps.seats.release(this.principal?.customerId ?? null);
     for (const [key, sub] of [...this.subs]) this.endSubscription(key, sub);
     for (const [key, sub] of [...this.wallets]) this.endWallet(key, sub);
     for (const joined of this.fillFeeds.values()) void joined.then((release) => release?.());

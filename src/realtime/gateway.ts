@@ -1,6 +1,7 @@
 // GET /ws (and /api/v1/ws): the WebSocket gateway on the API server's own port. An HTTP request without an
-// Upgrade is told so (400); an upgrade is handed to `ws` and becomes a WsConnection. One heartbeat timer serves
-// every connection and lets conflated subscriptions catch up once their client drains.
+// Upgrade is told so (400); an upgrade is handed to `ws` and becomes a WsConnection, unless this node already holds
+// as many unauthenticated connections as it allows (429). One heartbeat timer serves every connection and lets
+// conflated subscriptions catch up once their client drains; one sweep closes the connections of revoked keys.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -16,12 +17,32 @@ export const CLOSE_KEY_REVOKED = 4003;
 export interface GatewayOptions extends Omit<ConnectionDeps, 'limits'> {
   limits: ConnectionLimits;
   heartbeatMs: number;
+  /**
+   * How often the keys of the open connections are read back (auth.keyCacheTtlMs): a key revoked where no key
+   * change is announced (the CLI, another process) closes its sockets within about the time REST refuses it.
+   */
+  revocationSweepMs: number;
 }
+
+/** The answer to an upgrade past the unauthenticated connections' cap, in the API's error shape. */
+const TOO_MANY_UNAUTHENTICATED = (() => {
+  const body = JSON.stringify({
+    error: 'too many WebSocket connections are waiting to authenticate; retry shortly',
+    code: 'rate_limit_exceeded',
+    retryable: true,
+  });
+  return (
+    'HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 1\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+})();
 
 export class WebSocketGateway {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 });
   private readonly connections = new Set<WsConnection>();
   private heartbeat: NodeJS.Timeout | null = null;
+  private sweep: NodeJS.Timeout | null = null;
+  private sweeping = false;
   private closing = false;
 
   constructor(private readonly options: GatewayOptions) {}
@@ -42,7 +63,14 @@ export class WebSocketGateway {
         socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
         return;
       }
+      if (!this.options.seats.hasRoom) {
+        socket.end(TOO_MANY_UNAUTHENTICATED);
+        return;
+      }
       this.wss.handleUpgrade(request, socket, head, (ws) => {
+        // Taken here, where the handshake has succeeded (a failed one never calls back), and released by the
+        // connection when it ends.
+        this.options.seats.open();
         const connection = new WsConnection(ws, randomUUID(), this.options);
         this.connections.add(connection);
         ws.on('close', () => this.connections.delete(connection));
@@ -53,6 +81,19 @@ export class WebSocketGateway {
         for (const c of this.connections) c.heartbeat();
       }, this.options.heartbeatMs);
       this.heartbeat.unref();
+      this.sweep = setInterval(() => {
+        // One sweep at a time: a slow database read is not stacked up under the next.
+        if (this.sweeping) return;
+        this.sweeping = true;
+        this.dropRevoked()
+          .catch((err: unknown) => {
+            this.options.logger.warn({ err }, 'reading back the keys of open WebSockets failed');
+          })
+          .finally(() => {
+            this.sweeping = false;
+          });
+      }, this.options.revocationSweepMs);
+      this.sweep.unref();
     });
     app.addHook('preClose', async () => this.close());
   }
@@ -61,10 +102,17 @@ export class WebSocketGateway {
     return this.connections.size;
   }
 
+  /** Connections that have not authenticated yet (their cap is websocket.maxUnauthenticated). */
+  get unauthenticatedCount(): number {
+    return this.options.seats.unauthenticatedCount;
+  }
+
   /**
-   * Closes (4003) every connection whose API key no longer works: called when keys changed (a builder deactivated
-   * an end-user, here or on another node), so a deactivated end-user's open sockets end at once rather than living
-   * on with the key they authenticated with. Each distinct key is read once from the database.
+   * Closes (4003) every connection whose API key no longer works: called when keys changed (a key revoked through
+   * the API, a builder deactivated an end-user, here or on another node), so its open sockets end at once rather
+   * than living on with the key they authenticated with, and every revocationSweepMs for revocations nobody
+   * announces (the CLI). The distinct keys are read in one indexed query (per batch); none when no socket is
+   * authenticated.
    */
   async dropRevoked(): Promise<void> {
     const byKey = new Map<string, WsConnection[]>();
@@ -75,8 +123,10 @@ export class WebSocketGateway {
       if (list) list.push(c);
       else byKey.set(id, [c]);
     }
+    if (byKey.size === 0) return;
+    const active = await this.options.keys.activeIds([...byKey.keys()]);
     for (const [id, connections] of byKey) {
-      if (await this.options.keys.isActive(id)) continue;
+      if (active.has(id)) continue;
       for (const c of connections) c.close(CLOSE_KEY_REVOKED, 'api key revoked');
     }
   }
@@ -85,6 +135,7 @@ export class WebSocketGateway {
   close(): void {
     this.closing = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.sweep) clearInterval(this.sweep);
     for (const c of this.connections) c.close(1001, 'server shutting down');
     this.connections.clear();
     this.options.wallets.close();

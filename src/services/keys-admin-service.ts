@@ -26,7 +26,11 @@ export const RevokedKey = Type.Object({ id: Type.String(), revoked: Type.Literal
 export type RevokedKey = Static<typeof RevokedKey>;
 
 export class KeysAdminService {
-  constructor(private readonly keys: ApiKeyService) {}
+  /** `revoked` runs after a revocation, so every node drops the key at once (caches, open WebSockets). */
+  constructor(
+    private readonly keys: ApiKeyService,
+    private readonly revoked: () => void,
+  ) {}
 
   async create(caller: Principal, body: CreateKeyBody): Promise<CreatedKey> {
     assertAdmin(caller);
@@ -49,6 +53,7 @@ export class KeysAdminService {
     assertAdmin(caller);
     if (id === caller.keyId) throw new AppError('conflict', 'a key cannot revoke itself');
     if (!(await this.keys.revoke(id))) throw new AppError('not_found', `no active key with id '${id}'`);
+    this.revoked();
     return { id, revoked: true };
   }
 }

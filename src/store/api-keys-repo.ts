@@ -4,6 +4,8 @@ import type { ApiKeysTable, Database } from './schema.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
+const ID_BATCH = 500;
+
 export class ApiKeysRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -17,6 +19,22 @@ export class ApiKeysRepo {
 
   async findById(id: string): Promise<ApiKeyRow | undefined> {
     return this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Which of these ids are keys that exist and are not revoked: one primary-key lookup per batch of ids. */
+  async activeIds(ids: readonly string[]): Promise<Set<string>> {
+    const active = new Set<string>();
+    // Batches keep each statement well under SQLite's and PostgreSQL's bound-parameter limits.
+    for (let i = 0; i < ids.length; i += ID_BATCH) {
+      const rows = await this.db
+        .selectFrom('api_keys')
+        .select('id')
+        .where('id', 'in', ids.slice(i, i + ID_BATCH))
+        .where('revoked_at', 'is', null)
+        .execute();
+      for (const row of rows) active.add(row.id);
+    }
+    return active;
   }
 
   /** Whether any key (revoked or not) was ever issued to this customer. */

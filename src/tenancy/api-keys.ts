@@ -111,10 +111,9 @@ export class ApiKeyService {
     return { key, row: this.rowFor(key, input) };
   }
 
-  /** Whether the key with this id exists and is not revoked (read from the database, never the cache). */
-  async isActive(id: string): Promise<boolean> {
-    const row = await this.repo.findById(id);
-    return row !== undefined && row.revoked_at === null;
+  /** Which of these key ids exist and are not revoked (read from the database, never the cache). */
+  activeIds(ids: readonly string[]): Promise<Set<string>> {
+    return this.repo.activeIds(ids);
   }
 
   /**

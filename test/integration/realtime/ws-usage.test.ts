@@ -69,15 +69,23 @@ async function usage(
   return { ws_active_connections, ws_active_subscriptions };
 }
 
-/** Sends a control message, again after each 3001 (three a second): `done` says when it took effect. */
+/**
+ * Sends a control message, again after each 3001 (three a second) once its `retry_after_ms` has passed (frames
+ * sent sooner are refused unanswered): `done` says when it took effect.
+ */
 async function control(client: WsTestClient, message: unknown, done: () => Promise<boolean>): Promise<void> {
   await waitFor(async () => {
     const from = client.mark;
     client.send(message);
     for (;;) {
       if (await done()) return true;
-      if (client.messages.slice(from).some((m: WsMessage) => m.type === 'error' && m.code === 3001))
+      const limited = client.messages
+        .slice(from)
+        .find((m: WsMessage) => m.type === 'error' && m.code === 3001);
+      if (limited) {
+        await new Promise((r) => setTimeout(r, limited.retry_after_ms as number));
         return undefined;
+      }
       await new Promise((r) => setTimeout(r, 20));
     }
   }, 10_000);
@@ -103,9 +111,15 @@ describe('GET /ws/usage', () => {
     assert.equal(empty.totals.messages_sent_total, 0);
     assert.deepEqual(empty.top_markets, []);
 
+    // A refused key closes its socket (and counts as no customer's); what a socket was sent before it
+    // authenticated (here error 1001) is counted to its customer once it does.
+    const refused = await connect();
+    refused.send({ type: 'auth', api_key: 'ob_wrong' });
+    await refused.next((m) => m.type === 'auth_error');
+    await refused.waitClosed();
     const a = await connect();
-    a.send({ type: 'auth', api_key: 'ob_wrong' });
-    await a.next((m) => m.type === 'auth_error');
+    a.send({ type: 'subscribe', markets: [{ svc_id: m1().svc_id }] });
+    await a.next((m) => m.type === 'error' && m.code === 1001);
     await authed(key, a);
     const b = await authed(key);
     assert.deepEqual(await usage(key), { ws_active_connections: 2, ws_active_subscriptions: 0 });
@@ -148,13 +162,13 @@ describe('GET /ws/usage', () => {
       active_subscriptions: 0,
       connections_opened_total: 2,
       connections_closed_total: 2,
-      auth_failures_total: 1,
+      auth_failures_total: 0,
       subscribe_requests_total: 2,
       unsubscribe_requests_total: 1,
       messages_sent_total: a.messages.length + b.messages.length,
       bytes_sent_total: a.bytes + b.bytes,
     });
-    assert.ok(done.totals.messages_sent_total >= 6, 'auth_error, 2 auth_ok, 3 snapshots at least');
+    assert.ok(done.totals.messages_sent_total >= 6, 'error 1001, 2 auth_ok, 3 snapshots at least');
     assert.deepEqual(done.top_markets, live.top_markets, 'subscriptions_total counts every one ever opened');
     assert.deepEqual(await usage(key), { ws_active_connections: 0, ws_active_subscriptions: 0 });
   });
