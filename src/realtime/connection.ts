@@ -22,8 +22,8 @@ import type { ConnectionMeter, WsUsage } from '../services/ws-usage.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
 import type { Principal } from '../tenancy/principal.js';
 import type { BookHub, BookSubscription, BookTransport } from './book-hub.js';
-import { isPoolRefusal } from './fair-pool.js';
 import type { ConnectionSeats } from './connection-seats.js';
+import { isPoolRefusal } from './fair-pool.js';
 import type { FillFeeds, FillListener } from './fill-feeds.js';
 import {
   type AddressRef,
