@@ -1,6 +1,8 @@
 // The WebSocket protocol of wire contract §6, as data: the client's control messages (parsed and checked here, so
 // nothing else sees raw JSON) and the error codes the server answers with.
+
 import { ownValue } from '../domain/own-key.js';
+import { holdsMalformedText, malformedTextMessage } from '../domain/well-formed-text.js';
 
 export const WS_ERROR = {
   auth_required: 1001,
@@ -56,6 +58,8 @@ export function parseClientMessage(raw: string): Parsed {
     return { ok: false, error: 'messages are JSON objects with a type' };
   }
   if (!isObject(value)) return { ok: false, error: 'messages are JSON objects with a type' };
+  // As on REST: a lone surrogate (JSON's "\ud800") would reach venue lookups that cannot encode it.
+  if (holdsMalformedText(value)) return { ok: false, error: malformedTextMessage('message') };
   const type = ownValue(value, 'type');
   switch (type) {
     case 'auth': {

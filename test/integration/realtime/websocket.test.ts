@@ -158,6 +158,17 @@ describe('errors and limits', () => {
     assert.equal(client.closed, null);
   });
 
+  test('a lone UTF-16 surrogate in a frame is refused as malformed (4000), as on REST, before any lookup', async () => {
+    const client = await authed();
+    // JSON's escape makes the half pair; sent as text, exactly as a client would.
+    const raw = '{"type":"subscribe","markets":[{"svc_id":"kalshi:KX\\ud800"}]}';
+    assert.ok(raw.includes('\\ud800'));
+    const reply = await answer(client, raw);
+    assert.equal(reply.code, 4000, JSON.stringify(reply));
+    assert.match(String(reply.message), /lone surrogate/);
+    assert.equal(client.closed, null);
+  });
+
   test('more than 3 control messages at once: the extra ones are refused, with one 3001 for them all', async () => {
     const client = await authed();
     const from = client.mark;
