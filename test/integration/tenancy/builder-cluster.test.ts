@@ -49,7 +49,7 @@ before(async () => {
   const migrated = await runCli(['migrate', '--data-dir', dataDir], env);
   assert.equal(migrated.code, 0, migrated.stderr);
   const created = await runCli(
-    ['keys', 'create', '--tier', 'free', '--builder', '--json', '--data-dir', dataDir],
+    ['keys', 'create', '--tier', 'pro', '--builder', '--json', '--data-dir', dataDir],
     env,
   );
   assert.equal(created.code, 0, created.stderr);
@@ -87,7 +87,7 @@ const node = (i: number) => nodes[i % nodes.length] as ServerProcess;
 async function createUser(externalId: string): Promise<{ customer_id: string; api_key: string }> {
   const res = await send(node(0).url, builderKey, '/api/v1/builder/users', {
     method: 'POST',
-    body: { external_id: externalId, qps_limit: 1 },
+    body: { external_id: externalId, qps_limit: 3 },
   });
   assert.equal(res.status, 201, res.text);
   return res.body as { customer_id: string; api_key: string };
@@ -100,7 +100,8 @@ async function redisSeconds(): Promise<number> {
 }
 
 test("one builder's pool is one bucket across the two nodes", async () => {
-  // Five end-users at qps_limit 1 (each bursts 10 on a free-tier builder): 50 tokens between them, the pool has 20.
+  // Five end-users at qps_limit 3 (each bursts 6: a pro builder's burst is twice its rate): 30 tokens between them,
+  // the pool has 20 (the six end-users of this file take 18 of its 20 QPS).
   const users = [];
   for (let i = 0; i < 5; i++) users.push(await createUser(`pool-${i}`));
   const started = await redisSeconds();
