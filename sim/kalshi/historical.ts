@@ -12,7 +12,7 @@ import { count, dollars, timestamp } from './fixed.js';
 import type { SimCandle } from './house.js';
 import { type Ctx, intParam, listParam, nestedError, optionalInt, pageOf, send } from './http-util.js';
 import type { SimFill, SimOrder } from './ledger.js';
-import { fillJson, marketJson, orderJson, positionJson, sorted } from './render.js';
+import { eventPositionJson, fillJson, marketJson, orderJson, positionJson, sorted } from './render.js';
 import { candleRange } from './routes-public.js';
 
 type Json = Record<string, unknown>;
@@ -216,7 +216,14 @@ export function historicalRoutes(ex: SimExchange) {
         );
       });
       const { page, cursor } = pageOf(list, ctx, limit);
-      send(ctx, 200, { cursor, market_positions: page.map((p) => positionJson(p, 0)) });
+      const byEvent = new Map<string, typeof page>();
+      for (const p of page) byEvent.set(p.eventTicker, [...(byEvent.get(p.eventTicker) ?? []), p]);
+      // GetPositionsResponse, as the live endpoint answers: event and market positions.
+      send(ctx, 200, {
+        cursor,
+        event_positions: [...byEvent].map(([e, ps]) => eventPositionJson(e, ps)),
+        market_positions: page.map((p) => positionJson(p, 0)),
+      });
     },
   };
 }
