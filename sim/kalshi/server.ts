@@ -241,6 +241,7 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
       return;
     }
     if (await handleControl(req, res, url.pathname, control)) return;
+    control.requests?.record(method, url.pathname);
     // The request arrives whole before the exchange works on it: a client that times out during an injected delay
     // has still sent its order, which is then processed (the case our order-outcome policy reconciles).
     const body = method === 'GET' || method === 'DELETE' ? '' : await readBody(req);

@@ -145,6 +145,21 @@ describe('kalshi: the historical tier', () => {
     );
   });
 
+  test('the cutoff is read once for many price histories, not once a request', async () => {
+    const { catalog, marketData } = venue.adapter;
+    assert.ok(catalog.fetchMarket && marketData.fetchPriceHistory);
+    const market = await catalog.fetchMarket(venue.ctx(), settledTicker);
+    assert.ok(market);
+    await venue.sim.clearRequests();
+    for (let i = 0; i < 3; i++)
+      await marketData.fetchPriceHistory(venue.ctx(), market, 'Yes', { interval: '1h', ...window });
+    const seen = await venue.sim.requests();
+    const count = (part: string) =>
+      [...seen].filter(([route]) => route.includes(part)).reduce((n, [, c]) => n + c, 0);
+    assert.equal(count('/candlesticks'), 3, [...seen.keys()].join(', '));
+    assert.ok(count('/historical/cutoff') <= 1, [...seen.keys()].join(', '));
+  });
+
   test('fills read the live tier, then the historical one: newest first, none twice', async () => {
     const { trading } = venue.adapter;
     assert.ok(trading.fetchFills);
