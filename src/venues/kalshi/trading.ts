@@ -250,7 +250,9 @@ export function kalshiTrading(
         ...live.map(parseOrder),
         ...archived.filter((o) => !seen.has(o.order_id)).map(parseOrder),
       ];
-      return orders.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+      // A stable sort: orders the venue printed without a readable time keep their place relative to each other.
+      const at = (o: Order) => Date.parse(o.created_at) || 0;
+      return orders.sort((a, b) => at(b) - at(a));
     },
 
     async fetchFills(
