@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { type BookSide, type LevelChange, MarketBook, type OutcomeSide } from './book.js';
 import type { SimCatalog, SimMarket } from './catalog.js';
 import { ONE_DOLLAR } from './fixed.js';
+import { HistoricalCutoff } from './historical.js';
 import { houseQuote, tapeTrade } from './house.js';
 import { crossable, type MatchContext, type MatchResult, take, uncross } from './matching.js';
 
@@ -72,6 +73,8 @@ export interface NewOrder {
 
 export class SimExchange {
   readonly users = new Map<string, SimUser>();
+  /** The live/historical boundary (GET /historical/cutoff), moved by `POST /__sim/kalshi/historical-cutoff`. */
+  readonly cutoff = new HistoricalCutoff();
   private readonly books = new Map<string, MarketBook>();
   private readonly realTrades = new Map<string, PublicTrade[]>();
   private readonly everyTrade: PublicTrade[] = [];

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type SimAccount, SimClock, type SimControl } from '../shared/control.js';
 import { SimFaults } from '../shared/faults.js';
+import { SimRequestLog } from '../shared/request-log.js';
 import { createWorld } from '../shared/world.js';
 import { KalshiKeys } from './auth.js';
 import { buildCatalog } from './catalog.js';
@@ -55,6 +56,8 @@ export async function startKalshiSim(opts: KalshiSimOptions = {}): Promise<Kalsh
   const control: SimControl = {
     faults,
     clock,
+    // Exchange requests per route, served at /__sim/requests (tests count what the adapter asks).
+    requests: new SimRequestLog(),
     hooks: {
       manifest: () => catalog.manifest,
       advance: (steps) => ex.advance(steps),

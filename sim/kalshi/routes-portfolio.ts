@@ -13,6 +13,7 @@ import {
   type TimeInForce,
 } from './exchange.js';
 import { count, dollars, parseCount, parseDollars } from './fixed.js';
+import { fillArchived, orderArchived } from './historical.js';
 import {
   type Ctx,
   decodeError,
@@ -173,6 +174,7 @@ export function portfolioRoutes(ex: SimExchange) {
       const list = user.fills
         .filter(
           (f) =>
+            !fillArchived(ex.cutoff, f) &&
             (!ticker || f.ticker === ticker) &&
             (!orderId || f.orderId === orderId) &&
             (minTs === null || f.timeMs >= minTs * 1000) &&
@@ -195,6 +197,7 @@ export function portfolioRoutes(ex: SimExchange) {
       const list = user.orders
         .filter(
           (o) =>
+            !orderArchived(ex.cutoff, o) &&
             (!ticker || o.ticker === ticker) &&
             (!events || events.includes(eventOf(o.ticker))) &&
             (!status || o.status === status) &&
@@ -209,7 +212,8 @@ export function portfolioRoutes(ex: SimExchange) {
     order(ctx: Ctx, user: SimUser, orderId: string): void {
       ex.expire();
       const order = user.ordersById.get(orderId);
-      if (!order) throw nestedError(404, 'not_found');
+      // An archived order is served only by GET /historical/orders.
+      if (!order || orderArchived(ex.cutoff, order)) throw nestedError(404, 'not_found');
       send(ctx, 200, { order: orderJson(order) });
     },
 

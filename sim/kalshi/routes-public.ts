@@ -3,7 +3,8 @@
 // in batch, and the public trade tape. No authentication, as on the exchange.
 import { filterOf, type SimMarket, STATUS_FILTERS, type StatusFilter } from './catalog.js';
 import type { PublicTrade, SimExchange } from './exchange.js';
-import { candleAt } from './house.js';
+import { marketArchived } from './historical.js';
+import { candleAt, type SimCandle } from './house.js';
 import {
   type Ctx,
   intParam,
@@ -36,7 +37,12 @@ function notFound(): never {
 
 export function publicRoutes(ex: SimExchange) {
   const { catalog } = ex;
-  const market = (ticker: string): SimMarket => catalog.marketByTicker.get(ticker) ?? notFound();
+  // An archived market (settled before the historical cutoff) is gone from every live market endpoint.
+  const live = (m: SimMarket | undefined): m is SimMarket => m !== undefined && !marketArchived(ex.cutoff, m);
+  const market = (ticker: string): SimMarket => {
+    const m = catalog.marketByTicker.get(ticker);
+    return live(m) ? m : notFound();
+  };
 
   return {
     exchangeStatus(ctx: Ctx): void {
@@ -99,7 +105,7 @@ export function publicRoutes(ex: SimExchange) {
             (maxClose === null || m.closeMs / 1000 <= maxClose),
         );
       }
-      const { page, cursor } = pageOf(list, ctx, limit);
+      const { page, cursor } = pageOf(list.filter(live), ctx, limit);
       send(ctx, 200, { cursor, markets: page.map((m) => marketJson(ex, m)) });
     },
 
@@ -129,7 +135,10 @@ export function publicRoutes(ex: SimExchange) {
     candlesticks(ctx: Ctx, seriesTicker: string, ticker: string): void {
       const m = market(ticker);
       if (m.seriesTicker !== seriesTicker) notFound();
-      send(ctx, 200, { candlesticks: candles(ctx, 'GetMarketCandlesticks', m), ticker });
+      send(ctx, 200, {
+        candlesticks: candleRange(ex, ctx, 'GetMarketCandlesticks', m).map(candleJson),
+        ticker,
+      });
     },
 
     batchCandlesticks(ctx: Ctx): void {
@@ -138,7 +147,14 @@ export function publicRoutes(ex: SimExchange) {
       if (tickers.length > 100) throw paramError('BatchGetMarketCandlesticks', 'MarketTickers', 'max');
       const markets = tickers.flatMap((t) => {
         const m = catalog.marketByTicker.get(t);
-        return m ? [{ candlesticks: candles(ctx, 'BatchGetMarketCandlesticks', m), market_ticker: t }] : [];
+        return live(m)
+          ? [
+              {
+                candlesticks: candleRange(ex, ctx, 'BatchGetMarketCandlesticks', m).map(candleJson),
+                market_ticker: t,
+              },
+            ]
+          : [];
       });
       send(ctx, 200, { markets });
     },
@@ -187,25 +203,25 @@ export function publicRoutes(ex: SimExchange) {
       send(ctx, 200, { cursor: more ? writeCursor(k, r) : '', trades: out.map(tradeJson) });
     },
   };
+}
 
-  function candles(ctx: Ctx, operation: string, m: SimMarket) {
-    const start = optionalInt(ctx, operation, 'start_ts', 'StartTs');
-    const end = optionalInt(ctx, operation, 'end_ts', 'EndTs');
-    const period = optionalInt(ctx, operation, 'period_interval', 'PeriodInterval');
-    if (start === null) throw paramError(operation, 'StartTs', 'required');
-    if (end === null) throw paramError(operation, 'EndTs', 'required');
-    if (period === null) throw paramError(operation, 'PeriodInterval', 'required');
-    if (!PERIODS.has(period)) throw paramError(operation, 'PeriodInterval', 'oneof');
-    const seconds = period * 60;
-    // Candles end on period boundaries; the one in progress is included, nothing past the exchange's clock.
-    const nowS = Math.floor(ex.clockMs() / 1000);
-    const last = Math.min(Math.floor(end / seconds) * seconds, Math.ceil(nowS / seconds) * seconds);
-    // Nor before the market opened: the first candle is the one the opening falls in.
-    const opening = (Math.floor(m.openMs / 1000 / seconds) + 1) * seconds;
-    const first = Math.max(Math.ceil(start / seconds) * seconds, opening);
-    const out = [];
-    for (let t = first; t <= last && out.length < MAX_CANDLES; t += seconds)
-      out.push(candleJson(candleAt(m, t, seconds)));
-    return out;
-  }
+/** Candles of one market over the request window (live and historical routes share them). */
+export function candleRange(ex: SimExchange, ctx: Ctx, operation: string, m: SimMarket): SimCandle[] {
+  const start = optionalInt(ctx, operation, 'start_ts', 'StartTs');
+  const end = optionalInt(ctx, operation, 'end_ts', 'EndTs');
+  const period = optionalInt(ctx, operation, 'period_interval', 'PeriodInterval');
+  if (start === null) throw paramError(operation, 'StartTs', 'required');
+  if (end === null) throw paramError(operation, 'EndTs', 'required');
+  if (period === null) throw paramError(operation, 'PeriodInterval', 'required');
+  if (!PERIODS.has(period)) throw paramError(operation, 'PeriodInterval', 'oneof');
+  const seconds = period * 60;
+  // Candles end on period boundaries; the one in progress is included, nothing past the exchange's clock.
+  const nowS = Math.floor(ex.clockMs() / 1000);
+  const last = Math.min(Math.floor(end / seconds) * seconds, Math.ceil(nowS / seconds) * seconds);
+  // Nor before the market opened: the first candle is the one the opening falls in.
+  const opening = (Math.floor(m.openMs / 1000 / seconds) + 1) * seconds;
+  const first = Math.max(Math.ceil(start / seconds) * seconds, opening);
+  const out: SimCandle[] = [];
+  for (let t = first; t <= last && out.length < MAX_CANDLES; t += seconds) out.push(candleAt(m, t, seconds));
+  return out;
 }

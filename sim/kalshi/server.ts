@@ -1,8 +1,10 @@
 // The loopback HTTP server: trade API v2 under /trade-api/v2 (public market data, signed portfolio), the WebSocket
-// upgrade, and the shared /__sim/* control surface plus three Kalshi-specific test controls: `POST
+// upgrade, and the shared /__sim/* control surface plus four Kalshi-specific test controls: `POST
 // /__sim/kalshi/skip-seq` ({market_ticker?}: the next book message skips a sequence number), `POST
-// /__sim/kalshi/auth-skew` ({skew_ms}: the exchange's signature clock runs ahead, so clients look stale) and `POST
-// /__sim/kalshi/shard` ({market_ticker, exchange_index}: the market moves to that exchange shard).
+// /__sim/kalshi/auth-skew` ({skew_ms}: the exchange's signature clock runs ahead, so clients look stale), `POST
+// /__sim/kalshi/shard` ({market_ticker, exchange_index}: the market moves to that exchange shard) and `POST
+// /__sim/kalshi/historical-cutoff` ({market_settled_ts?, trades_created_ts?, orders_updated_ts?,
+// market_positions_last_updated_ts?, all?}: unix seconds or RFC 3339; records older move to /historical/*).
 // Every exchange request passes the fault gate first, rendered as the exchange renders its own refusals
 // (a 429 is `{"error": "too many requests"}` without Retry-After, as the rate-limit docs say).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -10,6 +12,7 @@ import { handleControl, type SimControl } from '../shared/control.js';
 import { BodyTooLargeError, parseJson, readBody, sendJson } from '../shared/http.js';
 import type { KalshiKeys } from './auth.js';
 import type { SimExchange, SimUser } from './exchange.js';
+import { cutoffFromBody, historicalRoutes } from './historical.js';
 import { type Ctx, HttpError, nestedError } from './http-util.js';
 import { portfolioRoutes } from './routes-portfolio.js';
 import { publicRoutes } from './routes-public.js';
@@ -37,6 +40,7 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
   const { ex, hub, keys, control } = deps;
   const pub = publicRoutes(ex);
   const port = portfolioRoutes(ex);
+  const hist = historicalRoutes(ex);
   const id = (m: RegExpExecArray, i = 1) => decodeURIComponent(m[i] ?? '');
   const me = (user: SimUser | null): SimUser => {
     if (!user) throw new Error('route needs a user');
@@ -73,6 +77,38 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
       handle: (c, m) => pub.orderbook(c, id(m)),
     },
     { method: 'GET', pattern: /^\/markets\/([^/]+)$/, auth: false, handle: (c, m) => pub.market(c, id(m)) },
+    { method: 'GET', pattern: /^\/historical\/cutoff$/, auth: false, handle: (c) => hist.cutoff(c) },
+    { method: 'GET', pattern: /^\/historical\/markets$/, auth: false, handle: (c) => hist.markets(c) },
+    {
+      method: 'GET',
+      pattern: /^\/historical\/markets\/([^/]+)\/candlesticks$/,
+      auth: false,
+      handle: (c, m) => hist.candlesticks(c, id(m)),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/historical\/markets\/([^/]+)$/,
+      auth: false,
+      handle: (c, m) => hist.market(c, id(m)),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/historical\/fills$/,
+      auth: true,
+      handle: (c, _m, u) => hist.fills(c, me(u)),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/historical\/orders$/,
+      auth: true,
+      handle: (c, _m, u) => hist.orders(c, me(u)),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/historical\/positions$/,
+      auth: true,
+      handle: (c, _m, u) => hist.positions(c, me(u)),
+    },
     {
       method: 'GET',
       pattern: /^\/portfolio\/balance$/,
@@ -190,6 +226,14 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
       sendJson(res, 200, { market_ticker: market.ticker, exchange_index: index });
       return;
     }
+    if (url.pathname === '/__sim/kalshi/historical-cutoff' && method === 'POST') {
+      const body = (parseJson(await readBody(req)) ?? {}) as Record<string, unknown>;
+      const values = cutoffFromBody(body);
+      if (!values) return sendJson(res, 400, { error: 'cutoffs are unix seconds or RFC 3339 timestamps' });
+      ex.cutoff.set(values);
+      sendJson(res, 200, ex.cutoff.json());
+      return;
+    }
     if (url.pathname === '/__sim/kalshi/auth-skew' && method === 'POST') {
       const body = (parseJson(await readBody(req)) ?? {}) as { skew_ms?: unknown };
       keys.skewMs = typeof body.skew_ms === 'number' && Number.isFinite(body.skew_ms) ? body.skew_ms : 0;
@@ -197,6 +241,7 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
       return;
     }
     if (await handleControl(req, res, url.pathname, control)) return;
+    control.requests?.record(method, url.pathname);
     // The request arrives whole before the exchange works on it: a client that times out during an injected delay
     // has still sent its order, which is then processed (the case our order-outcome policy reconciles).
     const body = method === 'GET' || method === 'DELETE' ? '' : await readBody(req);

@@ -32,6 +32,15 @@ export function kalshiCatalog(client: KalshiClient): Required<CatalogFacet> {
     return { events: page.events, cursor: page.cursor ? page.cursor : null };
   }
 
+  async function marketAt(ctx: VenueContext, path: string, operation: string): Promise<KalshiMarket | null> {
+    try {
+      return (await client.get(ctx, decodeMarket, { path, operation })).market;
+    } catch (error) {
+      if (error instanceof VenueStatusError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
   return {
     async fetchMarketsPage(ctx: VenueContext, cursor: string | null): Promise<Page<Market>> {
       const page = await eventsPage(ctx, cursor);
@@ -45,16 +54,12 @@ export function kalshiCatalog(client: KalshiClient): Required<CatalogFacet> {
     },
 
     async fetchMarket(ctx: VenueContext, nativeId: string): Promise<Market | null> {
-      let market: KalshiMarket;
-      try {
-        ({ market } = await client.get(ctx, decodeMarket, {
-          path: `/markets/${encodeURIComponent(nativeId)}`,
-          operation: 'get_market',
-        }));
-      } catch (error) {
-        if (error instanceof VenueStatusError && error.status === 404) return null;
-        throw error;
-      }
+      // A market settled before the historical cutoff is gone from the live tier and served by
+      // GET /historical/markets/{ticker} (docs.kalshi.com "Historical data"): a live 404 asks there before "unknown".
+      const market =
+        (await marketAt(ctx, `/markets/${encodeURIComponent(nativeId)}`, 'get_market')) ??
+        (await marketAt(ctx, `/historical/markets/${encodeURIComponent(nativeId)}`, 'get_historical_market'));
+      if (!market) return null;
       let title = client.cachedEventTitle(market.event_ticker);
       if (title === undefined) {
         const { event } = await client.get(ctx, decodeEvent, {

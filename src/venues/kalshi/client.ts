@@ -4,9 +4,22 @@
 import type { Static, TSchema } from 'typebox';
 import { Agent } from 'undici';
 import type { VenueContext } from '../port.js';
-import { decodeResponse, type PayloadDecoder } from '../shared/payload.js';
+import { decodeResponse, type PayloadDecoder, payloadDecoder } from '../shared/payload.js';
 import { type QueryValue, type RetryPolicy, VenueHttp, type VenueResponse } from '../shared/venue-http.js';
 import { authHeaders, type KalshiKey } from './auth.js';
+import { KalshiHistoricalCutoff } from './payloads.js';
+
+const decodeCutoff = payloadDecoder(KalshiHistoricalCutoff);
+
+/** The live/historical boundary in epoch milliseconds (GET /historical/cutoff). */
+export interface HistoricalCutoff {
+  marketSettledMs: number;
+  tradesCreatedMs: number;
+  ordersUpdatedMs: number;
+}
+
+/** The cutoffs advance slowly (the live window is about three months): one read serves a minute of requests. */
+const CUTOFF_TTL_MS = 60_000;
 
 export interface KalshiAdapterOptions {
   /** REST base URL including /trade-api/v2 (the signed path starts at /trade-api). */
@@ -103,6 +116,39 @@ export class KalshiClient {
   rememberEventTitle(eventTicker: string, title: string): void {
     if (this.eventTitles.size >= 50_000) this.eventTitles.clear();
     this.eventTitles.set(eventTicker, title);
+  }
+
+  private cutoffCache: { value: HistoricalCutoff; expiresMs: number } | null = null;
+  private cutoffInFlight: Promise<HistoricalCutoff> | null = null;
+
+  /**
+   * The historical cutoffs, cached for a minute and shared by concurrent callers. A timestamp that does not parse
+   * reads as 0 (nothing archived), so a malformed field never hides live data.
+   */
+  async historicalCutoff(ctx: VenueContext): Promise<HistoricalCutoff> {
+    const cached = this.cutoffCache;
+    if (cached && Date.now() < cached.expiresMs) return cached.value;
+    this.cutoffInFlight ??= this.get(ctx, decodeCutoff, {
+      path: '/historical/cutoff',
+      operation: 'get_historical_cutoff',
+    })
+      .then((raw) => {
+        const ms = (s: string) => {
+          const t = Date.parse(s);
+          return Number.isFinite(t) ? t : 0;
+        };
+        const value = {
+          marketSettledMs: ms(raw.market_settled_ts),
+          tradesCreatedMs: ms(raw.trades_created_ts),
+          ordersUpdatedMs: ms(raw.orders_updated_ts),
+        };
+        this.cutoffCache = { value, expiresMs: Date.now() + CUTOFF_TTL_MS };
+        return value;
+      })
+      .finally(() => {
+        this.cutoffInFlight = null;
+      });
+    return this.cutoffInFlight;
   }
 
   private closing: Promise<void> | null = null;

@@ -17,12 +17,16 @@ import type {
 } from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';
 import { pollingMarketStream } from '../shared/polling-market-stream.js';
+import { VenueStatusError } from '../shared/venue-errors.js';
 import type { KalshiClient } from './client.js';
 import { mapKalshiError } from './errors.js';
 import { parseCandles, parseOrderbook, parseTrade, resolveOutcome, tokenId } from './parse.js';
 import {
   KalshiBatchCandlesResponse,
+  type KalshiCandle,
   KalshiEventResponse,
+  type KalshiHistoricalCandle,
+  KalshiHistoricalCandlesResponse,
   KalshiOrderbook,
   KalshiSeriesResponse,
   KalshiTradesPage,
@@ -33,6 +37,7 @@ const decodeBook = payloadDecoder(KalshiOrderbook);
 const decodeTrades = payloadDecoder(KalshiTradesPage);
 const decodeCandles = payloadDecoder(KalshiBatchCandlesResponse);
 const decodeEvent = payloadDecoder(KalshiEventResponse);
+const decodeHistoricalCandles = payloadDecoder(KalshiHistoricalCandlesResponse);
 const decodeSeries = payloadDecoder(KalshiSeriesResponse);
 
 /** Native period (minutes) each of our intervals is built from; `max` takes hours (see nativeFor). */
@@ -63,6 +68,41 @@ export function kalshiMarketData(
       operation: 'get_orderbook',
     });
     return parseOrderbook(book, market, which, new Date());
+  }
+
+  /**
+   * Markets settled before `market_settled_ts` have their candlesticks only under /historical (docs.kalshi.com
+   * "Historical data"). A market settles after it closes, so one still open, or closed at or after the cutoff,
+   * is live; a resolved one that closed before may be either, and its historical candles are asked first.
+   */
+  async function mayBeArchived(ctx: VenueContext, market: Market): Promise<boolean> {
+    if (market.status !== 'resolved' || !market.end_date) return false;
+    const closed = Date.parse(market.end_date);
+    if (!Number.isFinite(closed)) return false;
+    // An unreadable cutoff asks the historical tier anyway: its 404 sends the read back to the live tier.
+    const cutoff = await client.historicalCutoff(ctx).catch(() => null);
+    return cutoff === null || closed < cutoff.marketSettledMs;
+  }
+
+  /** One window of historical candles, or null when the market is not archived (404: it is still live). */
+  async function historicalCandles(
+    ctx: VenueContext,
+    market: Market,
+    from: number,
+    to: number,
+    native: number,
+  ): Promise<KalshiHistoricalCandle[] | null> {
+    try {
+      const res = await client.get(ctx, decodeHistoricalCandles, {
+        path: `/historical/markets/${encodeURIComponent(market.exchange_market_id)}/candlesticks`,
+        query: { start_ts: from, end_ts: to, period_interval: native },
+        operation: 'get_historical_candlesticks',
+      });
+      return res.candlesticks;
+    } catch (error) {
+      if (error instanceof VenueStatusError && error.status === 404) return null;
+      throw error;
+    }
   }
 
   return {
@@ -102,6 +142,7 @@ export function kalshiMarketData(
       // Kalshi returns candles *ending* in [start_ts, end_ts] and stamps their end: the candle of the period that
       // starts at start_ts ends one period later. Periods starting inside the window are the ones kept.
       const first = Math.ceil(query.startTs / nativeSeconds) * nativeSeconds;
+      let archived = await mayBeArchived(ctx, market);
       const candles: Candle[] = [];
       for (
         let from = first + nativeSeconds;
@@ -109,6 +150,14 @@ export function kalshiMarketData(
         from += CANDLES_PER_REQUEST * nativeSeconds
       ) {
         const to = Math.min(query.endTs + nativeSeconds, from + CANDLES_PER_REQUEST * nativeSeconds - 1);
+        if (archived) {
+          const page = await historicalCandles(ctx, market, from, to, native);
+          if (page) {
+            candles.push(...parseCandles(page.map(liveShape), nativeSeconds, which));
+            continue;
+          }
+          archived = false;
+        }
         const res = await client.get(ctx, decodeCandles, {
           path: '/markets/candlesticks',
           query: {
@@ -191,5 +240,17 @@ export function kalshiMarketData(
         },
       });
     },
+  };
+}
+
+/** A historical candle in the live shape `parseCandles` reads (plain dollar strings become `*_dollars`). */
+function liveShape(c: KalshiHistoricalCandle): KalshiCandle {
+  const p = c.price;
+  return {
+    end_period_ts: c.end_period_ts,
+    price: p
+      ? { open_dollars: p.open, high_dollars: p.high, low_dollars: p.low, close_dollars: p.close }
+      : null,
+    volume_fp: c.volume ?? null,
   };
 }

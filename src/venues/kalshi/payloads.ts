@@ -112,6 +112,36 @@ export const KalshiBatchCandlesResponse = Type.Object({
   markets: Type.Array(Type.Object({ market_ticker: Type.String(), candlesticks: Type.Array(KalshiCandle) })),
 });
 
+/**
+ * GET /historical/markets/{ticker}/candlesticks (kalshi-typescript 3.30.0 MarketCandlestickHistorical): the live
+ * candle's periods with other field names, prices as plain dollar strings (`open`, not `open_dollars`) and counts
+ * without the `_fp` suffix.
+ */
+const HistoricalOhlc = Type.Object({
+  open: Opt(Type.String()),
+  high: Opt(Type.String()),
+  low: Opt(Type.String()),
+  close: Opt(Type.String()),
+});
+export const KalshiHistoricalCandle = Type.Object({
+  end_period_ts: Type.Union([Type.Integer(), Type.String()]),
+  price: Opt(HistoricalOhlc),
+  volume: Opt(Type.String()),
+});
+export type KalshiHistoricalCandle = Static<typeof KalshiHistoricalCandle>;
+export const KalshiHistoricalCandlesResponse = Type.Object({
+  ticker: Opt(Type.String()),
+  candlesticks: Type.Array(KalshiHistoricalCandle),
+});
+
+/** GET /historical/cutoff (kalshi-typescript 3.30.0 GetHistoricalCutoffResponse): RFC 3339 timestamps. */
+export const KalshiHistoricalCutoff = Type.Object({
+  market_settled_ts: Type.String(),
+  trades_created_ts: Type.String(),
+  orders_updated_ts: Type.String(),
+  market_positions_last_updated_ts: Opt(Type.String()),
+});
+
 /** GET /portfolio/balance, passed through as the `raw` balance (cents in `balance`). */
 export const KalshiBalance = Type.Object({ balance: Type.Number(), balance_dollars: Opt(Type.String()) });
 

@@ -54,14 +54,15 @@ export function kalshiTrading(
     ctx: VenueContext,
     key: KalshiKey,
     query: Record<string, string | number | undefined>,
+    tier: 'live' | 'historical' = 'live',
   ) {
     const out: KalshiOrder[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < MAX_PAGES; i++) {
       const page = await client.get(ctx, decodeOrders, {
-        path: '/portfolio/orders',
+        path: tier === 'live' ? '/portfolio/orders' : '/historical/orders',
         query: { ...query, limit: PAGE, cursor },
-        operation: 'get_orders',
+        operation: tier === 'live' ? 'get_orders' : 'get_historical_orders',
         key,
       });
       out.push(...page.orders);
@@ -237,8 +238,21 @@ export function kalshiTrading(
       session: VenueSession,
       marketId: string | null,
     ): Promise<Order[]> {
-      const orders = await listOrders(ctx, kalshiKey(session), { ticker: marketId ?? undefined });
-      return orders.map(parseOrder);
+      // Orders cancelled or fully executed before `orders_updated_ts` are served only by GET /historical/orders
+      // (docs.kalshi.com "Historical data"); resting ones are always live. The two tiers are read and merged,
+      // newest first, an order in both (the cutoff moved between the reads) kept once from the live tier.
+      const key = kalshiKey(session);
+      const ticker = marketId ?? undefined;
+      const live = await listOrders(ctx, key, { ticker });
+      const archived = await listOrders(ctx, key, { ticker }, 'historical');
+      const seen = new Set(live.map((o) => o.order_id));
+      const orders = [
+        ...live.map(parseOrder),
+        ...archived.filter((o) => !seen.has(o.order_id)).map(parseOrder),
+      ];
+      // A stable sort: orders the venue printed without a readable time keep their place relative to each other.
+      const at = (o: Order) => Date.parse(o.created_at) || 0;
+      return orders.sort((a, b) => at(b) - at(a));
     },
 
     async fetchFills(
@@ -249,17 +263,28 @@ export function kalshiTrading(
     ): Promise<Fill[]> {
       const key = kalshiKey(session);
       const fills: Fill[] = [];
-      let cursor: string | undefined;
-      while (fills.length < limit) {
-        const page = await client.get(ctx, decodeFills, {
-          path: '/portfolio/fills',
-          query: { ticker: marketId ?? undefined, limit: Math.min(PAGE, limit - fills.length), cursor },
-          operation: 'get_fills',
-          key,
-        });
-        fills.push(...page.fills.map(parseFill));
-        if (!page.cursor || page.fills.length === 0) break;
-        cursor = page.cursor;
+      const seen = new Set<string>();
+      // Newest first: the live tier, then, once it is exhausted short of `limit`, the fills older than
+      // `trades_created_ts` that only GET /historical/fills serves (docs.kalshi.com "Historical data"). Each tier
+      // is walked with its own cursor; a fill seen in both (the cutoff moved between the reads) is kept once.
+      for (const tier of ['live', 'historical'] as const) {
+        let cursor: string | undefined;
+        for (let i = 0; i < MAX_PAGES && fills.length < limit; i++) {
+          const page = await client.get(ctx, decodeFills, {
+            path: tier === 'live' ? '/portfolio/fills' : '/historical/fills',
+            query: { ticker: marketId ?? undefined, limit: Math.min(PAGE, limit - fills.length), cursor },
+            operation: tier === 'live' ? 'get_fills' : 'get_historical_fills',
+            key,
+          });
+          for (const fill of page.fills.map(parseFill)) {
+            if (seen.has(fill.fill_id)) continue;
+            seen.add(fill.fill_id);
+            fills.push(fill);
+          }
+          if (!page.cursor || page.fills.length === 0) break;
+          cursor = page.cursor;
+        }
+        if (fills.length >= limit) break;
       }
       return fills.slice(0, limit);
     },

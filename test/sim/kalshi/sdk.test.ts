@@ -4,7 +4,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { Configuration, EventsApi, MarketApi, OrdersApi, PortfolioApi } from 'kalshi-typescript';
+import {
+  Configuration,
+  EventsApi,
+  HistoricalApi,
+  MarketApi,
+  OrdersApi,
+  PortfolioApi,
+} from 'kalshi-typescript';
 import { type KalshiSim, startKalshiSim } from '../../../sim/kalshi/index.js';
 import { type Account, account } from './client.js';
 
@@ -126,4 +133,59 @@ test('the official SDK signs its own requests and trades through V2 order entry'
     positions.map((p) => [p.ticker, p.position_fp]),
     [[ticker, '1.00']],
   );
+});
+
+test('the official SDK reads the historical tier: cutoff, archived market and candles, fills, orders, positions', async () => {
+  const open = new Configuration({ basePath: sim.url });
+  const history = new HistoricalApi(open);
+  const markets = new MarketApi(open);
+  const cutoff = (await history.getHistoricalCutoff()).data;
+  assert.equal(Date.parse(cutoff.market_settled_ts), 0);
+  const settled = (
+    await markets.getMarkets(
+      1,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'settled',
+    )
+  ).data.markets[0];
+  assert.ok(settled?.settlement_ts);
+  const after = new Date(Date.parse(settled.settlement_ts) + 1000).toISOString();
+  const res = await fetch(`${sim.control}/__sim/kalshi/historical-cutoff`, {
+    method: 'POST',
+    body: JSON.stringify({ market_settled_ts: after }),
+  });
+  assert.equal(res.status, 200);
+  try {
+    assert.equal(Date.parse((await history.getHistoricalCutoff()).data.market_settled_ts), Date.parse(after));
+    assert.equal((await history.getHistoricalMarket(settled.ticker)).data.market.ticker, settled.ticker);
+    const listed = (await history.getHistoricalMarkets(10, undefined, settled.ticker)).data.markets;
+    assert.deepEqual(
+      listed.map((m) => m.ticker),
+      [settled.ticker],
+    );
+    const openS = Math.ceil(Date.parse(settled.open_time) / 1000 / 3600) * 3600;
+    const candles = (await history.getMarketCandlesticksHistorical(settled.ticker, openS, openS + 7200, 60))
+      .data;
+    assert.equal(candles.ticker, settled.ticker);
+    assert.ok(candles.candlesticks.length >= 1 && typeof candles.candlesticks[0]?.volume === 'string');
+    const mine = new HistoricalApi(signed());
+    assert.ok(Array.isArray((await mine.getFillsHistorical()).data.fills));
+    assert.ok(Array.isArray((await mine.getHistoricalOrders()).data.orders));
+    const positions = (await mine.getHistoricalPositions()).data;
+    assert.ok(Array.isArray(positions.market_positions) && Array.isArray(positions.event_positions));
+  } finally {
+    await fetch(`${sim.control}/__sim/kalshi/historical-cutoff`, {
+      method: 'POST',
+      body: JSON.stringify({ all: 0 }),
+    });
+  }
 });
