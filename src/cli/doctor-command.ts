@@ -1,13 +1,10 @@
 // `omnibook doctor [--exchange ID[,ID…]] [--credentials FILE] [--json] [--sandbox]`: the live check of
 // src/cli/doctor/doctor.ts for each exchange, as a table on standard output (or JSON), exit 1 when a check failed.
 // `--sandbox` runs it against the bundled simulators on loopback (what the tests do).
-import { loadConfig } from '../config/load.js';
-import type { Config } from '../config/schema.js';
 import { EXCHANGE_IDS } from '../domain/exchanges.js';
-import { createLogger } from '../main.js';
 import { parse, parseExchanges } from './args.js';
 import { DOCTOR_DEFAULTS, type ExchangeReport, runDoctor } from './doctor/doctor.js';
-import { readCredentials, venueTargets } from './venue-targets.js';
+import { VENUE_TARGET_FLAGS, withVenueTargets } from './venue-targets.js';
 
 const USAGE = `usage: omnibook doctor [--exchange ID[,ID…]] [--credentials FILE] [--json] [--sandbox] [--config FILE]
   Checks each exchange from this machine, read-only: DNS, a TLS connection to every host, the clock against the
@@ -22,41 +19,16 @@ const USAGE = `usage: omnibook doctor [--exchange ID[,ID…]] [--credentials FIL
 `;
 
 export async function doctorCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, {
-    exchange: { type: 'string', multiple: true },
-    credentials: { type: 'string' },
-    json: { type: 'boolean' },
-    sandbox: { type: 'boolean' },
-    config: { type: 'string' },
-    'log-level': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values } = parse(argv, { ...VENUE_TARGET_FLAGS, json: { type: 'boolean' } });
   if (values.help) {
     process.stdout.write(USAGE);
     return 0;
   }
-  const only = parseExchanges(values.exchange);
-  const config = loadConfig({
-    ...(values.config ? { file: values.config } : {}),
-    overrides: {
-      mode: values.sandbox ? 'sandbox' : 'serve',
-      logLevel: (values['log-level'] as Config['logLevel'] | undefined) ?? 'silent',
-      // The doctor opens no database and no chain.
-      chain: { enabled: false },
-    },
-  });
-  const credentials = values.credentials ? readCredentials(values.credentials) : new Map();
-  const logger = createLogger(config.logLevel);
-  const closers: Array<() => Promise<unknown>> = [];
-  try {
-    const targets = await venueTargets(config, only, credentials, closers);
+  return withVenueTargets(values, parseExchanges(values.exchange), async (targets, _config, logger) => {
     const reports = await runDoctor(targets, { ...DOCTOR_DEFAULTS, logger });
     process.stdout.write(values.json ? `${JSON.stringify(reports, null, 2)}\n` : table(reports));
     return reports.every((r) => r.ok) ? 0 : 1;
-  } finally {
-    for (const close of closers.reverse()) await close().catch(() => undefined);
-    logger.flush();
-  }
+  });
 }
 
 function table(reports: readonly ExchangeReport[]): string {

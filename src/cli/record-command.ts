@@ -1,12 +1,10 @@
 // `omnibook record --exchange ID[,ID…] --out DIR [--credentials FILE] [--sandbox]`: the adapters' own read calls made
 // once against each exchange, and their answers written as fixtures under DIR/<exchange>/ (src/cli/record/).
-import { loadConfig } from '../config/load.js';
-import type { Config } from '../config/schema.js';
 import { EXCHANGE_IDS } from '../domain/exchanges.js';
-import { createLogger, VERSION } from '../main.js';
+import { VERSION } from '../main.js';
 import { parse, parseExchanges, UsageError } from './args.js';
 import { recordExchange } from './record/recorder.js';
-import { readCredentials, venueTargets } from './venue-targets.js';
+import { VENUE_TARGET_FLAGS, withVenueTargets } from './venue-targets.js';
 
 const USAGE = `usage: omnibook record --exchange ID[,ID…] --out DIR [--credentials FILE] [--sandbox] [--config FILE]
   Makes the adapters' read calls once against each exchange (a catalogue page, an events page, one market, its
@@ -23,39 +21,20 @@ const USAGE = `usage: omnibook record --exchange ID[,ID…] --out DIR [--credent
 const STREAM_MS = 3_000;
 
 export async function recordCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, {
-    exchange: { type: 'string', multiple: true },
-    out: { type: 'string' },
-    credentials: { type: 'string' },
-    sandbox: { type: 'boolean' },
-    config: { type: 'string' },
-    'log-level': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values } = parse(argv, { ...VENUE_TARGET_FLAGS, out: { type: 'string' } });
   if (values.help) {
     process.stdout.write(USAGE);
     return 0;
   }
   const only = parseExchanges(values.exchange);
   if (!only) throw new UsageError('--exchange is required (record one exchange at a time, or a list)');
-  if (!values.out) throw new UsageError('--out DIR is required');
-  const config = loadConfig({
-    ...(values.config ? { file: values.config } : {}),
-    overrides: {
-      mode: values.sandbox ? 'sandbox' : 'serve',
-      logLevel: (values['log-level'] as Config['logLevel'] | undefined) ?? 'silent',
-      chain: { enabled: false },
-    },
-  });
-  const credentials = values.credentials ? readCredentials(values.credentials) : new Map();
-  const logger = createLogger(config.logLevel);
-  const closers: Array<() => Promise<unknown>> = [];
-  try {
-    const targets = await venueTargets(config, only, credentials, closers);
+  const out = values.out;
+  if (!out) throw new UsageError('--out DIR is required');
+  return withVenueTargets(values, only, async (targets, config, logger) => {
     let failed = false;
     for (const target of targets) {
       const result = await recordExchange(target.adapter, target.session, {
-        out: values.out,
+        out,
         timeoutMs: config.venues.timeoutMs,
         streamMs: STREAM_MS,
         logger,
@@ -67,8 +46,5 @@ export async function recordCommand(argv: string[]): Promise<number> {
       failed ||= result.failures.length > 0;
     }
     return failed ? 1 : 0;
-  } finally {
-    for (const close of closers.reverse()) await close().catch(() => undefined);
-    logger.flush();
-  }
+  });
 }

@@ -2,10 +2,12 @@
 // live adapters built from config.venues with the URLs they use, or (--sandbox) the simulators started on
 // loopback; each with the credentials the user gave for it (a JSON file, never printed).
 import { readFileSync } from 'node:fs';
+import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { type ExchangeId, isExchangeId } from '../domain/exchanges.js';
 import { ownValue } from '../domain/own-key.js';
-import type { VenueAdapter, VenueSession } from '../venues/port.js';
+import { createLogger } from '../main.js';
+import type { LoggerLike, VenueAdapter, VenueSession } from '../venues/port.js';
 import { UsageError } from './args.js';
 import { LIVE_VENUE_FACTORIES } from './live-venues.js';
 
@@ -17,7 +19,52 @@ export interface VenueTarget {
   session: VenueSession | null;
 }
 
-export async function venueTargets(
+/** The flags every such command takes. */
+export const VENUE_TARGET_FLAGS = {
+  exchange: { type: 'string', multiple: true },
+  credentials: { type: 'string' },
+  sandbox: { type: 'boolean' },
+  config: { type: 'string' },
+  'log-level': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export interface VenueTargetValues {
+  credentials?: string | undefined;
+  sandbox?: boolean | undefined;
+  config?: string | undefined;
+  'log-level'?: string | undefined;
+}
+
+/**
+ * Runs `body` on the exchanges `only` names (null: all), built from the command's flags: the configuration (no
+ * database, no chain, silent logs unless asked), the venues, the credentials; every venue is closed afterwards.
+ */
+export async function withVenueTargets<T>(
+  values: VenueTargetValues,
+  only: readonly ExchangeId[] | null,
+  body: (targets: VenueTarget[], config: Config, logger: LoggerLike) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig({
+    ...(values.config ? { file: values.config } : {}),
+    overrides: {
+      mode: values.sandbox ? 'sandbox' : 'serve',
+      logLevel: (values['log-level'] as Config['logLevel'] | undefined) ?? 'silent',
+      chain: { enabled: false },
+    },
+  });
+  const credentials = values.credentials ? readCredentials(values.credentials) : new Map();
+  const logger = createLogger(config.logLevel);
+  const closers: Array<() => Promise<unknown>> = [];
+  try {
+    return await body(await venueTargets(config, only, credentials, closers), config, logger);
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    logger.flush();
+  }
+}
+
+async function venueTargets(
   config: Config,
   only: readonly ExchangeId[] | null,
   credentials: ReadonlyMap<ExchangeId, Record<string, string>>,
@@ -70,7 +117,7 @@ function venueUrls(config: Config, id: ExchangeId): string[] {
  * `--credentials FILE`: `{ "<exchange>": { <credential fields> } }`, or the sandbox's sandbox-accounts.json, which
  * nests the fields under `credentials`. Keys that are not exchanges are ignored.
  */
-export function readCredentials(path: string): Map<ExchangeId, Record<string, string>> {
+function readCredentials(path: string): Map<ExchangeId, Record<string, string>> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
