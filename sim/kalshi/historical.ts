@@ -72,7 +72,12 @@ export function cutoffFromBody(body: Record<string, unknown>): Partial<CutoffVal
     return null;
   };
   const all = read(body.all);
-  const fields: Array<[keyof CutoffValues, string]> = [
+  const fields: Array<
+    [
+      keyof CutoffValues,
+      'market_settled_ts' | 'trades_created_ts' | 'orders_updated_ts' | 'market_positions_last_updated_ts',
+    ]
+  > = [
     ['marketSettledMs', 'market_settled_ts'],
     ['tradesCreatedMs', 'trades_created_ts'],
     ['ordersUpdatedMs', 'orders_updated_ts'],
