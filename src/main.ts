@@ -32,6 +32,8 @@ import { Impersonation } from './services/builder/impersonation.js';
 import { KeyChanges } from './services/builder/key-changes.js';
 import { EventsService } from './services/catalogue/events-service.js';
 import { MarketsService } from './services/catalogue/markets-service.js';
+import { ConsolidatedBookService } from './services/crossvenue/consolidated-book-service.js';
+import { Twins } from './services/crossvenue/twins.js';
 import { ExchangesService } from './services/exchanges-service.js';
 import { HealthService } from './services/health-service.js';
 import { KeysAdminService } from './services/keys-admin-service.js';
@@ -541,6 +543,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       timeoutMs: config.venues.timeoutMs,
       receiptTimeoutMs: config.chain.receiptTimeoutMs,
     };
+    const executionPrice = new ExecutionPriceService(targets, orderbook, config.venues.timeoutMs);
+    const twins = new Twins(targets, links);
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -560,7 +564,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       events: new EventsService(eventsRepo, marketsRepo, links, exchanges, CATALOGUE_TOTALS_TTL_MS),
       targets,
       orderbook,
-      executionPrice: new ExecutionPriceService(targets, orderbook, config.venues.timeoutMs),
+      executionPrice,
+      crossVenue: { consolidated: new ConsolidatedBookService(twins, orderbook, executionPrice) },
       orderbookHistory: new OrderbookHistoryService(targets, snapshotsRepo, config.recorder.enabled),
       prices: new PriceService(targets, config.venues.timeoutMs),
       trades: new TradesService(targets, config.venues.timeoutMs),

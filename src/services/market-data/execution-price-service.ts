@@ -125,7 +125,8 @@ export class ExecutionPriceService {
     };
   }
 
-  private feeSchedule(target: MarketTarget, caller: CallerContext): Promise<FeeSchedule> {
+  /** The market's fee parameters, kept a minute (also what cross-venue answers price fees with). */
+  feeSchedule(target: MarketTarget, caller: CallerContext): Promise<FeeSchedule> {
     const fetchFeeSchedule = target.venue.marketData.fetchFeeSchedule;
     if (!fetchFeeSchedule) {
       throw new Error(`${target.venue.descriptor.id} declares fetch_execution_price without a method`);

@@ -9,6 +9,7 @@ import * as matching from './0006-matching.js';
 import * as builder from './0007-builder.js';
 import * as searchTiers from './0008-search-tiers.js';
 import * as feeSettlement from './0009-fee-settlement.js';
+import * as linkPolarity from './0010-link-polarity.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -20,4 +21,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007-builder': builder,
   '0008-search-tiers': searchTiers,
   '0009-fee-settlement': feeSettlement,
+  '0010-link-polarity': linkPolarity,
 };
