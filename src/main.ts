@@ -431,6 +431,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       });
     }
     const orderbook = new OrderbookService(targets, clusterBooks ?? liveBooks, config.venues.timeoutMs);
+    const twins = new Twins(targets, links);
 
     // The builder program. A deactivated end-user's key stops working on every node at once (KeyChanges).
     let keyChangeChannel: { publisher: Redis; subscriber: Redis; channel: string } | null = null;
@@ -516,6 +517,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         ...(recordWhileHeld && !clusterBooks ? { recordWhileHeld } : {}),
       }),
       logger: logger.child({ component: 'websocket' }),
+      twins,
       heartbeatMs: config.websocket.heartbeatMs,
       limits: {
         authTimeoutMs: config.websocket.authTimeoutMs,
@@ -544,7 +546,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       receiptTimeoutMs: config.chain.receiptTimeoutMs,
     };
     const executionPrice = new ExecutionPriceService(targets, orderbook, config.venues.timeoutMs);
-    const twins = new Twins(targets, links);
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,

@@ -69,3 +69,33 @@ export function consolidateSide(
   });
   return all.slice(0, limit);
 }
+
+/** One changed level of a consolidated side on the wire: a level is its price on one exchange; size 0 removes it. */
+export interface ConsolidatedChange {
+  side: 'bid' | 'ask';
+  price: number;
+  size: number;
+  exchange: ExchangeId;
+}
+
+type WireLevel = readonly [price: number, size: number, exchange: ExchangeId];
+
+/** The changes that turn `previous` into `next` (both cut to the same depth), bids then asks. */
+export function diffConsolidated(
+  previous: { bids: readonly WireLevel[]; asks: readonly WireLevel[] },
+  next: { bids: readonly WireLevel[]; asks: readonly WireLevel[] },
+): ConsolidatedChange[] {
+  const side = (name: 'bid' | 'ask', before: readonly WireLevel[], after: readonly WireLevel[]) => {
+    const key = (l: WireLevel) => `${l[2]}\u0000${l[0]}`;
+    const old = new Map(before.map((l) => [key(l), l]));
+    const out: ConsolidatedChange[] = [];
+    for (const l of after) {
+      const was = old.get(key(l));
+      if (!was || was[1] !== l[1]) out.push({ side: name, price: l[0], size: l[1], exchange: l[2] });
+      old.delete(key(l));
+    }
+    for (const l of old.values()) out.push({ side: name, price: l[0], size: 0, exchange: l[2] });
+    return out;
+  };
+  return [...side('bid', previous.bids, next.bids), ...side('ask', previous.asks, next.asks)];
+}

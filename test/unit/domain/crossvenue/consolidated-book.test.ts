@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import type { WalkFill } from '../../../../src/domain/book-walk.js';
 import {
   consolidateSide,
+  diffConsolidated,
   netPrice,
   type VenueSide,
 } from '../../../../src/domain/crossvenue/consolidated-book.js';
@@ -101,4 +102,27 @@ test('a merge holds the best `limit` levels of all venues, sorted, and loses no 
     ),
     { examples: [] },
   );
+});
+
+test('a consolidated delta names each changed level by price and exchange; size 0 removes it', () => {
+  const before = {
+    bids: [
+      [0.5, 10, 'kalshi'],
+      [0.5, 4, 'polymarket'],
+    ] as Array<[number, number, ExchangeId]>,
+    asks: [[0.52, 3, 'kalshi']] as Array<[number, number, ExchangeId]>,
+  };
+  const after = {
+    bids: [
+      [0.5, 10, 'kalshi'],
+      [0.49, 2, 'polymarket'],
+    ] as Array<[number, number, ExchangeId]>,
+    asks: [[0.52, 5, 'kalshi']] as Array<[number, number, ExchangeId]>,
+  };
+  assert.deepEqual(diffConsolidated(before, after), [
+    { side: 'bid', price: 0.49, size: 2, exchange: 'polymarket' },
+    { side: 'bid', price: 0.5, size: 0, exchange: 'polymarket' },
+    { side: 'ask', price: 0.52, size: 5, exchange: 'kalshi' },
+  ]);
+  assert.deepEqual(diffConsolidated(after, after), []);
 });
