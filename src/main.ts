@@ -33,6 +33,7 @@ import { KeyChanges } from './services/builder/key-changes.js';
 import { EventsService } from './services/catalogue/events-service.js';
 import { MarketsService } from './services/catalogue/markets-service.js';
 import { ConsolidatedBookService } from './services/crossvenue/consolidated-book-service.js';
+import { RouteQuoteService } from './services/crossvenue/route-quote-service.js';
 import { Twins } from './services/crossvenue/twins.js';
 import { ExchangesService } from './services/exchanges-service.js';
 import { HealthService } from './services/health-service.js';
@@ -566,7 +567,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       targets,
       orderbook,
       executionPrice,
-      crossVenue: { consolidated: new ConsolidatedBookService(twins, orderbook, executionPrice) },
+      crossVenue: {
+        consolidated: new ConsolidatedBookService(twins, orderbook, executionPrice),
+        routeQuote: new RouteQuoteService(twins, orderbook, executionPrice, exchanges, sessions),
+      },
       orderbookHistory: new OrderbookHistoryService(targets, snapshotsRepo, config.recorder.enabled),
       prices: new PriceService(targets, config.venues.timeoutMs),
       trades: new TradesService(targets, config.venues.timeoutMs),

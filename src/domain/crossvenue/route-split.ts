@@ -3,8 +3,11 @@
 // allocated greedily by each level's fee-net price, each venue's share is cut to its lot and topped up lot by lot,
 // and then priced exactly: each leg walks its own book (`walkBook`) and its fee is the venue's fee model on those
 // fills. A set whose share on some venue falls below that venue's minimum order is not proposed (the set without
-// that venue is tried too). The answer is the set that fills the most, then costs the least; the single venues are
-// among the sets, so a split never costs more than the best single venue for the same fill.
+// that venue is tried too). Fee rounding (Kalshi's cent ceiling per order, Polymarket's per match) can make the
+// greedy order wrong by a cent or so, so the allocation is then refined by moving whole lots between venues while
+// the exact total falls (a window of 100 lots, and the jumps that bring a venue to its minimum). The answer is the
+// set that fills the most, then costs the least; the single venues are among the sets, so a split never costs more
+// than the best single venue for the same fill.
 //
 // Cost has one sign convention on both sides, as GET /execution-price: a buy's net cost is what is paid plus the
 // fee (> 0), a sell's is minus what is received plus the fee (< 0); lower is better either way.
@@ -114,15 +117,87 @@ function price(side: WalkSide, venue: RouteVenue, size: Decimal): RouteLeg {
   const netCost = (side === 'buy' ? walk.notional : walk.notional.neg()).add(fee);
   const worst = walk.worstPrice ?? Decimal.ZERO;
   let limitPrice = worst;
-  if (venue.tick && venue.tick.gt(Decimal.ZERO)) {
+  if (venue.tick?.gt(Decimal.ZERO)) {
     const steps = worst.div(venue.tick, 0, side === 'buy' ? 'ceil' : 'floor');
     limitPrice = steps.mul(venue.tick);
   }
   return { id: venue.id, size: walk.filled, limitPrice, walk, fee, netCost };
 }
 
+/** Lots moved between two venues in one step of the refinement: up to this many, and the jumps to a minimum. */
+const WINDOW_LOTS = 100;
+const MAX_REFINE_STEPS = 50;
+
+/**
+ * Improves a greedy allocation where fee rounding makes the greedy order wrong (Kalshi's cent ceiling per order,
+ * Polymarket's rounding per match): moves whole lots from one venue to another while the exact total falls,
+ * keeping every share at zero or at least its venue's minimum and within its book.
+ */
+function refine(side: WalkSide, venues: readonly RouteVenue[], shares: Decimal[]): Decimal[] {
+  const depths = venues.map((v) => depthOf(v.levels));
+  const memo = venues.map(() => new Map<string, Decimal>());
+  const cost = (v: number, size: Decimal): Decimal => {
+    if (size.isZero()) return Decimal.ZERO;
+    const key = size.toString();
+    const cache = memo[v] as Map<string, Decimal>;
+    let c = cache.get(key);
+    if (c === undefined) {
+      c = price(side, venues[v] as RouteVenue, size).netCost;
+      cache.set(key, c);
+    }
+    return c;
+  };
+  const allowed = (v: number, size: Decimal) => {
+    const venue = venues[v] as RouteVenue;
+    if (size.isNegative() || size.gt(depths[v] as Decimal)) return false;
+    return size.isZero() || !venue.minSize || size.gte(venue.minSize);
+  };
+  const out = [...shares];
+  for (let step = 0; step < MAX_REFINE_STEPS; step++) {
+    let best: { from: number; to: number; amount: Decimal; gain: Decimal } | null = null;
+    for (let from = 0; from < venues.length; from++) {
+      const have = out[from] as Decimal;
+      if (have.isZero()) continue;
+      for (let to = 0; to < venues.length; to++) {
+        if (to === from) continue;
+        const fromLot = (venues[from] as RouteVenue).lot;
+        const toLot = (venues[to] as RouteVenue).lot;
+        // Move in units both venues' lots divide (the coarser lot, when one divides the other).
+        const unit = Decimal.max(fromLot, toLot);
+        const candidates = new Set<string>();
+        for (let k = 1; k <= WINDOW_LOTS; k++) candidates.add(unit.mul(Decimal.fromInt(k)).toString());
+        candidates.add(have.toString());
+        const min = (venues[to] as RouteVenue).minSize;
+        if (min && (out[to] as Decimal).isZero()) {
+          const first = min.div(unit, 0, 'ceil').mul(unit);
+          for (let k = 0; k <= WINDOW_LOTS; k++)
+            candidates.add(first.add(unit.mul(Decimal.fromInt(k))).toString());
+        }
+        const before = cost(from, have).add(cost(to, out[to] as Decimal));
+        for (const raw of candidates) {
+          const move = Decimal.parse(raw);
+          const a = have.sub(move);
+          const b = (out[to] as Decimal).add(move);
+          if (!allowed(from, a) || !allowed(to, b)) continue;
+          if (!floorTo(a, fromLot).eq(a) || !floorTo(b, toLot).eq(b)) continue;
+          const gain = before.sub(cost(from, a).add(cost(to, b)));
+          if (gain.gt(Decimal.ZERO) && (!best || gain.gt(best.gain))) best = { from, to, amount: move, gain };
+        }
+      }
+    }
+    if (!best) break;
+    out[best.from] = (out[best.from] as Decimal).sub(best.amount);
+    out[best.to] = (out[best.to] as Decimal).add(best.amount);
+  }
+  return out;
+}
+
 function plan(side: WalkSide, venues: readonly RouteVenue[], amount: Decimal): RoutePlan | null {
-  const shares = allocate(side, venues, amount);
+  let shares = allocate(side, venues, amount);
+  // A greedy share below a venue's minimum: that venue's part goes back to the others first (the set without it
+  // is tried on its own as well).
+  if (shares.some((x, v) => !x.isZero() && (venues[v] as RouteVenue).minSize?.gt(x))) return null;
+  if (venues.length > 1) shares = refine(side, venues, shares);
   const legs: RouteLeg[] = [];
   for (const [v, share] of shares.entries()) {
     const venue = venues[v] as RouteVenue;

@@ -5,11 +5,17 @@ import {
   ConsolidatedOrderbook,
   ConsolidatedOrderbookQuery,
 } from '../../services/crossvenue/consolidated-book-service.js';
+import {
+  RouteQuote,
+  RouteQuoteQuery,
+  type RouteQuoteService,
+} from '../../services/crossvenue/route-quote-service.js';
 import { AUTHED_ERRORS, ErrorBody } from '../schemas/common.js';
 import { callerOf } from './caller.js';
 
 export interface CrossVenueServices {
   consolidated: ConsolidatedBookService;
+  routeQuote: RouteQuoteService;
 }
 
 export function crossVenueRoutes(app: FastifyInstance, services: CrossVenueServices): void {
@@ -31,5 +37,28 @@ export function crossVenueRoutes(app: FastifyInstance, services: CrossVenueServi
       },
     },
     async (request) => services.consolidated.consolidated(request.query, callerOf(request)),
+  );
+
+  app.get<{ Querystring: RouteQuoteQuery }>(
+    '/route/quote',
+    {
+      schema: {
+        summary:
+          'The cheapest split of a taker order across the exchanges that list the same outcome, fees included',
+        description:
+          'Select the market as on /execution-price; `side` and `amount` (contracts) as there. The order is split ' +
+          'across the market and its published same_market twins (`min_tier`, default HIGH) to cost the least net ' +
+          'of each exchange’s taker fee, in at most `max_legs` legs (default 5), each a whole number of the ' +
+          'exchange’s size step and at least its minimum order, its limit price on the tick. Only exchanges that ' +
+          'take immediate (ioc/fok) orders here and publish their fee are used; without `exchanges`, also only those ' +
+          'you can trade (create_order, and stored or managed credentials). `excluded` says which were left out ' +
+          'and why; `best_single` is the best one exchange alone does; `decision` records the books, fee models ' +
+          'and links used. A quote sends nothing.',
+        tags: ['market data'],
+        querystring: RouteQuoteQuery,
+        response: { 200: RouteQuote, ...AUTHED_ERRORS, 404: ErrorBody, 501: ErrorBody },
+      },
+    },
+    async (request) => services.routeQuote.quote(request.query, callerOf(request)),
   );
 }
