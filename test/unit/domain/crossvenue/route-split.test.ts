@@ -189,3 +189,35 @@ test('under rounded fees: within max_legs, whole lots, minimums kept, never dear
     { examples: [], numRuns: 200 },
   );
 });
+
+test('fixed example (found by the HTTP test’s grid check): Kalshi’s cent ceiling makes a split cheaper than greedy', () => {
+  // The sandbox books of kalshi:KXMAYORSEA-27B-AMOR and its polymarket twin, buy 60: greedy put all 60 on kalshi
+  // (9.93); moving part of it to polymarket (minimum 5) saves the fee's last cent.
+  const kalshi = venue('kalshi', levels(['0.15', '23'], ['0.16', '175'], ['0.17', '462']), {
+    fee: (fills) => kalshiTakerFee(Decimal.ONE, fills),
+  });
+  const poly = venue('poly', levels(['0.17', '189'], ['0.18', '528']), { minSize: d('5') });
+  const amount = d('60');
+  const r = splitRoute('buy', [poly, kalshi], amount, 5);
+  // Every split on the 0.01 grid, priced exactly.
+  const cost = (v: RouteVenue, size: Decimal) => {
+    if (size.isZero()) return Decimal.ZERO;
+    const fills: WalkFill[] = [];
+    let left = size;
+    for (const l of v.levels) {
+      const take = Decimal.min(l.size, left);
+      if (take.gt(Decimal.ZERO)) fills.push({ price: l.price, size: take });
+      left = left.sub(take);
+    }
+    return notional(fills).add(v.fee(fills));
+  };
+  let best: Decimal | null = null;
+  for (let c = 0; c <= 6000; c++) {
+    const onPoly = Decimal.fromInt(c).div(Decimal.fromInt(100), 2);
+    if (onPoly.gt(Decimal.ZERO) && onPoly.lt(d('5'))) continue;
+    const total = cost(poly, onPoly).add(cost(kalshi, amount.sub(onPoly)));
+    if (!best || total.lt(best)) best = total;
+  }
+  assert.equal(r.plan.netCost.toString(), best?.toString());
+  assert.ok(r.plan.netCost.lt(cost(kalshi, amount)), 'cheaper than all on kalshi');
+});
