@@ -361,3 +361,35 @@ test('both cross-venue routes are in /openapi.json with their query and response
     for (const p of params) assert.ok(names.includes(p), `${path} documents ${p}`);
   }
 });
+
+test('without exchanges, a customer onboarded on kalshi only is routed on kalshi; polymarket is named as lacking credentials', async () => {
+  const [pair] = await pairs();
+  assert.ok(pair);
+  const { key } = await cat.server.runtime.keys.create({ name: 'route quote', tier: 'pro' });
+  const sim = cat.sims.get('kalshi');
+  assert.ok(sim?.createAccount);
+  const onboarded = await cat.server.request('/api/v1/onboard', {
+    method: 'POST',
+    key,
+    body: { exchange: 'kalshi', mode: 'self', ...(await sim.createAccount()).credentials },
+  });
+  assert.equal(onboarded.status, 200, onboarded.text);
+  const amount = await spanning(pair.poly, pair.kalshi, 'buy');
+  const res = await cat.server.request(
+    `/api/v1/route/quote?svc_id=${encodeURIComponent(pair.poly.svc_id)}&side=buy&amount=${amount}`,
+    { key },
+  );
+  assert.equal(res.status, 200, res.text);
+  const got = res.body as Quote;
+  assert.ok(got.legs.length > 0 && got.legs.every((l) => l.exchange === 'kalshi'), JSON.stringify(got.legs));
+  assert.match(got.excluded.find((e) => e.svc_id === pair.poly.svc_id)?.reason ?? '', /credentials/);
+  assert.ok(!got.excluded.some((e) => e.svc_id === pair.kalshi.svc_id));
+  // The same figures as quoting kalshi alone by name.
+  const named = await quote(
+    `svc_id=${encodeURIComponent(pair.poly.svc_id)}&side=buy&amount=${amount}&exchanges=kalshi`,
+  );
+  assert.deepEqual(
+    got.legs.map((l) => [l.size, l.est_net_cost]),
+    named.legs.map((l) => [l.size, l.est_net_cost]),
+  );
+});
