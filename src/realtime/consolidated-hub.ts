@@ -10,7 +10,7 @@
 import { levelsFromBook } from '../domain/book-walk.js';
 import { consolidateSide, diffConsolidated } from '../domain/crossvenue/consolidated-book.js';
 import type { ExchangeId } from '../domain/exchanges.js';
-import type { FailedVenue, ResolvedVenue } from '../services/crossvenue/twins.js';
+import { type FailedVenue, failed, type ResolvedVenue } from '../services/crossvenue/twins.js';
 import type { BookHub, BookSubscription, BookTransport } from './book-hub.js';
 
 type WireLevel = [number, number, ExchangeId];
@@ -24,6 +24,7 @@ export class ConsolidatedSubscription {
   private seq = 0;
   private sent: { bids: WireLevel[]; asks: WireLevel[]; states: string } | null = null;
   private readonly legs: Leg[] = [];
+  private readonly failed: FailedVenue[];
   private ready = false;
   private conflated = false;
   private closed = false;
@@ -32,7 +33,7 @@ export class ConsolidatedSubscription {
     private readonly hub: BookHub,
     readonly svcId: string,
     readonly outcome: string,
-    private readonly failed: readonly FailedVenue[],
+    failedVenues: readonly FailedVenue[],
     venues: readonly ResolvedVenue[],
     readonly depth: number,
     private readonly transport: BookTransport,
@@ -45,10 +46,14 @@ export class ConsolidatedSubscription {
       },
       drop: (reason) => this.transport.drop(reason),
     };
+    this.failed = [...failedVenues];
     for (const venue of venues) {
-      const leg: Leg = { venue, sub: null };
-      this.legs.push(leg);
-      leg.sub = hub.subscribe(venue.target, depth, inner);
+      try {
+        this.legs.push({ venue, sub: hub.subscribe(venue.target, depth, inner) });
+      } catch (error) {
+        // A book its venue refuses is listed with the error, as a twin that failed to resolve.
+        this.failed.push(failed(venue, error));
+      }
     }
     this.ready = true;
     this.snapshot();
