@@ -200,3 +200,58 @@ test('consolidated must be a boolean', async () => {
   const err = await client.next((m) => m.type === 'error', from);
   assert.equal(err.code, 4000);
 });
+
+test('a venue whose stream drops: a snapshot without its levels and marked stale, then one with them back', async () => {
+  // A bet with a polymarket leg (its simulator can drop its stream).
+  const links = new LinksRepo(cat.server.runtime.store.db);
+  let chosen: { origin: Market; all: Market[] } | null = null;
+  for (const m of [...cat.markets.values()].sort((a, b) => (a.svc_id < b.svc_id ? -1 : 1))) {
+    if (m.exchange !== 'polymarket' || m.status !== 'active' || !m.outcomes.every((o) => o.token_id))
+      continue;
+    const twins = (await links.twins(m.svc_id)).filter(
+      (l) => l.status === 'active' && l.confidence_tier === 'HIGH',
+    );
+    if (twins.length >= 1) {
+      chosen = { origin: m, all: [m, ...twins.map((t) => cat.markets.get(t.svc_id) as Market)] };
+      break;
+    }
+  }
+  assert.ok(chosen, 'a polymarket market with a twin');
+  const { origin, all } = chosen;
+  const depth = 5;
+  const client = await authed();
+  const from = client.mark;
+  client.send({ type: 'subscribe', markets: [{ svc_id: origin.svc_id, consolidated: true, depth }] });
+  const allFresh = (m: WsMessage) =>
+    m.type === 'orderbook' &&
+    m.svc_id === origin.svc_id &&
+    (m.venues as Array<{ book_state: string }>).every((v) => v.book_state === 'fresh');
+  await client.next(allFresh, from);
+  const dropAt = client.mark;
+  await simControl(cat, 'polymarket', 'POST', 'ws/drop');
+  const stale = await client.next(
+    (m) =>
+      m.type === 'orderbook' &&
+      m.svc_id === origin.svc_id &&
+      (m.venues as Array<{ svc_id: string; book_state: string }>).some(
+        (v) => v.svc_id === origin.svc_id && v.book_state === 'stale',
+      ),
+    dropAt,
+  );
+  assert.equal(stale.book_state, 'stale');
+  for (const l of [...(stale.bids as Level[]), ...(stale.asks as Level[])])
+    assert.notEqual(l[2], 'polymarket');
+  // The stream comes back with a fresh snapshot of the venue: the merged book is whole again, and matches.
+  await client.next(allFresh, dropAt);
+  const want = merge(await venueBooks(all), depth);
+  await waitFor(async () => {
+    const r = replay(client.messages.slice(from), origin.svc_id);
+    return isDeepStrictEqual([r.bids, r.asks], [want.bids, want.asks]) ? true : undefined;
+  }, 10_000);
+  const { seqs } = replay(client.messages.slice(from), origin.svc_id);
+  assert.deepEqual(
+    seqs,
+    seqs.map((_, i) => i + 1),
+    'server_seq without a gap across the drop',
+  );
+});
