@@ -393,3 +393,28 @@ test('without exchanges, a customer onboarded on kalshi only is routed on kalshi
     named.legs.map((l) => [l.size, l.est_net_cost]),
   );
 });
+
+test('a venue that fails is left out with its error; the rest is still routed', async () => {
+  const all = await pairs();
+  // A pair no other test asked for, so neither book is cached or followed on a stream.
+  const used = new Set([all[0], all[1], all.find((p) => p.others.length > 0)]);
+  const pair = all.filter((p) => !used.has(p)).at(-1);
+  assert.ok(pair, 'a pair the other tests leave alone');
+  await simControl(cat, 'kalshi', 'POST', 'faults', { error_rate: 1, error_status: 500 });
+  try {
+    const got = await quote(
+      `svc_id=${encodeURIComponent(pair.poly.svc_id)}&side=buy&amount=5&exchanges=polymarket,kalshi`,
+    );
+    assert.match(
+      got.excluded.find((e) => e.svc_id === pair.kalshi.svc_id)?.reason ?? '',
+      /service_unavailable/,
+    );
+    assert.ok(got.legs.every((l) => l.exchange === 'polymarket'));
+    assert.deepEqual(
+      got.decision.books.map((b) => b.svc_id),
+      [pair.poly.svc_id],
+    );
+  } finally {
+    await simControl(cat, 'kalshi', 'DELETE', 'faults');
+  }
+});
