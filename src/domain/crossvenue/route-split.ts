@@ -5,7 +5,8 @@
 // fills. A set whose share on some venue falls below that venue's minimum order is not proposed (the set without
 // that venue is tried too). Fee rounding (Kalshi's cent ceiling per order, Polymarket's per match) can make the
 // greedy order wrong by a cent or so, so the allocation is then refined by moving whole lots between venues while
-// the exact total falls (a window of 100 lots, and the jumps that bring a venue to its minimum). The answer is the
+// the exact total falls (a window of 100 lots, and the jumps that bring a venue to its minimum), for the three best
+// greedy plans of more than one venue. The answer is the
 // set that fills the most, then costs the least; the single venues are among the sets, so a split never costs more
 // than the best single venue for the same fill.
 //
@@ -59,6 +60,24 @@ function levelNet(side: WalkSide, venue: RouteVenue, level: WalkLevel): Decimal 
   return (side === 'buy' ? notional.add(fee) : notional.sub(fee)).div(level.size, 12);
 }
 
+/** Each venue's non-empty levels with their net prices, computed once per venue and side (not per venue set). */
+const NET_LEVELS = new WeakMap<RouteVenue, Map<WalkSide, Array<{ size: Decimal; net: Decimal }>>>();
+function netLevels(side: WalkSide, venue: RouteVenue): Array<{ size: Decimal; net: Decimal }> {
+  let bySide = NET_LEVELS.get(venue);
+  if (!bySide) {
+    bySide = new Map();
+    NET_LEVELS.set(venue, bySide);
+  }
+  let out = bySide.get(side);
+  if (!out) {
+    out = venue.levels
+      .filter((l) => l.size.gt(Decimal.ZERO))
+      .map((l) => ({ size: l.size, net: levelNet(side, venue, l) }));
+    bySide.set(side, out);
+  }
+  return out;
+}
+
 const floorTo = (x: Decimal, step: Decimal) => x.div(step, 0, 'floor').mul(step);
 
 function depthOf(levels: readonly WalkLevel[]): Decimal {
@@ -70,9 +89,7 @@ function allocate(side: WalkSide, venues: readonly RouteVenue[], amount: Decimal
   const better = side === 'buy' ? 1 : -1;
   const queue: Array<{ v: number; size: Decimal; net: Decimal }> = [];
   venues.forEach((venue, v) => {
-    for (const level of venue.levels) {
-      if (level.size.gt(Decimal.ZERO)) queue.push({ v, size: level.size, net: levelNet(side, venue, level) });
-    }
+    for (const { size, net } of netLevels(side, venue)) queue.push({ v, size, net });
   });
   queue.sort((a, b) => a.net.cmp(b.net) * better || a.v - b.v);
   const shares = venues.map(() => Decimal.ZERO);
@@ -126,7 +143,9 @@ function price(side: WalkSide, venue: RouteVenue, size: Decimal): RouteLeg {
 
 /** Lots moved between two venues in one step of the refinement: up to this many, and the jumps to a minimum. */
 const WINDOW_LOTS = 100;
-const MAX_REFINE_STEPS = 50;
+const MAX_REFINE_STEPS = 20;
+/** Only the best greedy plans are refined (rounding moves a total by cents, never past a much better plan). */
+const REFINE_TOP = 3;
 
 /**
  * Improves a greedy allocation where fee rounding makes the greedy order wrong (Kalshi's cent ceiling per order,
@@ -192,12 +211,17 @@ function refine(side: WalkSide, venues: readonly RouteVenue[], shares: Decimal[]
   return out;
 }
 
-function plan(side: WalkSide, venues: readonly RouteVenue[], amount: Decimal): RoutePlan | null {
+function plan(
+  side: WalkSide,
+  venues: readonly RouteVenue[],
+  amount: Decimal,
+  refined: boolean,
+): RoutePlan | null {
   let shares = allocate(side, venues, amount);
   // A greedy share below a venue's minimum: that venue's part goes back to the others first (the set without it
   // is tried on its own as well).
   if (shares.some((x, v) => !x.isZero() && (venues[v] as RouteVenue).minSize?.gt(x))) return null;
-  if (venues.length > 1) shares = refine(side, venues, shares);
+  if (refined && venues.length > 1) shares = refine(side, venues, shares);
   const legs: RouteLeg[] = [];
   for (const [v, share] of shares.entries()) {
     const venue = venues[v] as RouteVenue;
@@ -231,13 +255,20 @@ export function splitRoute(
   if (venues.length > 10) throw new RangeError('at most 10 venues');
   let best: RoutePlan | null = null;
   let bestSingle: RoutePlan | null = null;
+  const greedy: Array<{ subset: RouteVenue[]; plan: RoutePlan }> = [];
   for (let mask = 1; mask < 1 << venues.length; mask++) {
     const subset = venues.filter((_, i) => mask & (1 << i));
     if (subset.length > maxLegs) continue;
-    const p = plan(side, subset, amount);
+    const p = plan(side, subset, amount, false);
     if (!p) continue;
+    greedy.push({ subset, plan: p });
     if (beats(p, best)) best = p;
     if (subset.length === 1 && beats(p, bestSingle)) bestSingle = p;
+  }
+  greedy.sort((a, b) => (beats(a.plan, b.plan) ? -1 : beats(b.plan, a.plan) ? 1 : 0));
+  for (const { subset } of greedy.filter((g) => g.subset.length > 1).slice(0, REFINE_TOP)) {
+    const p = plan(side, subset, amount, true);
+    if (p && beats(p, best)) best = p;
   }
   return { plan: best ?? { legs: [], filled: Decimal.ZERO, netCost: Decimal.ZERO }, bestSingle };
 }
