@@ -34,6 +34,9 @@ import { Impersonation } from './services/builder/impersonation.js';
 import { KeyChanges } from './services/builder/key-changes.js';
 import { EventsService } from './services/catalogue/events-service.js';
 import { MarketsService } from './services/catalogue/markets-service.js';
+import { ConsolidatedBookService } from './services/crossvenue/consolidated-book-service.js';
+import { RouteQuoteService } from './services/crossvenue/route-quote-service.js';
+import { Twins } from './services/crossvenue/twins.js';
 import { ExchangesService } from './services/exchanges-service.js';
 import { HealthService } from './services/health-service.js';
 import { KeysAdminService } from './services/keys-admin-service.js';
@@ -434,6 +437,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       });
     }
     const orderbook = new OrderbookService(targets, clusterBooks ?? liveBooks, config.venues.timeoutMs);
+    const twins = new Twins(targets, links);
 
     // The builder program. A deactivated end-user's key stops working on every node at once (KeyChanges).
     let keyChangeChannel: { publisher: Redis; subscriber: Redis; channel: string } | null = null;
@@ -522,6 +526,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         ...(recordWhileHeld && !clusterBooks ? { recordWhileHeld } : {}),
       }),
       logger: logger.child({ component: 'websocket' }),
+      twins,
       heartbeatMs: config.websocket.heartbeatMs,
       // A revocation nobody announces (the CLI) reaches the sockets about when REST refuses the key; a cache of
       // 0 ms still reads the open connections' keys back only a few times a second.
@@ -559,6 +564,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       timeoutMs: config.venues.timeoutMs,
       receiptTimeoutMs: config.chain.receiptTimeoutMs,
     };
+    const executionPrice = new ExecutionPriceService(targets, orderbook, config.venues.timeoutMs);
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -579,7 +585,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       events: new EventsService(eventsRepo, marketsRepo, links, exchanges, CATALOGUE_TOTALS_TTL_MS),
       targets,
       orderbook,
-      executionPrice: new ExecutionPriceService(targets, orderbook, config.venues.timeoutMs),
+      executionPrice,
+      crossVenue: {
+        consolidated: new ConsolidatedBookService(twins, orderbook, executionPrice),
+        routeQuote: new RouteQuoteService(twins, orderbook, executionPrice, exchanges, sessions),
+      },
       orderbookHistory: new OrderbookHistoryService(targets, snapshotsRepo, config.recorder.enabled),
       prices: new PriceService(targets, config.venues.timeoutMs),
       trades: new TradesService(targets, config.venues.timeoutMs),

@@ -43,6 +43,7 @@ import { installShutdownGate, type ShutdownGate } from './plugins/shutdown-gate.
 import { installWellFormedTextGuard } from './plugins/well-formed-text.js';
 import { accountsRoutes } from './routes/accounts-routes.js';
 import { builderRoutes } from './routes/builder-routes.js';
+import { type CrossVenueServices, crossVenueRoutes } from './routes/crossvenue-routes.js';
 import { exchangesRoutes } from './routes/exchanges-routes.js';
 import { executionPriceRoutes } from './routes/execution-price-routes.js';
 import { keysRoutes } from './routes/keys-routes.js';
@@ -77,6 +78,8 @@ export interface AppDeps {
   targets: MarketTargets;
   orderbook: OrderbookService;
   executionPrice: ExecutionPriceService;
+  /** One bet across exchanges: GET /orderbook/consolidated (wire contract §7). */
+  crossVenue: CrossVenueServices;
   orderbookHistory: OrderbookHistoryService;
   prices: PriceService;
   trades: TradesService;
@@ -159,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       marketsRoutes(api, deps.markets, deps.events);
       orderbookRoutes(api, deps.orderbook, deps.orderbookHistory);
       executionPriceRoutes(api, deps.executionPrice);
+      crossVenueRoutes(api, deps.crossVenue);
       priceRoutes(api, deps.prices);
       tradesRoutes(api, deps.trades);
       userActivityRoutes(api, deps.userActivity);

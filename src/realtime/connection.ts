@@ -16,6 +16,7 @@ import { ADDRESS_RULES } from '../domain/wallet-address.js';
 import { AppError } from '../errors/app-error.js';
 import { isUpstreamFailure } from '../errors/codes.js';
 import type { CallerContext } from '../services/caller-context.js';
+import type { Twins } from '../services/crossvenue/twins.js';
 import type { ExchangesService } from '../services/exchanges-service.js';
 import type { MarketTarget, MarketTargets } from '../services/market-data/market-target.js';
 import type { ConnectionMeter, WsUsage } from '../services/ws-usage.js';
@@ -23,6 +24,7 @@ import type { ApiKeyService } from '../tenancy/api-keys.js';
 import type { Principal } from '../tenancy/principal.js';
 import type { BookHub, BookSubscription, BookTransport } from './book-hub.js';
 import type { ConnectionSeats } from './connection-seats.js';
+import { ConsolidatedSubscription } from './consolidated-hub.js';
 import { isPoolRefusal } from './fair-pool.js';
 import type { FillFeeds, FillListener } from './fill-feeds.js';
 import {
@@ -66,6 +68,8 @@ export interface ConnectionDeps {
   limits: ConnectionLimits;
   logger: CallerContext['logger'];
   now?: () => number;
+  /** The twins of a market (published same_market links): `consolidated: true` subscriptions; absent, refused. */
+  twins?: Twins;
 }
 
 /** Close code when no auth arrived in time, or after an `auth_error` (4000–4999 are the application's own). */
@@ -80,6 +84,7 @@ const FLOOD_WINDOW_MS = 1_000;
 export class WsConnection implements BookTransport, FillListener {
   private principal: Principal | null = null;
   private readonly subs = new Map<string, BookSubscription>();
+  private readonly consolidated = new Map<string, ConsolidatedSubscription>();
   private readonly wallets = new Map<string, WalletSubscription>();
   /** The customer's fill feed per exchange this connection has subscribed books on (null: none to be had). */
   private readonly fillFeeds = new Map<ExchangeId, Promise<(() => void) | null>>();
@@ -126,7 +131,7 @@ export class WsConnection implements BookTransport, FillListener {
   }
 
   get subscriptionCount(): number {
-    return this.subs.size + this.wallets.size;
+    return this.subs.size + this.wallets.size + this.consolidated.size;
   }
 
   // BookTransport
@@ -181,6 +186,7 @@ export class WsConnection implements BookTransport, FillListener {
     if (this.closed || !this.principal) return;
     this.send(`{"type":"heartbeat","ts_ms":${this.now()}}`);
     for (const sub of this.subs.values()) sub.catchUp();
+    for (const sub of this.consolidated.values()) sub.catchUp();
   }
 
   /**
@@ -289,10 +295,23 @@ export class WsConnection implements BookTransport, FillListener {
           return;
         case 'unsubscribe':
           this.meter.unsubscribeRequest();
-          for (const ref of message.markets) await this.unsubscribe(principal, ref);
+          for (const ref of message.markets) {
+            if (ref.consolidated) await this.unsubscribeConsolidated(principal, ref);
+            else await this.unsubscribe(principal, ref);
+          }
           for (const ref of message.addresses) this.unwatch(ref);
           return;
         case 'resync': {
+          if (message.market.consolidated) {
+            const target = await this.target(principal, message.market);
+            if (!target) return;
+            const sub = this.consolidated.get(subKey(target));
+            if (!sub) {
+              return this.error('invalid_market', 'resync names a book this connection is not subscribed to');
+            }
+            sub.snapshot();
+            return;
+          }
           const target = await this.target(principal, message.market);
           if (!target) return;
           const sub = this.subs.get(subKey(target));
@@ -367,7 +386,8 @@ export class WsConnection implements BookTransport, FillListener {
         }
         left -= 1;
       }
-      await this.subscribe(principal, ref, quota);
+      if (ref.consolidated) await this.subscribeConsolidated(principal, ref, quota);
+      else await this.subscribe(principal, ref, quota);
       if (this.closed) return;
     }
     if (refused.length > 0) {
@@ -415,6 +435,71 @@ export class WsConnection implements BookTransport, FillListener {
     this.subs.set(key, sub);
     this.meter.subscriptionOpened(target.market.svc_id);
     this.joinFillFeed(principal, target);
+  }
+
+  /** `consolidated: true`: the bet's book merged with its twins' (one subscription, however many venues). */
+  private async subscribeConsolidated(
+    principal: Principal,
+    ref: MarketRef,
+    quota: CustomerSubscriptions,
+  ): Promise<void> {
+    const twins = this.deps.twins;
+    if (!twins) return this.error('exchange_unavailable', 'consolidated books are not served here');
+    const target = await this.target(principal, ref);
+    if (!target || this.closed) return;
+    const key = subKey(target);
+    const maxDepth = principal.limits.wsMaxDepth;
+    const depth = Math.min(ref.depth ?? this.deps.limits.defaultDepth, maxDepth > 0 ? maxDepth : Infinity);
+    const existing = this.consolidated.get(key);
+    if (existing) {
+      if (existing.depth === depth) return existing.snapshot();
+      this.endConsolidated(key, existing);
+    }
+    // One subscription towards the customer's cap, however many venues it merges (their books are held through
+    // the hub, under its per-node pools).
+    const max = principal.limits.wsMaxSubscriptions;
+    if (max > 0 && quota.used() >= max) return this.error('max_subscriptions', capMessage(max), target);
+    const venues = await twins.of(
+      { svc_id: target.market.svc_id, outcome: target.outcome.name },
+      'websocket',
+      this.callerOf(principal),
+    );
+    if (this.closed || this.consolidated.has(key)) return;
+    const resolved = venues.flatMap((v) => (v.ok ? [v] : []));
+    const failed = venues.flatMap((v) => (v.ok ? [] : [v]));
+    const sub = new ConsolidatedSubscription(
+      this.deps.hub,
+      target.market.svc_id,
+      target.outcome.name,
+      failed,
+      resolved,
+      depth,
+      this,
+    );
+    this.consolidated.set(key, sub);
+    this.meter.subscriptionOpened(target.market.svc_id);
+  }
+
+  private async unsubscribeConsolidated(principal: Principal, ref: MarketRef): Promise<void> {
+    const target = await this.target(principal, ref);
+    if (!target) return;
+    const sub = this.consolidated.get(subKey(target));
+    if (sub) this.endConsolidated(subKey(target), sub);
+  }
+
+  private endConsolidated(key: string, sub: ConsolidatedSubscription): void {
+    this.consolidated.delete(key);
+    sub.close();
+    this.meter.subscriptionClosed();
+  }
+
+  private callerOf(principal: Principal): CallerContext {
+    return {
+      requestId: `ws:${this.id}`,
+      logger: this.deps.logger,
+      tenant: principal.customerId,
+      historyMaxAgeDays: principal.limits.historyMaxAgeDays,
+    };
   }
 
   /** The customer's own fills on this exchange, from the first book subscribed there on (when it has credentials). */
@@ -589,6 +674,7 @@ export class WsConnection implements BookTransport, FillListener {
     clearTimeout(this.authTimer);
     this.deps.seats.release(this.principal?.customerId ?? null);
     for (const [key, sub] of [...this.subs]) this.endSubscription(key, sub);
+    for (const [key, sub] of [...this.consolidated]) this.endConsolidated(key, sub);
     for (const [key, sub] of [...this.wallets]) this.endWallet(key, sub);
     for (const joined of this.fillFeeds.values()) void joined.then((release) => release?.());
     this.fillFeeds.clear();

@@ -30,6 +30,8 @@ export interface MarketRef {
   market_id?: string;
   outcome?: string;
   depth?: number;
+  /** Ours (wire contract §7): the bet's book merged across its twins on other exchanges. */
+  consolidated?: boolean;
 }
 
 export interface AddressRef {
@@ -123,6 +125,11 @@ function marketRef(value: unknown): MarketRef | string {
       return 'depth must be a positive integer';
     }
     ref.depth = depth;
+  }
+  const consolidated = ownValue(value, 'consolidated');
+  if (consolidated !== undefined) {
+    if (typeof consolidated !== 'boolean') return 'consolidated must be a boolean';
+    if (consolidated) ref.consolidated = true;
   }
   return ref;
 }

@@ -18,6 +18,19 @@ export interface LinkInput {
   dependency_direction?: string | null;
   /** The statements that produced the link, stored as a JSON array. */
   evidence?: readonly string[];
+  /** same_market only: the linked market asks the question the other way round (its Yes is this one's No). */
+  inverted?: boolean;
+}
+
+/** A published same_market link as cross-venue logic reads it: the twin, how sure, and which way round. */
+export interface TwinLink {
+  svc_id: string;
+  exchange: ExchangeId;
+  status: MarketStatus;
+  confidence: number;
+  confidence_tier: RelationLink['confidence_tier'];
+  source: string;
+  inverted: boolean;
 }
 
 /** Rows deleted or written per statement (well under SQLite's bound-parameter limit). */
@@ -100,6 +113,7 @@ export class LinksRepo {
       dependency_type: l.dependency_type ?? null,
       dependency_direction: l.dependency_direction ?? null,
       evidence: l.evidence ? JSON.stringify(l.evidence) : null,
+      inverted: l.inverted ? 1 : 0,
       updated_at: updatedAt,
     }));
     await db
@@ -114,6 +128,7 @@ export class LinksRepo {
           dependency_type: eb.ref('excluded.dependency_type'),
           dependency_direction: eb.ref('excluded.dependency_direction'),
           evidence: eb.ref('excluded.evidence'),
+          inverted: eb.ref('excluded.inverted'),
           updated_at: eb.ref('excluded.updated_at'),
         })),
       )
@@ -164,6 +179,37 @@ export class LinksRepo {
       out.set(r.from_group, list);
     }
     return out;
+  }
+
+  /** The published same_market links of one market, strongest first, with the twin's current status. */
+  async twins(svcId: string): Promise<TwinLink[]> {
+    const rows = await this.db
+      .selectFrom('market_links as l')
+      .innerJoin('markets as m', 'm.svc_id', 'l.linked_svc_id')
+      .select([
+        'l.linked_svc_id',
+        'm.exchange',
+        'm.status',
+        'l.confidence',
+        'l.confidence_tier',
+        'l.source',
+        'l.inverted',
+      ])
+      .where('l.svc_id', '=', svcId)
+      .where('l.kind', '=', 'same_market')
+      .where('l.published', '=', 1)
+      .orderBy('l.confidence', 'desc')
+      .orderBy('l.linked_svc_id')
+      .execute();
+    return rows.map((r) => ({
+      svc_id: r.linked_svc_id,
+      exchange: r.exchange as ExchangeId,
+      status: r.status as MarketStatus,
+      confidence: r.confidence,
+      confidence_tier: r.confidence_tier as RelationLink['confidence_tier'],
+      source: r.source,
+      inverted: Number(r.inverted) === 1,
+    }));
   }
 
   /** Published links of each market, strongest first; the linked market's current status comes from the store. */

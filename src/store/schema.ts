@@ -76,6 +76,8 @@ export interface MarketLinksTable {
   dependency_direction: string | null;
   /** JSON array of the statements that produced the link (migration 0006); null on rows written before it. */
   evidence: string | null;
+  /** 1 when the linked market asks the question the other way round (its Yes is this market's No); migration 0010. */
+  inverted: ColumnType<number, number | undefined, number>;
   updated_at: string;
 }
 

@@ -70,7 +70,8 @@ export type ExecutionEstimate = Static<typeof ExecutionEstimate>;
 
 const FEE_SCHEDULE_TTL_MS = 60_000;
 
-function amountOf(raw: string): Decimal {
+/** A request's `amount` as an exact decimal: > 0, at most AMOUNT_MAX_DECIMALS places, at most AMOUNT_MAX. */
+export function amountOf(raw: string): Decimal {
   const amount = Decimal.parse(raw);
   if (amount.isZero()) throw validationError(['amount must be greater than 0']);
   if (amount.places > AMOUNT_MAX_DECIMALS) {
@@ -125,7 +126,8 @@ export class ExecutionPriceService {
     };
   }
 
-  private feeSchedule(target: MarketTarget, caller: CallerContext): Promise<FeeSchedule> {
+  /** The market's fee parameters, kept a minute (also what cross-venue answers price fees with). */
+  feeSchedule(target: MarketTarget, caller: CallerContext): Promise<FeeSchedule> {
     const fetchFeeSchedule = target.venue.marketData.fetchFeeSchedule;
     if (!fetchFeeSchedule) {
       throw new Error(`${target.venue.descriptor.id} declares fetch_execution_price without a method`);

@@ -10,6 +10,7 @@ import * as builder from './0007-builder.js';
 import * as searchTiers from './0008-search-tiers.js';
 import * as feeSettlement from './0009-fee-settlement.js';
 import * as noInheritedAdmin from './0010-no-inherited-admin.js';
+import * as linkPolarity from './0011-link-polarity.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -22,4 +23,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008-search-tiers': searchTiers,
   '0009-fee-settlement': feeSettlement,
   '0010-no-inherited-admin': noInheritedAdmin,
+  '0011-link-polarity': linkPolarity,
 };
