@@ -41,6 +41,25 @@ export async function createPgSchema(): Promise<{ schema: string; url: string; d
   };
 }
 
+/** Every key matching `pattern` (SCAN, so a shared Redis is not blocked). */
+export async function scanRedisKeys(redis: Redis, pattern: string): Promise<string[]> {
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    found.push(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  return found;
+}
+
+/** Deletes a test run's keys (`<prefix>:*`) and closes the connection. */
+export async function dropRedisPrefix(redis: Redis, prefix: string): Promise<void> {
+  const found = await scanRedisKeys(redis, `${prefix}:*`);
+  if (found.length > 0) await redis.del(...found);
+  await redis.quit();
+}
+
 /** Connects to the test Redis or fails with a message saying how to provide one. */
 export async function connectRedis(): Promise<Redis> {
   const redis = new Redis(TEST_REDIS_URL, {

@@ -27,7 +27,13 @@ import { runCli, type ServerProcess, startServerProcess } from '../../support/cl
 import { assertError } from '../../support/error-shape.js';
 import { type Balancer, haproxySkipReason, startBalancer } from '../../support/haproxy.js';
 import { send, type TestResponse, waitFor } from '../../support/server.js';
-import { connectRedis, createPgSchema, TEST_REDIS_URL, uniqueName } from '../../support/services.js';
+import {
+  connectRedis,
+  createPgSchema,
+  scanRedisKeys,
+  TEST_REDIS_URL,
+  uniqueName,
+} from '../../support/services.js';
 import { type SimSet, startSimSet } from '../../support/sim-set.js';
 import { WsTestClient } from '../../support/ws-client.js';
 
@@ -134,15 +140,8 @@ after(async () => {
   }
 });
 
-async function scanKeys(pattern: string): Promise<string[]> {
-  const found: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    found.push(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  return found;
+function scanKeys(pattern: string): Promise<string[]> {
+  return scanRedisKeys(redis, pattern);
 }
 
 async function sql<T>(text: string, values: unknown[] = []): Promise<T[]> {

@@ -18,7 +18,13 @@ import type { BookChange } from '../../../src/domain/stream.js';
 import type { WsUsageReport } from '../../../src/services/ws-usage.js';
 import { runCli, type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { send, waitFor } from '../../support/server.js';
-import { connectRedis, createPgSchema, TEST_REDIS_URL, uniqueName } from '../../support/services.js';
+import {
+  connectRedis,
+  createPgSchema,
+  scanRedisKeys,
+  TEST_REDIS_URL,
+  uniqueName,
+} from '../../support/services.js';
 import { type SimSet, startSimSet } from '../../support/sim-set.js';
 import { type WsMessage, WsTestClient } from '../../support/ws-client.js';
 
@@ -116,15 +122,8 @@ after(async () => {
 const nodeA = () => nodes[0] as ServerProcess;
 const nodeB = () => nodes[1] as ServerProcess;
 
-async function scanKeys(pattern: string): Promise<string[]> {
-  const found: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    found.push(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  return found;
+function scanKeys(pattern: string): Promise<string[]> {
+  return scanRedisKeys(redis, pattern);
 }
 
 /** An authenticated client on a node, subscribed to the market, once its snapshot came. */

@@ -11,7 +11,13 @@ import type { Redis } from 'ioredis';
 import { TIERS } from '../../../src/domain/tiers.js';
 import { runCli, type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { send, waitFor } from '../../support/server.js';
-import { connectRedis, createPgSchema, TEST_REDIS_URL, uniqueName } from '../../support/services.js';
+import {
+  connectRedis,
+  createPgSchema,
+  dropRedisPrefix,
+  TEST_REDIS_URL,
+  uniqueName,
+} from '../../support/services.js';
 import { type WsMessage, WsTestClient } from '../../support/ws-client.js';
 
 const PREFIX = uniqueName('obtest_ws_limits');
@@ -68,17 +74,7 @@ after(async () => {
     if (n.child.exitCode === null && n.child.signalCode === null) n.child.kill('SIGKILL');
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   await schema?.drop();
-  if (redis) {
-    const found: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 500);
-      found.push(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-    if (found.length > 0) await redis.del(...found);
-    await redis.quit();
-  }
+  if (redis) await dropRedisPrefix(redis, PREFIX);
 });
 
 async function authed(node: ServerProcess): Promise<WsTestClient> {

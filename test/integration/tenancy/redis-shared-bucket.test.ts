@@ -10,7 +10,13 @@ import type { Redis } from 'ioredis';
 import { runCli, type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { assertError } from '../../support/error-shape.js';
 import { send, type TestResponse } from '../../support/server.js';
-import { connectRedis, createPgSchema, TEST_REDIS_URL, uniqueName } from '../../support/services.js';
+import {
+  connectRedis,
+  createPgSchema,
+  scanRedisKeys,
+  TEST_REDIS_URL,
+  uniqueName,
+} from '../../support/services.js';
 
 const BASE_ENV: Record<string, string> = {
   DATABASE_URL: '',
@@ -121,7 +127,7 @@ describe('with REDIS_URL, two processes share one bucket per key', () => {
     await killCluster(cluster);
     if (redis) {
       if (keyId) {
-        const keys = await scanKeys(redis, `omnibook:*{${keyId}}*`);
+        const keys = await scanRedisKeys(redis, `omnibook:*{${keyId}}*`);
         if (keys.length > 0) await redis.del(...keys);
       }
       await redis.quit();
@@ -159,7 +165,7 @@ describe('with REDIS_URL, two processes share one bucket per key', () => {
       );
     }
     // The shared bucket lives in Redis under the key's id.
-    assert.ok((await scanKeys(redis, `omnibook:*{${id}}*`)).length > 0, 'no Redis keys for the key id');
+    assert.ok((await scanRedisKeys(redis, `omnibook:*{${id}}*`)).length > 0, 'no Redis keys for the key id');
   });
 
   test('SIGTERM stops both nodes with exit code 0', async () => {
@@ -187,14 +193,3 @@ describe('without REDIS_URL, each process admits its own burst (control)', () =>
     assert.deepEqual(codes, [0, 0]);
   });
 });
-
-async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
-  const found: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    found.push(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  return found;
-}
