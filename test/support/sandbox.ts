@@ -4,7 +4,11 @@
 // route; the simulators' control surfaces stay reachable for faults and stream drops.
 import { deployFeeEscrow } from '../../src/chain/sandbox/fee-escrow-deploy.js';
 import { type SandboxChain, startSandboxChain } from '../../src/chain/sandbox/sandbox-chain.js';
-import { connectSandboxChain, type RunningSimVenue, SIM_VENUE_LAUNCHERS } from '../../src/cli/sandbox-venues.js';
+import {
+  connectSandboxChain,
+  type RunningSimVenue,
+  SIM_VENUE_LAUNCHERS,
+} from '../../src/cli/sandbox-venues.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { ExchangeId } from '../../src/domain/exchanges.js';
 import type { Market, MarketEvent } from '../../src/domain/market.js';

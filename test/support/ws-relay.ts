@@ -21,8 +21,10 @@ export async function startWsRelay(upstreamWsUrl: string): Promise<WsRelay> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await once(wss, 'listening');
   const pairs = new Set<{ client: WebSocket; upstream: WebSocket }>();
-  const drops: Array<{ match: (m: Record<string, unknown>) => boolean; done: (m: Record<string, unknown>) => void }> =
-    [];
+  const drops: Array<{
+    match: (m: Record<string, unknown>) => boolean;
+    done: (m: Record<string, unknown>) => void;
+  }> = [];
   let connections = 0;
   wss.on('connection', (client) => {
     connections += 1;

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { GENERATED_FILE, renderTypes } from '../../../clients/typescript/scripts/generate-types.mjs';
 import {
   type LiveBook,
   OmnibookClient,
@@ -17,7 +18,6 @@ import {
   type RetryEvent,
   type StaleEvent,
 } from '../../../clients/typescript/src/index.js';
-import { GENERATED_FILE, renderTypes } from '../../../clients/typescript/scripts/generate-types.mjs';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
 import { type SandboxServer, startSandboxServer } from '../../support/sandbox.js';
@@ -37,8 +37,34 @@ function recordingFetch(request: Request): Promise<Response> {
   return fetch(request);
 }
 
+/**
+ * The rate limiter's clock: real time, except while the rate-limit test holds it still, so a bucket refills only when
+ * that test moves it (by exactly the Retry-After the client waits), never by the machine's timing.
+ */
+const limiterClock = {
+  frozenAt: null as number | null,
+  skew: 0,
+  now(): number {
+    return this.frozenAt ?? Date.now() + this.skew;
+  },
+  freeze() {
+    this.frozenAt = this.now();
+  },
+  advance(ms: number) {
+    if (this.frozenAt !== null) this.frozenAt += ms;
+  },
+  release() {
+    if (this.frozenAt === null) return;
+    this.skew = Math.max(this.skew, this.frozenAt - Date.now());
+    this.frozenAt = null;
+  },
+};
+
 before(async () => {
-  sandbox = await startSandboxServer(40, { config: { websocket: { heartbeatMs: 200 } } });
+  sandbox = await startSandboxServer(40, {
+    config: { websocket: { heartbeatMs: 200 } },
+    admissionClock: () => limiterClock.now(),
+  });
   client = new OmnibookClient({
     baseUrl: sandbox.server.url,
     apiKey: sandbox.server.adminKey,
@@ -89,7 +115,10 @@ function stream(options: ConstructorParameters<typeof OmnibookStream>[0]): Omnib
 }
 
 /** Resolves with the first event for which `match` holds. */
-function nextEvent<T>(on: (listener: (value: T) => void) => () => void, match: (value: T) => boolean): Promise<T> {
+function nextEvent<T>(
+  on: (listener: (value: T) => void) => () => void,
+  match: (value: T) => boolean,
+): Promise<T> {
   return new Promise((resolve) => {
     const off = on((value) => {
       if (match(value)) {
@@ -141,7 +170,8 @@ describe('REST: every operation', () => {
         await call;
       } catch (error) {
         assert.ok(error instanceof OmnibookError, `${name}: ${String(error)}`);
-        const documented = error.status !== null && error.status >= 400 && error.status <= 501 && error.status !== 500;
+        const documented =
+          error.status !== null && error.status >= 400 && error.status <= 501 && error.status !== 500;
         assert.ok(documented, `${name}: ${error.status} ${error.message}`);
         refused.push([name, error.code]);
       }
@@ -162,7 +192,10 @@ describe('REST: every operation', () => {
     await client.events({ limit: 2 });
     const book = await client.orderbook({ svc_id: km.svc_id, outcome });
     assert.equal(book.svc_id, km.svc_id);
-    const history = await client.orderbookHistory({ svc_id: km.svc_id, start_ts: Math.floor(Date.now() / 1000) - 60 });
+    const history = await client.orderbookHistory({
+      svc_id: km.svc_id,
+      start_ts: Math.floor(Date.now() / 1000) - 60,
+    });
     assert.ok(Array.isArray(history.snapshots));
     await client.executionPrice({ svc_id: km.svc_id, outcome, side: 'buy', amount: 1 });
     await client.candles({ svc_id: pm.svc_id, interval: '1h' });
@@ -175,11 +208,19 @@ describe('REST: every operation', () => {
     const tick = book.tick_size;
     const order = await client.placeOrder(
       { exchange: 'kalshi' },
-      { market_id: km.exchange_market_id, outcome, side: 'buy', price: tick, size: Math.max(1, book.min_order_size ?? 1) },
+      {
+        market_id: km.exchange_market_id,
+        outcome,
+        side: 'buy',
+        price: tick,
+        size: Math.max(1, book.min_order_size ?? 1),
+      },
       creds,
     );
     assert.equal((await client.getOrder(order.id, { exchange: 'kalshi' }, creds)).id, order.id);
-    assert.ok((await client.listOrders({ exchange: 'kalshi', status: 'all' }, creds)).some((o) => o.id === order.id));
+    assert.ok(
+      (await client.listOrders({ exchange: 'kalshi', status: 'all' }, creds)).some((o) => o.id === order.id),
+    );
     assert.equal((await client.cancelOrder(order.id, { exchange: 'kalshi' }, creds)).status, 'cancelled');
     await client.fills({ exchange: 'kalshi' }, creds);
     await client.positions({ exchange: 'kalshi' }, creds);
@@ -190,12 +231,21 @@ describe('REST: every operation', () => {
 
     // The builder program, with a builder key of its own.
     const builderKey = await client.createKey({ tier: 'pro', name: 'sdk builder', builder: true });
-    const builder = new OmnibookClient({ baseUrl: sandbox.server.url, apiKey: builderKey.key, fetch: recordingFetch });
+    const builder = new OmnibookClient({
+      baseUrl: sandbox.server.url,
+      apiKey: builderKey.key,
+      fetch: recordingFetch,
+    });
     const user = await builder.createBuilderUser({ external_id: `sdk-${Date.now()}` });
     assert.ok((await builder.listBuilderUsers()).users.some((u) => u.customer_id === user.customer_id));
     await builder.getBuilderUser(user.customer_id);
     await builder.updateBuilderUser(user.customer_id, { qps_limit: 5 });
-    await builder.builderOnboard({ exchange: 'kalshi', mode: 'self', customer_id: user.customer_id, ...kalshi.credentials } as never);
+    await builder.builderOnboard({
+      exchange: 'kalshi',
+      mode: 'self',
+      customer_id: user.customer_id,
+      ...kalshi.credentials,
+    } as never);
     await builder.builderPool();
     await tolerate('builderEscrowConfig', builder.builderEscrowConfig());
     await builder.deleteBuilderUser(user.customer_id);
@@ -238,7 +288,10 @@ describe('REST: pagination', () => {
     for await (const m of client.iterateMarkets({ limit: 7 })) all.push(m.svc_id);
     assert.equal(all.length, first.pagination.total);
     assert.equal(new Set(all).size, all.length, 'no market twice');
-    assert.deepEqual(all.slice(0, 7), first.markets.map((m) => m.svc_id));
+    assert.deepEqual(
+      all.slice(0, 7),
+      first.markets.map((m) => m.svc_id),
+    );
     const requestsBefore = sent.length;
     let n = 0;
     for await (const _ of client.iterateMarkets({ limit: 7 })) if (++n === 3) break;
@@ -254,7 +307,10 @@ describe('REST: pagination', () => {
     const trades: string[] = [];
     for await (const t of client.iterateTrades({ svc_id: m.svc_id, limit: 2 })) trades.push(t.id);
     const once = await client.trades({ svc_id: m.svc_id, limit: 500 });
-    assert.deepEqual(trades, once.trades.map((t) => t.id));
+    assert.deepEqual(
+      trades,
+      once.trades.map((t) => t.id),
+    );
   });
 });
 
@@ -296,32 +352,57 @@ describe('REST: errors and retries', () => {
   test("429s are retried after the server's Retry-After; POST /orders carries one Idempotency-Key across them", async () => {
     const free = await client.createKey({ tier: 'free', name: 'sdk rate limit' });
     const retries: RetryEvent[] = [];
-    const limited = new OmnibookClient({ baseUrl: sandbox.server.url, apiKey: free.key, onRetry: (e) => retries.push(e) });
-    // Burst 10: twenty at once, every one answered in the end.
-    const answers = await Promise.all(Array.from({ length: 20 }, () => limited.exchanges()));
-    assert.equal(answers.length, 20);
-    assert.ok(retries.length > 0, 'some calls met the rate limit');
-    for (const r of retries) {
-      assert.equal(r.error.status, 429);
-      assert.equal(r.error.code, 'rate_limit_exceeded');
-      assert.ok(r.error.retryAfterMs !== null && r.delayMs === r.error.retryAfterMs, 'waited Retry-After');
-    }
-    // Spend the bucket, then place an order: refused at admission, retried with the same key, placed once.
-    retries.length = 0;
+    const limited = new OmnibookClient({
+      baseUrl: sandbox.server.url,
+      apiKey: free.key,
+      onRetry: (e) => {
+        retries.push(e);
+        limiterClock.advance(e.delayMs);
+      },
+    });
     const km = active('kalshi', 1);
     const outcome = km.outcomes[0]?.name ?? 'Yes';
     const book = await client.orderbook({ svc_id: km.svc_id, outcome });
-    await Promise.allSettled(Array.from({ length: 12 }, () => limited.usage({ retry: false })));
-    const body = { market_id: km.exchange_market_id, outcome, side: 'buy' as const, price: book.tick_size, size: 1 };
+    const body = {
+      market_id: km.exchange_market_id,
+      outcome,
+      side: 'buy' as const,
+      price: book.tick_size,
+      size: 1,
+    };
     const creds = { credentials: account('kalshi').credentials };
-    const order = await limited.placeOrder({ exchange: 'kalshi' }, body, creds);
-    const retried = retries.find((r) => r.path === '/api/v1/orders');
-    assert.ok(retried?.idempotencyKey, 'the order was retried, with an Idempotency-Key the client made');
-    const replay = await client.placeOrder({ exchange: 'kalshi' }, body, { ...creds, idempotencyKey: retried.idempotencyKey });
-    assert.equal(replay.id, order.id, 'the key sent with the retry is the order');
-    await client.cancelOrder(order.id, { exchange: 'kalshi' }, creds);
-    // A POST that is not idempotent is not retried on a 503 (only a 429, which never ran it).
-    assert.equal(retries.filter((r) => r.method === 'POST' && r.error.status !== 429).length, 0);
+    limiterClock.freeze();
+    try {
+      // Burst 10 and a clock held still: ten calls spend the bucket, the eleventh is refused once and retried after
+      // the server's Retry-After (the clock moved by exactly that), then answered.
+      for (let i = 0; i < 10; i++) await limited.exchanges({ retry: false });
+      assert.ok((await limited.exchanges()).length > 0);
+      assert.equal(retries.length, 1);
+      const [r] = retries;
+      assert.equal(r?.error.status, 429);
+      assert.equal(r?.error.code, 'rate_limit_exceeded');
+      assert.ok(r?.error.retryAfterMs !== null && (r?.error.retryAfterMs ?? 0) > 0);
+      assert.equal(r?.delayMs, r?.error.retryAfterMs, "the client waited the server's Retry-After");
+      // Spend the bucket, then place an order: refused at admission, retried with the key the client made.
+      retries.length = 0;
+      for (let i = 0; i < 10; i++) await limited.usage({ retry: false }).catch(() => undefined);
+      const order = await limited.placeOrder({ exchange: 'kalshi' }, body, creds);
+      assert.equal(retries.length, 1);
+      const [retried] = retries;
+      assert.equal(retried?.path, '/api/v1/orders');
+      assert.equal(retried?.error.status, 429);
+      assert.ok(retried?.idempotencyKey, 'the order carried an Idempotency-Key the client made');
+      // Idempotency-Keys are per customer: the same customer repeats the call with the reported key.
+      limiterClock.advance(1_000);
+      const replay = await limited.placeOrder({ exchange: 'kalshi' }, body, {
+        ...creds,
+        idempotencyKey: retried.idempotencyKey,
+      });
+      assert.equal(replay.id, order.id, 'the key the retry carried is that order');
+      await client.cancelOrder(order.id, { exchange: 'kalshi' }, creds);
+    } finally {
+      limiterClock.release();
+    }
   });
 });
 
@@ -337,11 +418,22 @@ describe('WebSocket', () => {
     ]);
     assert.equal(bookA.state, 'fresh');
     assert.ok(bookA.bids.length <= 5 && bookA.asks.length <= 5);
-    assert.deepEqual(bookA.bids, [...bookA.bids].sort((x, y) => y[0] - x[0]), 'bids best first');
-    assert.deepEqual(bookA.asks, [...bookA.asks].sort((x, y) => x[0] - y[0]), 'asks best first');
+    assert.deepEqual(
+      bookA.bids,
+      [...bookA.bids].sort((x, y) => y[0] - x[0]),
+      'bids best first',
+    );
+    assert.deepEqual(
+      bookA.asks,
+      [...bookA.asks].sort((x, y) => x[0] - y[0]),
+      'asks best first',
+    );
     const rest = await client.orderbook({ svc_id: a.svc_id, limit: 5 });
     assert.deepEqual([bookA.bids, bookA.asks], [rest.bids, rest.asks]);
-    const wallet = await s.watchWallet({ exchange: 'polymarket', address: account('polymarket').address ?? '' });
+    const wallet = await s.watchWallet({
+      exchange: 'polymarket',
+      address: account('polymarket').address ?? '',
+    });
     assert.equal(wallet.state, 'live');
     assert.equal(await s.subscribeBook({ svc_id: a.svc_id, depth: 5 }), bookA, 'the same book twice is one');
 
@@ -373,10 +465,16 @@ describe('WebSocket', () => {
     const book = await s.subscribeBook({ svc_id: m.svc_id });
     const staleEvents: StaleEvent[] = [];
     book.on('stale', (e) => staleEvents.push(e));
-    const fresh = nextEvent<{ state: string }>((l) => book.on('update', l), (v) => v.state === 'fresh' && staleEvents.length >= 2);
+    const fresh = nextEvent<{ state: string }>(
+      (l) => book.on('update', l),
+      (v) => v.state === 'fresh' && staleEvents.length >= 2,
+    );
     await simControl('polymarket', 'ws/drop');
     await fresh;
-    assert.deepEqual(staleEvents.map((e) => e.reason), ['venue', 'resync_required']);
+    assert.deepEqual(
+      staleEvents.map((e) => e.reason),
+      ['venue', 'resync_required'],
+    );
     assert.equal(book.feedState, 'healthy');
   });
 
@@ -386,8 +484,14 @@ describe('WebSocket', () => {
     const outcome = m.outcomes[0]?.name ?? 'Yes';
     const book = await s.subscribeBook({ svc_id: m.svc_id, outcome, depth: 5 });
     const dropped = relay.dropNext((x) => x.type === 'orderbook_delta' && x.svc_id === m.svc_id);
-    const gap = nextEvent<{ expected: number; received: number }>((l) => book.on('gap', l), () => true);
-    const refreshed = nextEvent<{ state: string }>((l) => book.on('update', l), (v) => v.state === 'needs_refresh');
+    const gap = nextEvent<{ expected: number; received: number }>(
+      (l) => book.on('gap', l),
+      () => true,
+    );
+    const refreshed = nextEvent<{ state: string }>(
+      (l) => book.on('update', l),
+      (v) => v.state === 'needs_refresh',
+    );
     await simControl('kalshi', 'advance', { steps: 3 });
     const lost = await dropped;
     const seen = await gap;
@@ -397,19 +501,40 @@ describe('WebSocket', () => {
     // The client's book, rebuilt from the resync snapshot and the deltas after it, is the server's.
     await waitFor(async () => {
       const now = await client.orderbook({ svc_id: m.svc_id, outcome, limit: 5 });
-      return JSON.stringify([book.bids, book.asks]) === JSON.stringify([now.bids, now.asks]) ? true : undefined;
+      return JSON.stringify([book.bids, book.asks]) === JSON.stringify([now.bids, now.asks])
+        ? true
+        : undefined;
     });
   });
 
   test('a cut connection: books go stale, the client reconnects and resubscribes everything, on one new connection', async () => {
-    const s = stream({ url: relay.url, apiKey: sandbox.server.adminKey, reconnect: { minDelayMs: 10, maxDelayMs: 50 } });
+    const s = stream({
+      url: relay.url,
+      apiKey: sandbox.server.adminKey,
+      reconnect: { minDelayMs: 10, maxDelayMs: 50 },
+    });
     const m1 = active('limitless', 0);
     const m2 = active('opinion', 0);
-    const [b1, b2] = await Promise.all([s.subscribeBook({ svc_id: m1.svc_id }), s.subscribeBook({ svc_id: m2.svc_id })]);
+    const [b1, b2] = await Promise.all([
+      s.subscribeBook({ svc_id: m1.svc_id }),
+      s.subscribeBook({ svc_id: m2.svc_id }),
+    ]);
     const before = relay.connections;
-    const stale = Promise.all([b1, b2].map((b) => nextEvent<StaleEvent>((l) => b.on('stale', l), (e) => e.reason === 'disconnected')));
+    const stale = Promise.all(
+      [b1, b2].map((b) =>
+        nextEvent<StaleEvent>(
+          (l) => b.on('stale', l),
+          (e) => e.reason === 'disconnected',
+        ),
+      ),
+    );
     const back = Promise.all(
-      [b1, b2].map((b) => nextEvent<{ state: string }>((l) => b.on('update', l), (v) => v.state === 'fresh')),
+      [b1, b2].map((b) =>
+        nextEvent<{ state: string }>(
+          (l) => b.on('update', l),
+          (v) => v.state === 'fresh',
+        ),
+      ),
     );
     relay.cutAll();
     await stale;
@@ -426,15 +551,23 @@ describe('WebSocket', () => {
     const updates = book.updates();
     const activity = book.activity(2);
     let changes = 0;
-    book.on('update', () => changes++);
+    let lastView: number | null = null;
+    book.on('update', (v) => {
+      changes++;
+      lastView = v.server_seq;
+    });
     for (let i = 0; i < 4; i++) await simControl('polymarket', 'advance', { steps: 3 });
-    await waitFor(async () => (changes >= 3 && activity.dropped > 0 ? true : undefined), 20_000, 'updates and trades');
+    await waitFor(
+      async () => (changes >= 3 && activity.dropped > 0 ? true : undefined),
+      20_000,
+      'updates and trades',
+    );
     assert.ok(updates.buffered <= 1, `${updates.buffered} views held`);
     assert.ok(updates.skipped >= 2);
     assert.equal(activity.buffered, 2, 'at most the queue capacity held');
     const latest = await updates.next();
     assert.equal(latest.done, false);
-    assert.equal(latest.value?.server_seq, book.seq, 'the reader gets the newest state');
+    assert.equal(latest.value?.server_seq, lastView, 'the reader gets the newest state');
     await updates.return?.();
   });
 
