@@ -30,6 +30,10 @@ commands:
              message decoded, credentials (omnibook doctor --help)
   record     write an exchange's answers to the adapters' read calls as test fixtures (omnibook record --help)
 
+client commands (talk to a running server: --url / OMNIBOOK_URL, --key / OMNIBOOK_API_KEY, --json; <command> --help):
+  markets search TEXT, market SVC_ID, book SVC_ID [--watch], candles SVC_ID, quote SVC_ID --side --amount,
+  consolidated SVC_ID, route SVC_ID --side --amount, order place|get|list|cancel, fills, positions, balance
+
 common options: --port N (PORT, default 8080), --host H (default 127.0.0.1), --data-dir DIR (default ./data),
   --config FILE (OMNIBOOK_CONFIG). Environment: DATABASE_URL, REDIS_URL, OMNIBOOK_ADMIN_KEY, LOG_LEVEL,
   OMNIBOOK_MASTER_KEY (default: <data-dir>/master.key, created on first run), OMNIBOOK_MASTER_KEY_PREVIOUS.
@@ -56,6 +60,19 @@ export async function run(argv: string[]): Promise<number> {
       return doctorCommand(rest);
     case 'record':
       return recordCommand(rest);
+    case 'markets':
+    case 'market':
+    case 'book':
+    case 'candles':
+    case 'quote':
+    case 'consolidated':
+    case 'route':
+    case 'order':
+    case 'fills':
+    case 'positions':
+    case 'balance':
+      // Loaded on demand: a server's own commands never load the client package.
+      return (await import('./client-command.js')).clientCommand(command, rest);
     case '--version':
     case '-v':
       process.stdout.write(`${VERSION}\n`);

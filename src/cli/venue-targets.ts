@@ -117,7 +117,7 @@ function venueUrls(config: Config, id: ExchangeId): string[] {
  * `--credentials FILE`: `{ "<exchange>": { <credential fields> } }`, or the sandbox's sandbox-accounts.json, which
  * nests the fields under `credentials`. Keys that are not exchanges are ignored.
  */
-function readCredentials(path: string): Map<ExchangeId, Record<string, string>> {
+export function readCredentials(path: string): Map<ExchangeId, Record<string, string>> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));

@@ -197,15 +197,15 @@ describe('REST: every operation', () => {
       start_ts: Math.floor(Date.now() / 1000) - 60,
     });
     assert.ok(Array.isArray(history.snapshots));
-    await client.executionPrice({ svc_id: km.svc_id, outcome, side: 'buy', amount: 1 });
+    await client.executionPrice({ svc_id: km.svc_id, outcome, side: 'buy', amount: '1' });
     await client.candles({ svc_id: pm.svc_id, interval: '1h' });
     await client.trades({ svc_id: pm.svc_id, limit: 5 });
     await client.userActivity({ address: polymarket.address ?? '', exchanges: 'polymarket' });
     await client.consolidatedOrderbook({ svc_id: pm.svc_id });
-    await tolerate('routeQuote', client.routeQuote({ svc_id: pm.svc_id, side: 'buy', amount: 1 }));
+    await tolerate('routeQuote', client.routeQuote({ svc_id: pm.svc_id, side: 'buy', amount: '1' }));
 
     // Trading on kalshi with the paper account's per-request credentials: a resting buy at the lowest tick.
-    const tick = book.tick_size;
+    const tick = book.tick_size ?? 0.01;
     const order = await client.placeOrder(
       { exchange: 'kalshi' },
       {
@@ -367,7 +367,7 @@ describe('REST: errors and retries', () => {
       market_id: km.exchange_market_id,
       outcome,
       side: 'buy' as const,
-      price: book.tick_size,
+      price: book.tick_size ?? 0.01,
       size: 1,
     };
     const creds = { credentials: account('kalshi').credentials };
