@@ -5,6 +5,7 @@ import { VERSION } from '../main.js';
 import { DataDirInUseError } from '../store/server-lock.js';
 import { MasterKeyError } from '../vault/master-key.js';
 import { UsageError } from './args.js';
+import { CLIENT_COMMAND_NAMES } from './client-names.js';
 import { doctorCommand } from './doctor-command.js';
 import { keysCommand } from './keys-command.js';
 import { linksCommand } from './links-command.js';
@@ -60,19 +61,6 @@ export async function run(argv: string[]): Promise<number> {
       return doctorCommand(rest);
     case 'record':
       return recordCommand(rest);
-    case 'markets':
-    case 'market':
-    case 'book':
-    case 'candles':
-    case 'quote':
-    case 'consolidated':
-    case 'route':
-    case 'order':
-    case 'fills':
-    case 'positions':
-    case 'balance':
-      // Loaded on demand: a server's own commands never load the client package.
-      return (await import('./client-command.js')).clientCommand(command, rest);
     case '--version':
     case '-v':
       process.stdout.write(`${VERSION}\n`);
@@ -84,6 +72,10 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(HELP);
       return command === undefined ? 2 : 0;
     default:
+      if (CLIENT_COMMAND_NAMES.has(command ?? '')) {
+        // Loaded on demand (bin/omnibook.js goes straight to client-main.ts): a server never loads the client.
+        return (await import('./client-command.js')).clientCommand(command ?? '', rest);
+      }
       process.stderr.write(`unknown command '${command}'\n\n${HELP}`);
       return 2;
   }

@@ -1,14 +1,10 @@
-// The exchanges a one-shot command (`omnibook doctor`, `omnibook record`) talks to directly, without a server: the
-// live adapters built from config.venues with the URLs they use, or (--sandbox) the simulators started on
-// loopback; each with the credentials the user gave for it (a JSON file, never printed).
-import { readFileSync } from 'node:fs';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { type ExchangeId, isExchangeId } from '../domain/exchanges.js';
+import type { ExchangeId } from '../domain/exchanges.js';
 import { ownValue } from '../domain/own-key.js';
 import { createLogger } from '../main.js';
 import type { LoggerLike, VenueAdapter, VenueSession } from '../venues/port.js';
-import { UsageError } from './args.js';
+import { readCredentials } from './credentials-file.js';
 import { LIVE_VENUE_FACTORIES } from './live-venues.js';
 
 export interface VenueTarget {
@@ -111,31 +107,4 @@ function venueUrls(config: Config, id: ExchangeId): string[] {
   return Object.values(settings ?? {}).filter(
     (v): v is string => typeof v === 'string' && /^(https?|wss?):\/\//.test(v),
   );
-}
-
-/**
- * `--credentials FILE`: `{ "<exchange>": { <credential fields> } }`, or the sandbox's sandbox-accounts.json, which
- * nests the fields under `credentials`. Keys that are not exchanges are ignored.
- */
-export function readCredentials(path: string): Map<ExchangeId, Record<string, string>> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`--credentials: cannot read ${path} as JSON (${(error as Error).name})`);
-  }
-  if (typeof parsed !== 'object' || parsed === null) throw new UsageError('--credentials: not a JSON object');
-  const out = new Map<ExchangeId, Record<string, string>>();
-  for (const [key, value] of Object.entries(parsed)) {
-    if (!isExchangeId(key)) continue;
-    const fields = (value as { credentials?: unknown })?.credentials ?? value;
-    if (typeof fields !== 'object' || fields === null) continue;
-    out.set(
-      key,
-      Object.fromEntries(
-        Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string'),
-      ),
-    );
-  }
-  return out;
 }

@@ -3,7 +3,7 @@
 import { OmnibookClient } from '../../../clients/typescript/src/index.js';
 import { clientEnv } from '../../config/client-env.js';
 import { UsageError } from '../args.js';
-import { readCredentials } from '../venue-targets.js';
+import { readCredentials } from '../credentials-file.js';
 
 export const CLIENT_FLAGS = {
   url: { type: 'string' },
