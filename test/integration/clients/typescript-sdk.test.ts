@@ -6,8 +6,12 @@
 // a venue stream drop (stale → resync → fresh), a message lost on the way (gap → resync → fresh), a cut connection
 // (stale → reconnect → resubscribed), and a reader that stops reading holding one view, not a backlog.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { GENERATED_FILE, renderTypes } from '../../../clients/typescript/scripts/generate-types.mjs';
 import {
   type LiveBook,
@@ -577,5 +581,54 @@ describe('WebSocket', () => {
     assert.ok(error instanceof OmnibookStreamError);
     assert.equal(error.reason, 'auth_failed');
     assert.equal(s.state, 'closed');
+  });
+});
+
+describe('README examples', () => {
+  const examples = fileURLToPath(new URL('../../../clients/typescript/examples/', import.meta.url));
+  /** Runs an example as the README says, importing the package by its name (`@omnibook/client`, its build). */
+  function runExample(file: string, args: string[], env: Record<string, string>) {
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(examples, file), ...args], {
+        env: {
+          ...process.env,
+          OMNIBOOK_URL: sandbox.server.url,
+          OMNIBOOK_API_KEY: sandbox.server.adminKey,
+          ...env,
+        },
+        stdio: 'pipe',
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  test('trade.ts: search → book → quote → order → cancel; stream-book.ts: a live book, then unsubscribed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omnibook-examples-'));
+    try {
+      const accounts = join(dir, 'sandbox-accounts.json');
+      writeFileSync(accounts, JSON.stringify({ kalshi: account('kalshi') }), { mode: 0o600 });
+      const km = active('kalshi', 3);
+      const word = km.question.split(/\s+/).find((w) => /^[A-Za-z]{4,}$/.test(w));
+      assert.ok(word, km.question);
+      const [trade, live] = await Promise.all([
+        runExample('trade.ts', [word], { OMNIBOOK_CREDENTIALS: accounts }),
+        runExample('stream-book.ts', [active('polymarket', 5).svc_id], { UPDATES: '1' }),
+      ]);
+      assert.equal(trade.code, 0, trade.stderr);
+      for (const step of ['market', 'book', 'quote', 'order', 'cancel', 'error']) {
+        assert.match(trade.stdout, new RegExp(`^${step} `, 'm'), `${step}: ${trade.stdout}`);
+      }
+      assert.match(trade.stdout, /^cancel .* cancelled$/m);
+      assert.match(trade.stdout, /^error {3}market_not_found \(retryable: false\)$/m);
+      assert.equal(live.code, 0, live.stderr);
+      assert.match(live.stdout, /^fresh seq 1 {2}best bid/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
