@@ -292,6 +292,11 @@ function checkEdge(
     if (fromArea === 'cli' && /^sim\/[^/]+\/index\.[cm]?[jt]s$/.test(target)) return null;
     return verdict('src/ must not import sim/ (simulators share no code with src; src/cli may start them)');
   }
+  if (target.startsWith('clients/')) {
+    // The client package is published alone: the CLI's client commands use it through its entry point only.
+    if (fromArea === 'cli' && target === 'clients/typescript/src/index.ts') return null;
+    return verdict('only src/cli may import the client package, through clients/typescript/src/index.ts');
+  }
   if (toArea === 'outside') return null; // e.g. package.json read by the composition root
   if (toArea.startsWith('unknown:')) return verdict(toArea.slice('unknown:'.length));
 
@@ -514,4 +519,20 @@ test('src/ and sim/ follow the import rules of architecture.md', () => {
     0,
     `${lines.length} import rule violation(s) (scanned ${result.files} files, ${result.imports} imports):\n${lines.join('\n')}`,
   );
+});
+
+test('clients/typescript is self-contained: its sources import only each other and packages', () => {
+  const base = join(ROOT, 'clients', 'typescript', 'src');
+  const files = listTsFiles(base);
+  assert.ok(files.length > 5, 'the client sources are found');
+  const broken: string[] = [];
+  for (const abs of files) {
+    const file = relative(ROOT, abs).split(sep).join('/');
+    for (const imp of parseImports(file, readFileSync(abs, 'utf8')).imports) {
+      const target = resolveSpecifier(file, imp.specifier);
+      if (target !== null && !target.startsWith('clients/typescript/src/'))
+        broken.push(`${file}: ${imp.specifier}`);
+    }
+  }
+  assert.deepEqual(broken, []);
 });
