@@ -66,7 +66,6 @@ const limiterClock = {
 
 before(async () => {
   sandbox = await startSandboxServer(40, {
-    config: { websocket: { heartbeatMs: 200 } },
     admissionClock: () => limiterClock.now(),
   });
   client = new OmnibookClient({

@@ -40,7 +40,7 @@ export interface BookView {
 
 export interface StaleEvent {
   /** `venue`: the server says the exchange's feed is down; `disconnected`: our connection dropped; `silent`:
-   * nothing (not even a heartbeat) arrived for stale_after_ms; `gap`: a message was lost; `resync_required`: the
+   * nothing (not even a heartbeat) arrived for twice stale_after_ms; `gap`: a message was lost; `resync_required`: the
    * server's feed recovered and a fresh snapshot follows. */
   reason: 'venue' | 'disconnected' | 'silent' | 'gap' | 'resync_required';
   state: LiveBookState;

@@ -2,7 +2,7 @@
 // control-message rate (3 a second: this client sends at most 2, batching subscriptions into one frame), confirms
 // each subscription by its first snapshot or fails it on the server's error for it — or after subscribeTimeoutMs,
 // so an unknown id never hangs —, asks for a fresh snapshot when server_seq skips (`resync`), and when the
-// connection drops or falls silent (no message, heartbeats included, for stale_after_ms) marks every book stale,
+// connection drops or falls silent (no message, heartbeats included, for twice stale_after_ms) marks every book stale,
 // reconnects with jittered backoff and subscribes everything still live again.
 //
 // Errors name a market only by svc_id (and a wallet only by exchange), so at most one subscription per svc_id (per
@@ -45,7 +45,7 @@ export interface StreamOptions {
   subscribeTimeoutMs?: number;
   /** auth_ok must come within this, else the connection is replaced (10 s). */
   authTimeoutMs?: number;
-  /** Silence after which the connection is taken for dead, until the server announces its own (30 s). */
+  /** The server's stale_after_ms until it announces its own (30 s); silence for twice it ends the connection. */
   staleAfterMs?: number;
   /** Reconnect backoff: full jitter between 0 and min(maxDelayMs, minDelayMs·2^attempt). false: never reconnect. */
   reconnect?: { minDelayMs?: number; maxDelayMs?: number } | false;
@@ -469,12 +469,11 @@ export class OmnibookStream extends Emitter<StreamEvents> {
     const tick = Math.max(50, Math.floor(this.staleAfterMs / 4));
     this.watchdog = setInterval(() => {
       if (this.socket !== socket) return;
-      if (Date.now() - this.lastMessageAt <= this.staleAfterMs) return;
+      // Twice the server's own bound: a busy client (a long synchronous handler) is not taken for a dead socket.
+      const silentMs = 2 * this.staleAfterMs;
+      if (Date.now() - this.lastMessageAt <= silentMs) return;
       for (const book of this.books.values()) book.connectionLost('silent');
-      this.emit(
-        'error',
-        new OmnibookStreamError('disconnected', `nothing heard for ${this.staleAfterMs} ms`),
-      );
+      this.emit('error', new OmnibookStreamError('disconnected', `nothing heard for ${silentMs} ms`));
       this.drop(socket);
     }, tick);
     (this.watchdog as { unref?: () => void }).unref?.();
