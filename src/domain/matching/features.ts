@@ -15,6 +15,7 @@ import {
   type TimeMention,
 } from './dates.js';
 import { canonicalPhrases, canonicalToken, isEntity, kalshiSeriesEntity } from './entities.js';
+import { lexiconVersion } from './lexicon.js';
 import { contentTokens, fold } from './text.js';
 import { extractThreshold, type Threshold } from './thresholds.js';
 
@@ -105,6 +106,7 @@ export function fingerprintOf(m: MatchInput): string {
         m.rules ?? '',
         m.end_date ?? '',
         m.exchange_market_id ?? '',
+        lexiconVersion(),
       ]),
     )
     .digest('base64url')
@@ -142,8 +144,9 @@ function properTokens(text: string): Set<string> {
   return out;
 }
 
+// A name of up to four capitalised words, which may be joined by `and`, `of`, `de`, `&` (`Bosnia and Herzegovina`).
 const WINNER_RE =
-  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected|be the nominee|be nominated|finish|come)\b/u;
+  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+(?:(?:and|of|de|del|&)\s+)?){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected|be the nominee|be nominated|finish|come)\b/u;
 /** The person someone picks (`Will Trump next nominate Kevin Warsh as Fed Chair?`): the option is the object. */
 const PICKED_RE =
   /\b(?:nominate|appoint|pick|name|choose|select)\s+((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:as|for|to)\b/u;
