@@ -66,6 +66,12 @@ function sameDayIso(a: string, b: string): boolean {
   return a === b;
 }
 
+/** Two months, either of which may be given without its year (`in April`). */
+function sameMonthIso(a: string, b: string): boolean {
+  if (a.startsWith('????') || b.startsWith('????')) return a.slice(4) === b.slice(4);
+  return a === b;
+}
+
 const DAY_MS = 86_400_000;
 
 /**
@@ -110,7 +116,7 @@ function fitDateFields(
     return a.iso === b.iso ? 'year' : 'conflict';
   }
   const [fine, coarse] = a.precision === 'day' ? [a, b] : [b, a];
-  if (fine.iso.slice(0, 7) !== coarse.iso) return 'conflict';
+  if (!sameMonthIso(fine.iso.slice(0, 7), coarse.iso)) return 'conflict';
   // Two month-level dates: the end dates must not tell different meetings or deadlines apart.
   if (fine.precision === 'month' && aEnd && bEnd && dayGap(aEnd, bEnd) > 3) return 'conflict';
   return 'month';

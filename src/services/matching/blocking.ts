@@ -38,9 +38,23 @@ function dateParts(f: MatchFeatures): { index: string[]; probe: string[] } {
           probe: [`d:${shiftDay(d.iso, -1)}`, `d:${d.iso}`, `d:${shiftDay(d.iso, 1)}`],
         };
       }
-      return { index: [`d:${d.iso}`, `m:${month}`], probe: [`d:${d.iso}`] };
+      // A day a title gives without its year (`by March 31?`) may be any year's: it probes the day of the year
+      // (`dy:`) every dated day is indexed under too, and month-level markets through `my:`.
+      if (d.iso.startsWith('????')) {
+        return {
+          index: [`d:${d.iso}`, `m:${month}`, `my:${d.iso.slice(5, 7)}`],
+          probe: [`d:${d.iso}`, `dy:${d.iso.slice(5)}`],
+        };
+      }
+      return {
+        index: [`d:${d.iso}`, `m:${month}`, `dy:${d.iso.slice(5)}`, `my:${d.iso.slice(5, 7)}`],
+        probe: [`d:${d.iso}`],
+      };
     }
     case 'month':
+      if (d.iso.startsWith('????')) {
+        return { index: [`mc:${d.iso}`], probe: [`m:${d.iso}`, `mc:${d.iso}`, `my:${d.iso.slice(5, 7)}`] };
+      }
       return { index: [`mc:${d.iso}`], probe: [`m:${d.iso}`, `mc:${d.iso}`] };
     default:
       return { index: [`yc:${d.iso}`], probe: [`yc:${d.iso}`] };
@@ -97,7 +111,7 @@ export function rungOf(f: MatchFeatures, key: string): number {
  * holds reaches every dated market of that subject, whatever its day.
  */
 export function coarseDatePart(f: MatchFeatures): string | null {
-  return dateParts(f).index.find((p) => !p.startsWith('d:')) ?? null;
+  return dateParts(f).index.find((p) => p.startsWith('m:') || p.startsWith('mc:') || p.startsWith('yc:')) ?? null;
 }
 
 /**
