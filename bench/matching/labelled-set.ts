@@ -51,9 +51,11 @@ export function toMatchInput(row: RealMarketRow): MatchInput {
   if (row.exchange === 'kalshi') {
     const event = row.event_title ? { title: row.event_title } : null;
     question = questionOf(
-      { ticker: row.native_id, title: row.question ?? '', yes_sub_title: row.yes_sub_title ?? '' } as Parameters<
-        typeof questionOf
-      >[0],
+      {
+        ticker: row.native_id,
+        title: row.question ?? '',
+        yes_sub_title: row.yes_sub_title ?? '',
+      } as Parameters<typeof questionOf>[0],
       event,
     );
     group = row.event_title || question;

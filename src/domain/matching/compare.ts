@@ -6,6 +6,7 @@ import { type ConfidenceTier, combine, DOUBT, PENALTY, PUBLISH_THRESHOLD, tierOf
 import { dayGap } from './dates.js';
 import { isEntity } from './entities.js';
 import { eventTokens, type MarketDate, type MatchFeatures } from './features.js';
+import { type ResolutionCheck, resolutionCheck } from './resolution.js';
 import { type Comparator, describeThreshold, sameValue, type Threshold } from './thresholds.js';
 
 export type Relation = 'same_market' | 'co_dependent';
@@ -23,6 +24,8 @@ export interface PairVerdict {
   /** Direction from a to b (b to a is its mirror). */
   direction: DependencyDirection | null;
   evidence: string[];
+  /** same_market only: how each side resolves and the differences found (`market` is a, `linked` is b). */
+  resolution?: ResolutionCheck;
 }
 
 export type TokenWeight = (token: string) => number;
@@ -325,7 +328,9 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
       : (entity !== null || ta !== null) && (dates === 'day' || dates === 'month')
         ? 'deterministic_graph'
         : 'text_similarity';
-  return verdict('same_market', confidence, source, null, null, evidence);
+  const same = verdict('same_market', confidence, source, null, null, evidence);
+  if (same) same.resolution = resolutionCheck(a.resolution, b.resolution);
+  return same;
 }
 
 function verdict(

@@ -16,6 +16,7 @@ import {
 } from './dates.js';
 import { canonicalPhrases, canonicalToken, isEntity, kalshiSeriesEntity } from './entities.js';
 import { lexiconVersion } from './lexicon.js';
+import { type ResolutionFacts, resolutionFacts } from './resolution.js';
 import { contentTokens, fold } from './text.js';
 import { extractThreshold, type Threshold } from './thresholds.js';
 
@@ -74,6 +75,8 @@ export interface MatchFeatures {
   exclusive: boolean;
   /** The finishing place asked about (`second place`, `finish third`, `runner-up`); null when none is named. */
   place: number | null;
+  /** How the market resolves as far as its text says (deadline, settlement source, inclusiveness, void rules). */
+  resolution: ResolutionFacts;
   /** Hash of the inputs matching reads: equal fingerprints need no relinking. */
   fingerprint: string;
 }
@@ -340,6 +343,19 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     !rate && !pointEvent && date !== null && (date.preposition === 'by' || date.preposition === 'before');
   const exclusive = rate || dashLayout || EXCLUSIVE_CUES.test(allText);
 
+  const endAt = endInstant(m.end_date);
+  const statedDay =
+    date !== null && date.precision === 'day' && !date.iso.startsWith('????') && date.source !== 'end'
+      ? { iso: date.iso, source: date.source === 'rules' ? ('rules' as const) : ('text' as const) }
+      : null;
+  const resolution = resolutionFacts({
+    question: `${question} ${groupTitle}`,
+    rules: m.rules || m.description || '',
+    statedDay: statedDay && date?.source !== 'ticker' ? statedDay : null,
+    endAt,
+    hasThreshold: threshold !== null,
+  });
+
   return {
     svcId: m.svc_id,
     exchange: m.exchange,
@@ -352,12 +368,13 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     threshold,
     date,
     endDay,
-    endAt: endInstant(m.end_date),
+    endAt,
     time,
     rate,
     cumulative,
     exclusive,
     place: q.place ?? c?.place ?? null,
+    resolution,
     fingerprint: fingerprintOf(m),
   };
 }

@@ -26,7 +26,9 @@ export const LexiconFile = Type.Object({
   version: Type.String({ minLength: 1 }),
   about: Type.Optional(Type.String()),
   /** competitions (named events: an entity two markets must share), names (spellings only) or settlement. */
-  kind: Type.Optional(Type.Union([Type.Literal('competitions'), Type.Literal('names'), Type.Literal('settlement')])),
+  kind: Type.Optional(
+    Type.Union([Type.Literal('competitions'), Type.Literal('names'), Type.Literal('settlement')]),
+  ),
   entries: Type.Array(LexiconEntry),
 });
 export type LexiconFile = Static<typeof LexiconFile>;
@@ -49,7 +51,9 @@ function readLexiconFile(url: URL | string): LexiconFile {
   const value: unknown = JSON.parse(readFileSync(url, 'utf8'));
   if (!checkFile.Check(value)) {
     const first = [...checkFile.Errors(value)][0];
-    throw new Error(`lexicon ${String(url)}: ${first ? `${first.instancePath} ${first.message}` : 'invalid'}`);
+    throw new Error(
+      `lexicon ${String(url)}: ${first ? `${first.instancePath} ${first.message}` : 'invalid'}`,
+    );
   }
   return value;
 }
@@ -60,14 +64,14 @@ const BUILT_IN: ReadonlyArray<readonly [string, Kind]> = [
   ['settlement-sources.json', 'settlement'],
 ];
 
-function escape(text: string): string {
+function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function alternation(names: Iterable<string>): RegExp | null {
   const list = [...new Set(names)].sort((a, b) => b.length - a.length || a.localeCompare(b));
   if (list.length === 0) return null;
-  return new RegExp(`(?<![a-z0-9])(?:${list.map(escape).join('|')})(?![a-z0-9])`, 'g');
+  return new RegExp(`(?<![a-z0-9])(?:${list.map(escapeRegex).join('|')})(?![a-z0-9])`, 'g');
 }
 
 function compile(files: ReadonlyArray<{ file: LexiconFile; kind: Kind }>): Compiled {

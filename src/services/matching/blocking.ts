@@ -111,7 +111,9 @@ export function rungOf(f: MatchFeatures, key: string): number {
  * holds reaches every dated market of that subject, whatever its day.
  */
 export function coarseDatePart(f: MatchFeatures): string | null {
-  return dateParts(f).index.find((p) => p.startsWith('m:') || p.startsWith('mc:') || p.startsWith('yc:')) ?? null;
+  return (
+    dateParts(f).index.find((p) => p.startsWith('m:') || p.startsWith('mc:') || p.startsWith('yc:')) ?? null
+  );
 }
 
 /**
