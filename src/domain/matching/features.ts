@@ -15,10 +15,10 @@ import {
   type TimeMention,
 } from './dates.js';
 import { canonicalPhrases, canonicalToken, isEntity, kalshiSeriesEntity } from './entities.js';
-import { lexiconVersion } from './lexicon.js';
+import { kalshiTitleFromTicker, lexiconVersion } from './lexicon.js';
 import { type ResolutionFacts, resolutionFacts } from './resolution.js';
 import { contentTokens, fold } from './text.js';
-import { extractThreshold, type Threshold } from './thresholds.js';
+import { asTouch, extractThreshold, type Threshold } from './thresholds.js';
 
 /** The market fields matching reads (a subset of Market; `omnibook links` reads them from JSON lines). */
 export const MatchInput = Type.Object({
@@ -209,6 +209,8 @@ function optionTokens(
 function dashOption(text: string): string[] {
   const tokens = tokensOf(text);
   if (tokens.length > 0) return tokens.sort();
+  // An option that is only a line (`Above $99,999.99`, Kalshi's strikes): the threshold says it, not a name.
+  if (extractThreshold(fold(text), false) !== null) return [];
   const raw = fold(text).replace(/\s+/g, '');
   return raw.length > 0 ? [raw] : [];
 }
@@ -278,8 +280,15 @@ function askedThenOption(question: string): string | null {
 export function extractFeatures(m: MatchInput): MatchFeatures {
   const endDay = isoDay(m.end_date);
   const reference = endDay === null ? null : new Date(`${endDay}T12:00:00Z`);
-  const question = withoutTags(m.question);
-  const groupTitle = (m.group_title ?? '').trim();
+  // A Kalshi market known by its ticker alone (a record without its title) reads as the title its series' grammar
+  // spells (lexicon/kalshi-tickers.json).
+  const untitled =
+    m.exchange === 'kalshi' &&
+    m.exchange_market_id !== undefined &&
+    m.question.trim() === m.exchange_market_id;
+  const question =
+    (untitled && kalshiTitleFromTicker(m.exchange_market_id as string)) || withoutTags(m.question);
+  const groupTitle = untitled && m.group_title === m.question ? '' : (m.group_title ?? '').trim();
   const context =
     groupTitle.length > 0 && groupTitle !== question && !question.includes(groupTitle) ? groupTitle : null;
   const dashContext =
@@ -328,10 +337,12 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
   // An Opinion categorical child carries its parent's rules, which describe every option (`10–15s — resolves YES
   // if no handshake exceeds 15 seconds. 15s+ — …`): a condition read there belongs to no child in particular.
   const sharedRules = m.exchange === 'opinion' && dashLayout;
-  const threshold =
+  const threshold = asTouch(
     extractThreshold(q.rest, rate) ??
-    (c ? extractThreshold(c.rest, rate) : null) ??
-    (!sharedRules && rules() ? extractThreshold((rules() as Parsed).rest, rate) : null);
+      (c ? extractThreshold(c.rest, rate) : null) ??
+      (!sharedRules && rules() ? extractThreshold((rules() as Parsed).rest, rate) : null),
+    fold(`${question} ${groupTitle}`),
+  );
   const titleDate = q.dates[0] ?? c?.dates[0];
   const needRules =
     titleDate === undefined || titleDate.precision !== 'day' || titleDate.iso.startsWith('????');

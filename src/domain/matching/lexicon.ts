@@ -146,3 +146,60 @@ export function settlementSources(folded: string): string[] {
   }
   return [...out].sort();
 }
+
+export const KalshiTickerEntry = Type.Object({
+  series: Type.String({ minLength: 1 }),
+  pattern: Type.String({ minLength: 1 }),
+  title: Type.String({ minLength: 1 }),
+  codes: Type.Optional(Type.Record(Type.String(), Type.String())),
+  source: Type.String({ minLength: 8 }),
+});
+const KalshiTickerFile = Type.Object({
+  version: Type.String(),
+  about: Type.Optional(Type.String()),
+  entries: Type.Array(KalshiTickerEntry),
+});
+const checkTickers = Compile(KalshiTickerFile);
+
+const MONTHS: Readonly<Record<string, string>> = {
+  JAN: 'January',
+  FEB: 'February',
+  MAR: 'March',
+  APR: 'April',
+  MAY: 'May',
+  JUN: 'June',
+  JUL: 'July',
+  AUG: 'August',
+  SEP: 'September',
+  OCT: 'October',
+  NOV: 'November',
+  DEC: 'December',
+};
+
+const tickerGrammars = (() => {
+  const value: unknown = JSON.parse(
+    readFileSync(new URL('./lexicon/kalshi-tickers.json', import.meta.url), 'utf8'),
+  );
+  if (!checkTickers.Check(value)) throw new Error('lexicon kalshi-tickers.json: invalid');
+  return value.entries.map((e) => ({ ...e, re: new RegExp(e.pattern) }));
+})();
+
+/**
+ * The title Kalshi gives a market, rebuilt from its ticker by the series' recorded grammar, for a market known only
+ * by its ticker; null when no grammar fits.
+ */
+export function kalshiTitleFromTicker(ticker: string): string | null {
+  for (const g of tickerGrammars) {
+    const m = g.re.exec(ticker);
+    if (!m) continue;
+    let ok = true;
+    const title = g.title.replace(/\{(?:(month|map):)?(\d+)\}/g, (_, kind: string | undefined, n: string) => {
+      const v = m[Number(n)] ?? '';
+      const out = kind === 'month' ? MONTHS[v] : kind === 'map' ? g.codes?.[v] : v;
+      if (out === undefined || out === '') ok = false;
+      return out ?? '';
+    });
+    if (ok) return title;
+  }
+  return null;
+}

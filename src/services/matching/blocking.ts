@@ -87,6 +87,12 @@ export function ladderKeys(f: MatchFeatures): string[] {
     // Every decision at one meeting is in one group (`rate`): cut 25, hold and 25+ hike exclude each other.
     const family = f.rate && t.unit === 'bps' ? 'rate' : t.comparator;
     for (const token of blockTokens(f)) keys.push(`L|${token}|${f.date.iso}|${family}|${t.unit}`);
+    // A touch over a month (`reach $80,000 in April`, often given without its year) meets the same month's touches
+    // on another venue whatever day closes them (Kalshi's `…-26APR30-…`): one group per month of the year.
+    if ((t.comparator === 'touch_up' || t.comparator === 'touch_down') && f.date.precision !== 'year') {
+      const month = f.date.iso.slice(5, 7);
+      for (const token of blockTokens(f)) keys.push(`L|${token}|my:${month}|${family}|${t.unit}`);
+    }
   }
   return keys;
 }
