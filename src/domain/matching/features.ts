@@ -19,6 +19,7 @@ import { kalshiTitleFromTicker, lexiconVersion } from './lexicon.js';
 import { type ResolutionFacts, resolutionFacts } from './resolution.js';
 import { contentTokens, fold } from './text.js';
 import { asTouch, extractThreshold, type Threshold } from './thresholds.js';
+import { type Window, windowHint, windowOf } from './windows.js';
 
 /** The market fields matching reads (a subset of Market; `omnibook links` reads them from JSON lines). */
 export const MatchInput = Type.Object({
@@ -75,6 +76,8 @@ export interface MatchFeatures {
   exclusive: boolean;
   /** The finishing place asked about (`second place`, `finish third`, `runner-up`); null when none is named. */
   place: number | null;
+  /** The span a touch market watches (`in April`, `before July 2026`, `this year`); null for any other market. */
+  window: Window | null;
   /** How the market resolves as far as its text says (deadline, settlement source, inclusiveness, void rules). */
   resolution: ResolutionFacts;
   /** Hash of the inputs matching reads: equal fingerprints need no relinking. */
@@ -207,6 +210,9 @@ function optionTokens(
 
 /** An option named after ` - `: its tokens, or the folded text itself when it is all numbers (`10–15s`, `15s+`). */
 function dashOption(text: string): string[] {
+  // An option that is only a date (`Before July 2026`, Kalshi's deadlines): the date says it, not a name.
+  const dated = extractDates(canonicalPhrases(fold(text)), null);
+  if (dated.dates.length > 0 && contentTokens(dated.rest).length === 0) return [];
   const tokens = tokensOf(text);
   if (tokens.length > 0) return tokens.sort();
   // An option that is only a line (`Above $99,999.99`, Kalshi's strikes): the threshold says it, not a name.
@@ -354,6 +360,8 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     !rate && !pointEvent && date !== null && (date.preposition === 'by' || date.preposition === 'before');
   const exclusive = rate || dashLayout || EXCLUSIVE_CUES.test(allText);
 
+  const touch = threshold?.comparator === 'touch_up' || threshold?.comparator === 'touch_down';
+  const window = touch ? windowOf(date, cumulative, windowHint(allText)) : null;
   const endAt = endInstant(m.end_date);
   const statedDay =
     date !== null && date.precision === 'day' && !date.iso.startsWith('????') && date.source !== 'end'
@@ -385,6 +393,7 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     cumulative,
     exclusive,
     place: q.place ?? c?.place ?? null,
+    window,
     resolution,
     fingerprint: fingerprintOf(m),
   };

@@ -104,6 +104,17 @@ export function deadlineKeys(f: MatchFeatures): string[] {
   return blockTokens(f).map((token) => `D|${token}|${thr}`);
 }
 
+/**
+ * Window groups: touches of one subject and direction over a span (a month, a year, up to a deadline). Their pairs
+ * across exchanges are compared (comparePair's window rule decides what nests); a market's own deadline ladder
+ * (`D|`) already links its venue's rungs.
+ */
+export function windowKeys(f: MatchFeatures): string[] {
+  const t = f.threshold;
+  if (f.window === null || t === null) return [];
+  return blockTokens(f).map((token) => `W|${token}|${t.comparator}|${t.unit === 'count' ? 'usd' : t.unit}`);
+}
+
 /** The numeric rung of a market in a ladder group: its threshold, or its date (days since the epoch). */
 export function rungOf(f: MatchFeatures, key: string): number {
   if (key.startsWith('D|'))
