@@ -360,7 +360,10 @@ function thresholdDependency(
   evidence: string[],
 ): PairVerdict | null {
   if (sim < MIN_DEPENDENT_SIMILARITY || !unitsAgree(ta, tb)) return null;
-  if (dates === 'one_sided' || dates === 'none' || dates === 'end_near') return null;
+  if (dates === 'one_sided' || dates === 'end_near') return null;
+  // Neither side dated (`FDV above $1B one day after launch?`): the lines still nest if the wording is the same
+  // question, which the one-to-one same_market rule has already tied together; only near-identical wording counts.
+  if (dates === 'none' && sim < MIN_PLACE_SIMILARITY) return null;
   if (options !== 'none' && options !== 'same') return null;
   evidence.push(
     `threshold ${describeThreshold(ta)} vs ${describeThreshold(tb)}`,

@@ -104,6 +104,8 @@ function builtIn(): Array<{ file: LexiconFile; kind: Kind }> {
   }));
 }
 
+const ONE_WORD = /^[a-z0-9]+$/;
+
 let active: Compiled = compile(builtIn());
 
 /**
@@ -127,6 +129,11 @@ export function lexiconVersion(): string {
 export function applyLexicon(folded: string): string {
   const re = active.phrase;
   if (re === null) return folded;
+  // One word (names are tokenized a word at a time): a map lookup, not the regex.
+  if (ONE_WORD.test(folded)) {
+    const id = active.phraseIds.get(folded);
+    return id === undefined ? folded : ` ${id} `;
+  }
   return folded.replace(re, (m) => ` ${active.phraseIds.get(m.replace(/\s+/g, ' ')) ?? m} `);
 }
 

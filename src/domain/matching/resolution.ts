@@ -80,7 +80,8 @@ export function resolutionFacts(args: {
   endAt: number | null;
   hasThreshold: boolean;
 }): ResolutionFacts {
-  const rules = fold(args.rules);
+  // Rules name their source and cancellation terms early; the first 1,500 characters are read (a bound per market).
+  const rules = args.rules.length === 0 ? '' : fold(args.rules.slice(0, 1500));
   let deadline: string | null = null;
   let deadlineSource: ResolutionFacts['deadlineSource'] = null;
   if (args.statedDay) {

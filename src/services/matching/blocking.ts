@@ -81,12 +81,14 @@ export function blockKeys(f: MatchFeatures): BlockKeys {
 /** Ladder groups: same subject token, date and comparator; the rungs are the thresholds. */
 export function ladderKeys(f: MatchFeatures): string[] {
   const t = f.threshold;
-  if (t === null || f.date === null) return [];
+  if (t === null) return [];
   const keys: string[] = [];
   if (t.comparator !== 'eq' || f.rate) {
     // Every decision at one meeting is in one group (`rate`): cut 25, hold and 25+ hike exclude each other.
     const family = f.rate && t.unit === 'bps' ? 'rate' : t.comparator;
-    for (const token of blockTokens(f)) keys.push(`L|${token}|${f.date.iso}|${family}|${t.unit}`);
+    // Undated lines of one subject (`FDV above $1B one day after launch?`) ladder together under `n`.
+    for (const token of blockTokens(f)) keys.push(`L|${token}|${f.date?.iso ?? 'n'}|${family}|${t.unit}`);
+    if (f.date === null) return keys;
     // A touch over a month (`reach $80,000 in April`, often given without its year) meets the same month's touches
     // on another venue whatever day closes them (Kalshi's `…-26APR30-…`): one group per month of the year.
     if ((t.comparator === 'touch_up' || t.comparator === 'touch_down') && f.date.precision !== 'year') {
