@@ -363,14 +363,15 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
   const touch = threshold?.comparator === 'touch_up' || threshold?.comparator === 'touch_down';
   const window = touch ? windowOf(date, cumulative, windowHint(allText)) : null;
   const endAt = endInstant(m.end_date);
+  // The day the market states (title, rules or Kalshi ticker), year known; an end date alone is the close time.
   const statedDay =
     date !== null && date.precision === 'day' && !date.iso.startsWith('????') && date.source !== 'end'
-      ? { iso: date.iso, source: date.source === 'rules' ? ('rules' as const) : ('text' as const) }
+      ? { iso: date.iso, source: date.source as 'text' | 'rules' | 'ticker' }
       : null;
   const resolution = resolutionFacts({
     question: `${question} ${groupTitle}`,
     rules: m.rules || m.description || '',
-    statedDay: statedDay && date?.source !== 'ticker' ? statedDay : null,
+    statedDay,
     endAt,
     hasThreshold: threshold !== null,
   });

@@ -7,10 +7,10 @@ import { settlementSources } from './lexicon.js';
 import { fold } from './text.js';
 
 export interface ResolutionFacts {
-  /** The resolution deadline (UTC ISO): the day a title or the rules state (end of that day, UTC), else the close. */
+  /** The resolution deadline (UTC ISO): the day a title, the rules or a Kalshi ticker state (end of that day, UTC), else the close. */
   deadline: string | null;
   /** Where the deadline was read: the title, the rules, or only the venue's close time. */
-  deadlineSource: 'text' | 'rules' | 'end' | null;
+  deadlineSource: 'text' | 'rules' | 'ticker' | 'end' | null;
   /** Settlement sources the rules name (lexicon ids). */
   settlement: string[];
   /** Whether the threshold includes the line (`or above`, `at least`, `≥`): true, false (`above`, `more than`) or unknown. */
@@ -76,7 +76,7 @@ export function resolutionFacts(args: {
   question: string;
   rules: string;
   /** The day read from the title or rules (YYYY-MM-DD, a year known), with where it came from. */
-  statedDay: { iso: string; source: 'text' | 'rules' } | null;
+  statedDay: { iso: string; source: 'text' | 'rules' | 'ticker' } | null;
   endAt: number | null;
   hasThreshold: boolean;
 }): ResolutionFacts {
