@@ -3,8 +3,13 @@
 // /__sim/manifest ground truth, and (2) the hand-labelled real markets in test/fixtures/matching/. Then the time
 // to link 100,000 markets from scratch and per incremental batch (synthetic markets in the simulators' phrasing).
 // MATCHING_EVAL_SIZE (propositions, default 600) and MATCHING_EVAL_MARKETS (default 100000) bound the run.
+
+import { existsSync } from 'node:fs';
 import { createWorld } from '../sim/shared/world.js';
+import { DEFAULT_CONFIG } from '../src/config/schema.js';
+import { tierRank } from '../src/domain/matching/confidence.js';
 import { MatchEngine } from '../src/services/matching/match-engine.js';
+import { devSet, holdoutSet } from './matching/labelled-set.js';
 import { evaluate, formatReport } from './matching/metrics.js';
 import { realSet } from './matching/real-set.js';
 import { simCatalogue } from './matching/sim-catalogue.js';
@@ -40,6 +45,35 @@ console.log(
     realReport,
   ),
 );
+
+// The real labelled sets in the venues' own phrasing: the development set (tuned on) and every other real set.
+// Each is printed for all tiers, then for what is published by default (matching.minTier).
+const minTier = DEFAULT_CONFIG.matching.minTier;
+const sets = [devSet()];
+if (existsSync(new URL('../test/fixtures/matching-real-holdout/markets.jsonl', import.meta.url)))
+  sets.push(holdoutSet());
+for (const set of sets) {
+  const e = new MatchEngine();
+  e.upsert(set.markets);
+  const all = e.linkAll();
+  console.log(
+    formatReport(
+      `${set.name}: ${set.markets.length} markets, all tiers`,
+      evaluate(all, set.truth, set.universe),
+    ),
+  );
+  const published = all.filter((l) => tierRank(l.tier) >= tierRank(minTier));
+  const report = evaluate(published, set.truth, set.universe);
+  console.log(
+    formatReport(`${set.name}: published (minTier ${minTier})`, report)
+      .split('\n')
+      .filter(
+        (l) =>
+          l.startsWith('==') || l.startsWith('group') || l.startsWith('relation') || l.startsWith('pair'),
+      )
+      .join('\n'),
+  );
+}
 
 const markets = [...syntheticMarkets(worldsFor(scale))];
 const batch = 1_000;

@@ -11,6 +11,7 @@ import { FeeEscrowContract } from './chain/fee-escrow/fee-escrow-contract.js';
 import { POLYGON_V2_CONTRACTS, type PolymarketContracts } from './chain/polymarket-contracts.js';
 import type { Config } from './config/schema.js';
 import type { BackgroundJob } from './domain/background-job.js';
+import { loadLexicon } from './domain/matching/lexicon.js';
 import { type BuiltApp, buildApp } from './http/build-app.js';
 import { HttpMetrics } from './http/plugins/metrics.js';
 import { BookRecorder } from './ingestion/book-recorder.js';
@@ -298,7 +299,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const usageJob = new UsageFlushJob(admission, config.usage.flushIntervalMs);
     const syncState = new SyncStateRepo(store.db);
     const links = new LinksRepo(store.db);
+    loadLexicon(config.matching.lexiconPaths);
     const matching = new MatchingService({
+      minTier: config.matching.minTier,
       markets: marketsRepo,
       links,
       state: new MatchStateRepo(store.db),

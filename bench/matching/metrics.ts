@@ -12,6 +12,13 @@ export interface Truth {
   recallPairs: Map<string, TruthRelation>;
   /** Pairs no method could decide (twins in the world); neither counted right nor wrong. */
   ambiguous?: ReadonlySet<string>;
+  /** Pairs labelled as linked by neither relation (hard negatives): a prediction there is wrong. */
+  negatives?: ReadonlySet<string>;
+  /**
+   * An open world (a real labelled set): a predicted pair neither in `pairs` nor in `negatives` is unjudged, counted
+   * apart (`unjudged …` rows), neither right nor wrong. A closed world (the sandbox) counts it wrong.
+   */
+  openWorld?: boolean;
 }
 
 export function pairKey(a: string, b: string): string {
@@ -74,11 +81,16 @@ export function evaluate(links: readonly EngineLink[], truth: Truth, universe: R
     const key = pairKey(l.a, l.b);
     predictedPairs.set(key, l);
     if (truth.ambiguous?.has(key)) continue;
+    if (truth.openWorld && !truth.pairs.has(key) && !truth.negatives?.has(key)) {
+      cell(`unjudged ${l.relation} ${l.tier}`).predicted++;
+      continue;
+    }
     const ok = truth.pairs.get(key) === l.relation;
     if (!ok) errors.push(l);
     const groups = [
       `relation ${l.relation}`,
       `tier ${l.relation} ${l.tier}`,
+      `tier ${l.relation} ${l.tier} ${venuePair(l.a, l.b)}`,
       `pair ${l.relation} ${venuePair(l.a, l.b)}`,
       ...(l.dependencyType ? [`type ${l.dependencyType}`] : []),
       `source ${l.relation} ${l.source}`,

@@ -5,18 +5,28 @@
 import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Compile } from 'typebox/compile';
+import { DEFAULT_CONFIG } from '../config/schema.js';
+import { tierRank } from '../domain/matching/confidence.js';
 import { MatchInput } from '../domain/matching/features.js';
+import { loadLexicon } from '../domain/matching/lexicon.js';
 import { MatchEngine } from '../services/matching/match-engine.js';
 import { parse, UsageError } from './args.js';
 
-const HELP = `usage: omnibook links --markets FILE.jsonl [--out FILE.jsonl]
+const DEFAULT_MIN_TIER = DEFAULT_CONFIG.matching.minTier;
+
+const HELP = `usage: omnibook links --markets FILE.jsonl [--out FILE.jsonl] [--min-tier HIGH|MEDIUM|LOW] [--lexicon FILE.json]
 
 Reads markets, one JSON object per line (svc_id, exchange, question required; exchange_market_id, svc_group_id,
 group_title, description, rules, outcomes, end_date used when present), links them with the same engine the
 server runs, and writes one JSON line per link to --out (default: standard output):
   { a, b, relation: same_market | co_dependent, confidence, confidence_tier, source,
-    dependency_type?, dependency_direction?, evidence }
+    dependency_type?, dependency_direction?, resolution_check?, evidence }
 dependency_direction reads from a to b: implies (a YES makes b YES), implied_by, exclusive (at most one YES).
+resolution_check (every same_market link): { comparable, differences: [deadline | settlement_source |
+threshold_inclusive | void_rules | unknown], market: a's side, linked: b's side }, each side's deadline (UTC) and
+settlement source where stated.
+--min-tier: the lowest tier written (default ${DEFAULT_MIN_TIER}, the server's matching.minTier default; LOW writes all).
+--lexicon: an operator lexicon file merged over the built-in one (repeatable).
 `;
 
 const check = Compile(MatchInput);
@@ -25,6 +35,8 @@ export async function linksCommand(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
     markets: { type: 'string' },
     out: { type: 'string' },
+    'min-tier': { type: 'string' },
+    lexicon: { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -32,6 +44,14 @@ export async function linksCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (!values.markets) throw new UsageError('--markets FILE.jsonl is required (omnibook links --help)');
+  const minTier = values['min-tier'] ?? DEFAULT_MIN_TIER;
+  if (minTier !== 'HIGH' && minTier !== 'MEDIUM' && minTier !== 'LOW')
+    throw new UsageError(`--min-tier must be HIGH, MEDIUM or LOW, not ${minTier}`);
+  try {
+    loadLexicon(values.lexicon ?? []);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   // Each market goes into the engine as it is read and each link out as it is found: a million markets never sit
   // in memory as input objects or output lines, only as the engine's own features.
   const engine = new MatchEngine();
@@ -63,6 +83,7 @@ export async function linksCommand(argv: string[]): Promise<number> {
   let chunk = '';
   let links = 0;
   for (const l of engine.streamAll()) {
+    if (tierRank(l.tier) < tierRank(minTier)) continue;
     links++;
     chunk += `${JSON.stringify({
       a: l.a,
@@ -73,7 +94,7 @@ export async function linksCommand(argv: string[]): Promise<number> {
       source: l.source,
       ...(l.relation === 'co_dependent'
         ? { dependency_type: l.dependencyType, dependency_direction: l.direction }
-        : {}),
+        : { resolution_check: l.resolution }),
       evidence: l.evidence,
     })}\n`;
     if (chunk.length >= CHUNK_CHARS) {

@@ -48,6 +48,17 @@ export const ConfigSchema = Type.Object({
     /** How long the sync lease outlives its holder; a crashed leader is replaced after about this long. */
     leaseTtlMs: Type.Integer({ minimum: 300 }),
   }),
+  /** Cross-venue matching (README "Markets and events"). */
+  matching: Type.Object({
+    /**
+     * The lowest confidence tier published (served as matched_markets / related_markets); lower links are stored
+     * unpublished. The default is the lowest tier whose precision `npm run eval:matching` measured ≥ 0.95 on every
+     * real labelled set.
+     */
+    minTier: Type.Union([Type.Literal('HIGH'), Type.Literal('MEDIUM'), Type.Literal('LOW')]),
+    /** Operator lexicon files (same form as src/domain/matching/lexicon/*.json), merged over the built-in one. */
+    lexiconPaths: Type.Array(Type.String({ minLength: 1 })),
+  }),
   /** The order-book recorder behind GET /orderbook history (README "Order book history"). */
   recorder: Type.Object({
     /** Record books and serve their history; off, the historical mode of GET /orderbook answers 501. */
@@ -274,6 +285,7 @@ export const DEFAULT_CONFIG: Config = {
   auth: { keyCacheTtlMs: 1_000 },
   usage: { flushIntervalMs: 5_000 },
   catalogue: { sync: true, refreshIntervalMs: 60_000, leaseTtlMs: 30_000 },
+  matching: { minTier: 'MEDIUM', lexiconPaths: [] },
   websocket: {
     heartbeatMs: 10_000,
     authTimeoutMs: 15_000,

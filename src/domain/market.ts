@@ -3,6 +3,7 @@
 // documents and (in tests) validates responses with the very same schema.
 import { type Static, type TSchema, Type } from 'typebox';
 import { ExchangeId } from './exchanges.js';
+import { ResolutionCheck } from './matching/resolution.js';
 
 export const MARKET_STATUSES = ['active', 'closed', 'resolved', 'archived'] as const;
 export const MarketStatus = Type.Enum(MARKET_STATUSES, {
@@ -29,6 +30,7 @@ export const RelationLink = Type.Object({
   status: Type.String({ description: "The linked market's status" }),
   dependency_type: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   dependency_direction: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  resolution_check: Type.Optional(ResolutionCheck),
 });
 export type RelationLink = Static<typeof RelationLink>;
 

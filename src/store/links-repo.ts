@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { MarketStatus, RelationLink } from '../domain/market.js';
+import type { ResolutionCheck } from '../domain/matching/resolution.js';
 import type { Database } from './schema.js';
 
 export type LinkKind = 'same_market' | 'co_dependent';
@@ -20,6 +21,10 @@ export interface LinkInput {
   evidence?: readonly string[];
   /** same_market only: the linked market asks the question the other way round (its Yes is this one's No). */
   inverted?: boolean;
+  /** same_market only: how both sides resolve, from this row's market's side. */
+  resolution_check?: ResolutionCheck | null;
+  /** Served to clients (default true); a link below `matching.minTier` is stored unpublished. */
+  published?: boolean;
 }
 
 /** A published same_market link as cross-venue logic reads it: the twin, how sure, and which way round. */
@@ -109,11 +114,12 @@ export class LinksRepo {
       confidence: l.confidence,
       confidence_tier: l.confidence_tier,
       source: l.source,
-      published: 1,
+      published: l.published === false ? 0 : 1,
       dependency_type: l.dependency_type ?? null,
       dependency_direction: l.dependency_direction ?? null,
       evidence: l.evidence ? JSON.stringify(l.evidence) : null,
       inverted: l.inverted ? 1 : 0,
+      resolution_check: l.resolution_check ? JSON.stringify(l.resolution_check) : null,
       updated_at: updatedAt,
     }));
     await db
@@ -129,6 +135,7 @@ export class LinksRepo {
           dependency_direction: eb.ref('excluded.dependency_direction'),
           evidence: eb.ref('excluded.evidence'),
           inverted: eb.ref('excluded.inverted'),
+          resolution_check: eb.ref('excluded.resolution_check'),
           updated_at: eb.ref('excluded.updated_at'),
         })),
       )
@@ -229,6 +236,7 @@ export class LinksRepo {
         'l.source',
         'l.dependency_type',
         'l.dependency_direction',
+        'l.resolution_check',
       ])
       .where('l.svc_id', 'in', [...svcIds])
       .where('l.kind', '=', kind)
@@ -249,6 +257,8 @@ export class LinksRepo {
       if (kind === 'co_dependent') {
         link.dependency_type = r.dependency_type;
         link.dependency_direction = r.dependency_direction;
+      } else if (r.resolution_check !== null) {
+        link.resolution_check = JSON.parse(r.resolution_check) as ResolutionCheck;
       }
       const list = out.get(r.from_id) ?? [];
       list.push(link);

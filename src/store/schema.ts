@@ -78,6 +78,8 @@ export interface MarketLinksTable {
   evidence: string | null;
   /** 1 when the linked market asks the question the other way round (its Yes is this market's No); migration 0010. */
   inverted: ColumnType<number, number | undefined, number>;
+  /** same_market: JSON ResolutionCheck from this row's market's side (migration 0013); null before it. */
+  resolution_check: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: string;
 }
 

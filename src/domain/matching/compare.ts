@@ -6,7 +6,9 @@ import { type ConfidenceTier, combine, DOUBT, PENALTY, PUBLISH_THRESHOLD, tierOf
 import { dayGap } from './dates.js';
 import { isEntity } from './entities.js';
 import { eventTokens, type MarketDate, type MatchFeatures } from './features.js';
+import { type ResolutionCheck, resolutionCheck } from './resolution.js';
 import { type Comparator, describeThreshold, sameValue, type Threshold } from './thresholds.js';
+import { bothDeadlines, inside, sameWindow } from './windows.js';
 
 export type Relation = 'same_market' | 'co_dependent';
 export type DependencyType = 'mutually_exclusive' | 'nested_threshold' | 'date_ladder';
@@ -23,6 +25,8 @@ export interface PairVerdict {
   /** Direction from a to b (b to a is its mirror). */
   direction: DependencyDirection | null;
   evidence: string[];
+  /** same_market only: how each side resolves and the differences found (`market` is a, `linked` is b). */
+  resolution?: ResolutionCheck;
 }
 
 export type TokenWeight = (token: string) => number;
@@ -62,6 +66,12 @@ export function similarity(a: readonly string[], b: readonly string[], weight: T
 type DateFit = 'day' | 'month' | 'end' | 'end_near' | 'year' | 'none' | 'one_sided' | 'conflict';
 
 function sameDayIso(a: string, b: string): boolean {
+  if (a.startsWith('????') || b.startsWith('????')) return a.slice(4) === b.slice(4);
+  return a === b;
+}
+
+/** Two months, either of which may be given without its year (`in April`). */
+function sameMonthIso(a: string, b: string): boolean {
   if (a.startsWith('????') || b.startsWith('????')) return a.slice(4) === b.slice(4);
   return a === b;
 }
@@ -110,7 +120,7 @@ function fitDateFields(
     return a.iso === b.iso ? 'year' : 'conflict';
   }
   const [fine, coarse] = a.precision === 'day' ? [a, b] : [b, a];
-  if (fine.iso.slice(0, 7) !== coarse.iso) return 'conflict';
+  if (!sameMonthIso(fine.iso.slice(0, 7), coarse.iso)) return 'conflict';
   // Two month-level dates: the end dates must not tell different meetings or deadlines apart.
   if (fine.precision === 'month' && aEnd && bEnd && dayGap(aEnd, bEnd) > 3) return 'conflict';
   return 'month';
@@ -241,6 +251,8 @@ const MIN_PLACE_SIMILARITY = 0.85;
 export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): PairVerdict | null {
   if (a.svcId === b.svcId) return null;
   if (entitiesConflict(a, b) || timesConflict(a, b) || namesConflict(a, b, weight)) return null;
+  const nested = touchWindows(a, b, weight);
+  if (nested !== undefined) return nested;
   const dates = fitDates(a, b);
   if (dates === 'conflict') {
     return dateLadder(a, b, weight);
@@ -319,7 +331,9 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
       : (entity !== null || ta !== null) && (dates === 'day' || dates === 'month')
         ? 'deterministic_graph'
         : 'text_similarity';
-  return verdict('same_market', confidence, source, null, null, evidence);
+  const same = verdict('same_market', confidence, source, null, null, evidence);
+  if (same) same.resolution = resolutionCheck(a.resolution, b.resolution);
+  return same;
 }
 
 function verdict(
@@ -346,7 +360,10 @@ function thresholdDependency(
   evidence: string[],
 ): PairVerdict | null {
   if (sim < MIN_DEPENDENT_SIMILARITY || !unitsAgree(ta, tb)) return null;
-  if (dates === 'one_sided' || dates === 'none' || dates === 'end_near') return null;
+  if (dates === 'one_sided' || dates === 'end_near') return null;
+  // Neither side dated (`FDV above $1B one day after launch?`): the lines still nest if the wording is the same
+  // question, which the one-to-one same_market rule has already tied together; only near-identical wording counts.
+  if (dates === 'none' && sim < MIN_PLACE_SIMILARITY) return null;
   if (options !== 'none' && options !== 'same') return null;
   evidence.push(
     `threshold ${describeThreshold(ta)} vs ${describeThreshold(tb)}`,
@@ -420,6 +437,13 @@ function dateLadder(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): Pa
   const tb = b.threshold;
   if ((ta === null) !== (tb === null)) return null;
   if (ta !== null && tb !== null && !sameThreshold(ta, tb)) return null;
+  // A price touch can happen again: two deadlines of different years on two venues are two series whose windows
+  // start at different listings, so the earlier one's touch (before the later series opened) does not count there.
+  // A one-off event (a launch, a visit) happened whichever series asks.
+  const touch = ta?.comparator === 'touch_up' || ta?.comparator === 'touch_down';
+  if (touch && a.exchange !== b.exchange && a.date.iso.slice(0, 4) !== b.date.iso.slice(0, 4)) {
+    if (!a.date.iso.startsWith('????') && !b.date.iso.startsWith('????')) return null;
+  }
   const options = fitOptions(a.option, b.option);
   if (options !== 'none' && options !== 'same') return null;
   const sim = similarity(eventTokens(a), eventTokens(b), weight);
@@ -443,6 +467,55 @@ function dateLadder(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): Pa
     'deterministic_graph',
     'date_ladder',
     aEarlier ? 'implies' : 'implied_by',
+    evidence,
+  );
+}
+
+/**
+ * Two touches of one subject in the same direction over windows that differ: a touch inside a window is a touch
+ * inside every window containing it, so `reach $105,000 in April` implies `hit $100k before July 2026` (the higher
+ * line, the narrower window). undefined when the rule does not apply (not both touches over a window, or the same
+ * window: the other rules decide); null when it applies and links nothing (windows that do not nest).
+ */
+function touchWindows(
+  a: MatchFeatures,
+  b: MatchFeatures,
+  weight: TokenWeight,
+): PairVerdict | null | undefined {
+  const ta = a.threshold;
+  const tb = b.threshold;
+  if (!ta || !tb || !a.window || !b.window || ta.comparator !== tb.comparator) return undefined;
+  if (ta.comparator !== 'touch_up' && ta.comparator !== 'touch_down') return undefined;
+  if (sameWindow(a.window, b.window) || bothDeadlines(a.window, b.window)) return undefined;
+  if (!unitsAgree(ta, tb)) return null;
+  const options = fitOptions(a.option, b.option);
+  if (options !== 'none' && options !== 'same') return null;
+  const sim = similarity(eventTokens(a), eventTokens(b), weight);
+  if (sim < MIN_DEPENDENT_SIMILARITY) return null;
+  const up = ta.comparator === 'touch_up';
+  const stricter = (x: Threshold, y: Threshold) =>
+    up ? x.value >= y.value - 0.011 : x.value <= y.value + 0.011;
+  const aImplies = inside(a.window, b.window) === true && stricter(ta, tb);
+  const bImplies = inside(b.window, a.window) === true && stricter(tb, ta);
+  if (aImplies === bImplies) return null;
+  const entity = sharedEntity(a, b);
+  const evidence = [
+    ...(entity ? [`entity ${entity}`] : []),
+    `window ${dateText(a.date)} ${aImplies ? 'within' : 'contains'} ${dateText(b.date)}`,
+    `threshold ${describeThreshold(ta)} vs ${describeThreshold(tb)}`,
+    `wording ${sim.toFixed(3)}`,
+  ];
+  const confidence = combine(
+    sim,
+    [...(entity ? [DOUBT.sharedEntity] : []), DOUBT.orderedThresholds, DOUBT.sameThreshold],
+    [],
+  );
+  return verdict(
+    'co_dependent',
+    confidence,
+    'deterministic_graph',
+    'date_ladder',
+    aImplies ? 'implies' : 'implied_by',
     evidence,
   );
 }

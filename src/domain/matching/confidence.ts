@@ -19,6 +19,11 @@ export const TIER_HIGH = 0.9;
 export const TIER_MEDIUM = 0.75;
 export const PUBLISH_THRESHOLD = 0.6;
 
+/** Tiers in order, for `matching.minTier` comparisons: LOW 0, MEDIUM 1, HIGH 2. */
+export function tierRank(tier: ConfidenceTier): number {
+  return tier === 'HIGH' ? 2 : tier === 'MEDIUM' ? 1 : 0;
+}
+
 export function tierOf(confidence: number): ConfidenceTier {
   if (confidence >= TIER_HIGH) return 'HIGH';
   if (confidence >= TIER_MEDIUM) return 'MEDIUM';

@@ -3,6 +3,8 @@
 // `Bitcoin`, `BTC`, `$BTC` and Kalshi's `KXBTCD` series all become `btc`. A canonical token is also an *entity*:
 // two markets that each name one, and no common one, are about different things.
 
+import { applyLexicon, isLexiconEntity } from './lexicon.js';
+
 /** Multi-word spellings, replaced in folded text (longest first). */
 const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bfederal reserve(?: board)?\b|\bfed(?:eral)? funds?(?: target)?(?: rate)?\b|\bfomc\b/g, ' fed '],
@@ -82,7 +84,7 @@ const KALSHI_SERIES: ReadonlyArray<readonly [RegExp, string]> = [
 
 /** Folded text with multi-word spellings and `$TICKER` replaced by canonical tokens. */
 export function canonicalPhrases(folded: string): string {
-  let out = folded.replace(/\$([a-z]{2,6})\b/g, ' $1 ');
+  let out = applyLexicon(folded).replace(/\$([a-z]{2,6})\b/g, ' $1 ');
   for (const [re, token] of PHRASES) out = out.replace(re, token);
   return out;
 }
@@ -92,7 +94,7 @@ export function canonicalToken(token: string): string {
 }
 
 export function isEntity(token: string): boolean {
-  return ENTITY_TOKENS.has(token);
+  return ENTITY_TOKENS.has(token) || isLexiconEntity(token);
 }
 
 /** The entity a Kalshi ticker's series names, if any. */

@@ -15,8 +15,11 @@ import {
   type TimeMention,
 } from './dates.js';
 import { canonicalPhrases, canonicalToken, isEntity, kalshiSeriesEntity } from './entities.js';
+import { kalshiTitleFromTicker, lexiconVersion } from './lexicon.js';
+import { type ResolutionFacts, resolutionFacts } from './resolution.js';
 import { contentTokens, fold } from './text.js';
-import { extractThreshold, type Threshold } from './thresholds.js';
+import { asTouch, extractThreshold, type Threshold } from './thresholds.js';
+import { type Window, windowHint, windowOf } from './windows.js';
 
 /** The market fields matching reads (a subset of Market; `omnibook links` reads them from JSON lines). */
 export const MatchInput = Type.Object({
@@ -73,6 +76,10 @@ export interface MatchFeatures {
   exclusive: boolean;
   /** The finishing place asked about (`second place`, `finish third`, `runner-up`); null when none is named. */
   place: number | null;
+  /** The span a touch market watches (`in April`, `before July 2026`, `this year`); null for any other market. */
+  window: Window | null;
+  /** How the market resolves as far as its text says (deadline, settlement source, inclusiveness, void rules). */
+  resolution: ResolutionFacts;
   /** Hash of the inputs matching reads: equal fingerprints need no relinking. */
   fingerprint: string;
 }
@@ -105,6 +112,7 @@ export function fingerprintOf(m: MatchInput): string {
         m.rules ?? '',
         m.end_date ?? '',
         m.exchange_market_id ?? '',
+        lexiconVersion(),
       ]),
     )
     .digest('base64url')
@@ -142,8 +150,9 @@ function properTokens(text: string): Set<string> {
   return out;
 }
 
+// A name of up to four capitalised words, which may be joined by `and`, `of`, `de`, `&` (`Bosnia and Herzegovina`).
 const WINNER_RE =
-  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected|be the nominee|be nominated|finish|come)\b/u;
+  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+(?:(?:and|of|de|del|&)\s+)?){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected|be the nominee|be nominated|finish|come)\b/u;
 /** The person someone picks (`Will Trump next nominate Kevin Warsh as Fed Chair?`): the option is the object. */
 const PICKED_RE =
   /\b(?:nominate|appoint|pick|name|choose|select)\s+((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:as|for|to)\b/u;
@@ -201,8 +210,13 @@ function optionTokens(
 
 /** An option named after ` - `: its tokens, or the folded text itself when it is all numbers (`10–15s`, `15s+`). */
 function dashOption(text: string): string[] {
+  // An option that is only a date (`Before July 2026`, Kalshi's deadlines): the date says it, not a name.
+  const dated = extractDates(canonicalPhrases(fold(text)), null);
+  if (dated.dates.length > 0 && contentTokens(dated.rest).length === 0) return [];
   const tokens = tokensOf(text);
   if (tokens.length > 0) return tokens.sort();
+  // An option that is only a line (`Above $99,999.99`, Kalshi's strikes): the threshold says it, not a name.
+  if (extractThreshold(fold(text), false) !== null) return [];
   const raw = fold(text).replace(/\s+/g, '');
   return raw.length > 0 ? [raw] : [];
 }
@@ -272,8 +286,15 @@ function askedThenOption(question: string): string | null {
 export function extractFeatures(m: MatchInput): MatchFeatures {
   const endDay = isoDay(m.end_date);
   const reference = endDay === null ? null : new Date(`${endDay}T12:00:00Z`);
-  const question = withoutTags(m.question);
-  const groupTitle = (m.group_title ?? '').trim();
+  // A Kalshi market known by its ticker alone (a record without its title) reads as the title its series' grammar
+  // spells (lexicon/kalshi-tickers.json).
+  const untitled =
+    m.exchange === 'kalshi' &&
+    m.exchange_market_id !== undefined &&
+    m.question.trim() === m.exchange_market_id;
+  const question =
+    (untitled && kalshiTitleFromTicker(m.exchange_market_id as string)) || withoutTags(m.question);
+  const groupTitle = untitled && m.group_title === m.question ? '' : (m.group_title ?? '').trim();
   const context =
     groupTitle.length > 0 && groupTitle !== question && !question.includes(groupTitle) ? groupTitle : null;
   const dashContext =
@@ -322,10 +343,12 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
   // An Opinion categorical child carries its parent's rules, which describe every option (`10–15s — resolves YES
   // if no handshake exceeds 15 seconds. 15s+ — …`): a condition read there belongs to no child in particular.
   const sharedRules = m.exchange === 'opinion' && dashLayout;
-  const threshold =
+  const threshold = asTouch(
     extractThreshold(q.rest, rate) ??
-    (c ? extractThreshold(c.rest, rate) : null) ??
-    (!sharedRules && rules() ? extractThreshold((rules() as Parsed).rest, rate) : null);
+      (c ? extractThreshold(c.rest, rate) : null) ??
+      (!sharedRules && rules() ? extractThreshold((rules() as Parsed).rest, rate) : null),
+    fold(`${question} ${groupTitle}`),
+  );
   const titleDate = q.dates[0] ?? c?.dates[0];
   const needRules =
     titleDate === undefined || titleDate.precision !== 'day' || titleDate.iso.startsWith('????');
@@ -336,6 +359,22 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
   const cumulative =
     !rate && !pointEvent && date !== null && (date.preposition === 'by' || date.preposition === 'before');
   const exclusive = rate || dashLayout || EXCLUSIVE_CUES.test(allText);
+
+  const touch = threshold?.comparator === 'touch_up' || threshold?.comparator === 'touch_down';
+  const window = touch ? windowOf(date, cumulative, windowHint(allText)) : null;
+  const endAt = endInstant(m.end_date);
+  // The day the market states (title, rules or Kalshi ticker), year known; an end date alone is the close time.
+  const statedDay =
+    date !== null && date.precision === 'day' && !date.iso.startsWith('????') && date.source !== 'end'
+      ? { iso: date.iso, source: date.source as 'text' | 'rules' | 'ticker' }
+      : null;
+  const resolution = resolutionFacts({
+    question: `${question} ${groupTitle}`,
+    rules: m.rules || m.description || '',
+    statedDay,
+    endAt,
+    hasThreshold: threshold !== null,
+  });
 
   return {
     svcId: m.svc_id,
@@ -349,12 +388,14 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     threshold,
     date,
     endDay,
-    endAt: endInstant(m.end_date),
+    endAt,
     time,
     rate,
     cumulative,
     exclusive,
     place: q.place ?? c?.place ?? null,
+    window,
+    resolution,
     fingerprint: fingerprintOf(m),
   };
 }

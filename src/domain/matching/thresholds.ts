@@ -173,6 +173,20 @@ export function extractThreshold(text: string, rateContext: boolean): Threshold 
   return null;
 }
 
+/**
+ * A question about the extreme a price reaches over a window (`monthly one touch`, `How high will Bitcoin get this
+ * year?`, `How low will it fall`): its `above`/`below` line is touched at any time in the window, not read at its
+ * end, so it is the same condition as `reach` / `dip to`.
+ */
+const EXTREME_WINDOW = /\bone[- ]touch\b|\bhow high will\b|\bhow low will\b|\ball[- ]time high\b/;
+
+export function asTouch(t: Threshold | null, text: string): Threshold | null {
+  if (t === null || !EXTREME_WINDOW.test(text)) return t;
+  if (t.comparator === 'gt') return { ...t, comparator: 'touch_up' };
+  if (t.comparator === 'lt') return { ...t, comparator: 'touch_down' };
+  return t;
+}
+
 /** Equal thresholds, allowing Kalshi's strike convention (`above 99,999.99` is `$100,000 or above`). */
 export function sameValue(a: number, b: number): boolean {
   return Math.abs(a - b) <= Math.max(0.011, Math.abs(a) * 1e-7);

@@ -38,9 +38,23 @@ function dateParts(f: MatchFeatures): { index: string[]; probe: string[] } {
           probe: [`d:${shiftDay(d.iso, -1)}`, `d:${d.iso}`, `d:${shiftDay(d.iso, 1)}`],
         };
       }
-      return { index: [`d:${d.iso}`, `m:${month}`], probe: [`d:${d.iso}`] };
+      // A day a title gives without its year (`by March 31?`) may be any year's: it probes the day of the year
+      // (`dy:`) every dated day is indexed under too, and month-level markets through `my:`.
+      if (d.iso.startsWith('????')) {
+        return {
+          index: [`d:${d.iso}`, `m:${month}`, `my:${d.iso.slice(5, 7)}`],
+          probe: [`d:${d.iso}`, `dy:${d.iso.slice(5)}`],
+        };
+      }
+      return {
+        index: [`d:${d.iso}`, `m:${month}`, `dy:${d.iso.slice(5)}`, `my:${d.iso.slice(5, 7)}`],
+        probe: [`d:${d.iso}`],
+      };
     }
     case 'month':
+      if (d.iso.startsWith('????')) {
+        return { index: [`mc:${d.iso}`], probe: [`m:${d.iso}`, `mc:${d.iso}`, `my:${d.iso.slice(5, 7)}`] };
+      }
       return { index: [`mc:${d.iso}`], probe: [`m:${d.iso}`, `mc:${d.iso}`] };
     default:
       return { index: [`yc:${d.iso}`], probe: [`yc:${d.iso}`] };
@@ -67,12 +81,20 @@ export function blockKeys(f: MatchFeatures): BlockKeys {
 /** Ladder groups: same subject token, date and comparator; the rungs are the thresholds. */
 export function ladderKeys(f: MatchFeatures): string[] {
   const t = f.threshold;
-  if (t === null || f.date === null) return [];
+  if (t === null) return [];
   const keys: string[] = [];
   if (t.comparator !== 'eq' || f.rate) {
     // Every decision at one meeting is in one group (`rate`): cut 25, hold and 25+ hike exclude each other.
     const family = f.rate && t.unit === 'bps' ? 'rate' : t.comparator;
-    for (const token of blockTokens(f)) keys.push(`L|${token}|${f.date.iso}|${family}|${t.unit}`);
+    // Undated lines of one subject (`FDV above $1B one day after launch?`) ladder together under `n`.
+    for (const token of blockTokens(f)) keys.push(`L|${token}|${f.date?.iso ?? 'n'}|${family}|${t.unit}`);
+    if (f.date === null) return keys;
+    // A touch over a month (`reach $80,000 in April`, often given without its year) meets the same month's touches
+    // on another venue whatever day closes them (Kalshi's `…-26APR30-…`): one group per month of the year.
+    if ((t.comparator === 'touch_up' || t.comparator === 'touch_down') && f.date.precision !== 'year') {
+      const month = f.date.iso.slice(5, 7);
+      for (const token of blockTokens(f)) keys.push(`L|${token}|my:${month}|${family}|${t.unit}`);
+    }
   }
   return keys;
 }
@@ -82,6 +104,17 @@ export function deadlineKeys(f: MatchFeatures): string[] {
   if (!f.cumulative || f.date === null || f.date.precision === 'year') return [];
   const thr = thresholdPart(f);
   return blockTokens(f).map((token) => `D|${token}|${thr}`);
+}
+
+/**
+ * Window groups: touches of one subject and direction over a span (a month, a year, up to a deadline). Their pairs
+ * across exchanges are compared (comparePair's window rule decides what nests); a market's own deadline ladder
+ * (`D|`) already links its venue's rungs.
+ */
+export function windowKeys(f: MatchFeatures): string[] {
+  const t = f.threshold;
+  if (f.window === null || t === null) return [];
+  return blockTokens(f).map((token) => `W|${token}|${t.comparator}|${t.unit === 'count' ? 'usd' : t.unit}`);
 }
 
 /** The numeric rung of a market in a ladder group: its threshold, or its date (days since the epoch). */
@@ -97,7 +130,9 @@ export function rungOf(f: MatchFeatures, key: string): number {
  * holds reaches every dated market of that subject, whatever its day.
  */
 export function coarseDatePart(f: MatchFeatures): string | null {
-  return dateParts(f).index.find((p) => !p.startsWith('d:')) ?? null;
+  return (
+    dateParts(f).index.find((p) => p.startsWith('m:') || p.startsWith('mc:') || p.startsWith('yc:')) ?? null
+  );
 }
 
 /**

@@ -12,7 +12,15 @@
 import type { ExchangeId } from '../../domain/exchanges.js';
 import { comparePair, type PairVerdict, tokenWeight } from '../../domain/matching/compare.js';
 import { extractFeatures, type MatchFeatures, type MatchInput } from '../../domain/matching/features.js';
-import { blockKeys, coarseDatePart, crossDateProbes, deadlineKeys, ladderKeys, rungOf } from './blocking.js';
+import {
+  blockKeys,
+  coarseDatePart,
+  crossDateProbes,
+  deadlineKeys,
+  ladderKeys,
+  rungOf,
+  windowKeys,
+} from './blocking.js';
 
 export interface EngineLink extends PairVerdict {
   /** svc_id of one side; `direction` reads from a to b. */
@@ -206,7 +214,7 @@ export class MatchEngine {
       scope.add(id);
       for (const c of this.candidates(id)) scope.add(c);
       const f = this.features[id] as MatchFeatures;
-      for (const key of [...ladderKeys(f), ...deadlineKeys(f)]) {
+      for (const key of groupKeys(f)) {
         const members = this.ladders.get(key);
         if (members.length <= this.maxBlock) for (const m of members) scope.add(m);
       }
@@ -223,8 +231,7 @@ export class MatchEngine {
     const keys = blockKeys(f);
     for (const k of keys.index) this.index.add(k, id);
     for (const k of keys.probe) this.probes.add(k, id);
-    for (const k of ladderKeys(f)) this.ladders.add(k, id);
-    for (const k of deadlineKeys(f)) this.ladders.add(k, id);
+    for (const k of groupKeys(f)) this.ladders.add(k, id);
     const part = coarseDatePart(f);
     if (part !== null) this.coarseParts.set(part, (this.coarseParts.get(part) ?? 0) + 1);
   }
@@ -235,8 +242,7 @@ export class MatchEngine {
     const keys = blockKeys(f);
     for (const k of keys.index) this.index.remove(k, id);
     for (const k of keys.probe) this.probes.remove(k, id);
-    for (const k of ladderKeys(f)) this.ladders.remove(k, id);
-    for (const k of deadlineKeys(f)) this.ladders.remove(k, id);
+    for (const k of groupKeys(f)) this.ladders.remove(k, id);
     const part = coarseDatePart(f);
     if (part !== null) {
       const left = (this.coarseParts.get(part) ?? 1) - 1;
@@ -302,7 +308,7 @@ export class MatchEngine {
   private ladderNeighbours(id: number): Set<number> {
     const f = this.features[id] as MatchFeatures;
     const out = new Set<number>();
-    for (const key of [...ladderKeys(f), ...deadlineKeys(f)]) {
+    for (const key of groupKeys(f)) {
       for (const nb of this.groupAdjacency(key).get(id) ?? []) out.add(nb);
     }
     return out;
@@ -329,6 +335,11 @@ export class MatchEngine {
       rung: rungOf(this.features[m] as MatchFeatures, key),
       ex: (this.features[m] as MatchFeatures).exchange,
     }));
+    if (key.startsWith('W|')) {
+      // Touches over windows: every pair across exchanges may nest (comparePair decides).
+      for (const x of rungs) for (const y of rungs) if (x.ex !== y.ex) link(x.id, y.id);
+      return adjacency;
+    }
     if (key.includes('|rate|')) {
       // Decisions at one meeting: every other decision may exclude this one (comparePair decides).
       for (const x of rungs) for (const y of rungs) if (x.id !== y.id && x.rung !== y.rung) link(x.id, y.id);
@@ -465,6 +476,11 @@ export class MatchEngine {
       this.groupCache = new Map();
     }
   }
+}
+
+/** Every ladder, deadline and window group a market belongs to. */
+function groupKeys(f: MatchFeatures): string[] {
+  return [...ladderKeys(f), ...deadlineKeys(f), ...windowKeys(f)];
 }
 
 /** Ids at the nearest rung strictly below and strictly above `value` in a list sorted by rung. */

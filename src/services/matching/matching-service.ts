@@ -4,6 +4,7 @@
 // it each page it wrote (`observe`), and `flush` — called at the end of every sync pass — links the markets that
 // are new or whose matching inputs changed, within that pass, replacing only the links around them.
 import type { Market } from '../../domain/market.js';
+import type { ConfidenceTier } from '../../domain/matching/confidence.js';
 import type { LinksRepo } from '../../store/links-repo.js';
 import type { MarketsRepo } from '../../store/markets-repo.js';
 import type { MatchStateRepo } from '../../store/match-state-repo.js';
@@ -17,6 +18,8 @@ export interface MatchingDeps {
   state: MatchStateRepo;
   logger: LoggerLike;
   clock?: () => number;
+  /** Links below this tier are stored unpublished (config matching.minTier). */
+  minTier?: ConfidenceTier;
 }
 
 export interface FlushResult {
@@ -89,7 +92,7 @@ export class MatchingService {
     const now = new Date((this.deps.clock ?? Date.now)()).toISOString();
     let rows: number;
     try {
-      rows = await this.deps.links.replaceAround(scope, toLinkRows(links), now);
+      rows = await this.deps.links.replaceAround(scope, toLinkRows(links, this.deps.minTier), now);
       await this.deps.state.save(
         dirty.map((svc_id) => ({ svc_id, fingerprint: this.engine.fingerprint(svc_id) ?? '' })),
         now,

@@ -90,7 +90,7 @@ export function tickSizeOf(m: KalshiMarket): number | null {
 }
 
 /** A title that asks which option wins (`Who will win the NYC mayoral election in 2025?`) names none itself. */
-const OPEN_QUESTION = /^\s*(?:who|which|what|how)\b/i;
+const OPEN_QUESTION = /^\s*(?:who|which|what|how|when)\b/i;
 
 function folded(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ').trim();

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { syntheticMarkets } from '../../../bench/matching/synthetic.js';
 import { createWorld } from '../../../sim/shared/world.js';
+import { DEFAULT_CONFIG } from '../../../src/config/schema.js';
+import { tierRank } from '../../../src/domain/matching/confidence.js';
 import { MatchEngine } from '../../../src/services/matching/match-engine.js';
 import { runCli } from '../../support/cli.js';
 
@@ -26,7 +28,10 @@ test('links a JSON-lines catalogue and writes one line per link, as the engine d
     .map((l) => JSON.parse(l));
   const engine = new MatchEngine();
   engine.upsert(markets);
-  const expected = engine.linkAll();
+  // What `omnibook links` writes by default: links at or above the server's default matching.minTier.
+  const expected = engine
+    .linkAll()
+    .filter((l) => tierRank(l.tier) >= tierRank(DEFAULT_CONFIG.matching.minTier));
   assert.equal(lines.length, expected.length);
   assert.match(res.stderr, new RegExp(`${markets.length} markets, ${expected.length} links`));
   for (const l of lines) {
@@ -36,7 +41,13 @@ test('links a JSON-lines catalogue and writes one line per link, as the engine d
     assert.ok(Array.isArray(l.evidence) && l.evidence.length > 0);
     if (l.relation === 'co_dependent')
       assert.ok(['implies', 'implied_by', 'exclusive'].includes(l.dependency_direction));
-    else assert.equal(l.dependency_type, undefined);
+    else {
+      assert.equal(l.dependency_type, undefined);
+      // Every same_market line carries its resolution check.
+      assert.equal(typeof l.resolution_check?.comparable, 'boolean');
+      assert.ok(Array.isArray(l.resolution_check.differences));
+      assert.ok('deadline' in l.resolution_check.market && 'deadline' in l.resolution_check.linked);
+    }
   }
   assert.ok(
     lines.some((l) => l.relation === 'same_market') && lines.some((l) => l.relation === 'co_dependent'),

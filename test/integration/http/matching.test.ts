@@ -91,6 +91,14 @@ test('a sync pass links the same proposition across exchanges, shown from both s
         assert.equal(link.confidence_tier, 'HIGH');
         assert.ok(['deterministic_graph', 'hierarchical'].includes(link.source));
         assert.equal(link.dependency_type, undefined);
+        // Every same_market link carries its resolution check, seen from this market's side.
+        const check = link.resolution_check;
+        assert.ok(check, `${a} → ${b}: resolution_check missing`);
+        assert.equal(typeof check.comparable, 'boolean');
+        assert.ok(Array.isArray(check.differences));
+        const back = got.get(b)?.matched_markets?.find((l) => l.svc_id === a)?.resolution_check;
+        assert.deepEqual(back?.market, check.linked, 'the other side sees the same check mirrored');
+        assert.deepEqual(back?.differences, check.differences);
         const evidence = await links.evidence(a, b, 'same_market');
         assert.ok(evidence && evidence.length > 0, 'every published link stores its evidence');
       }
