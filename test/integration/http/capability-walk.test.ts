@@ -550,6 +550,7 @@ function probe(capability: Capability, exchange: ExchangeId): [string, TestReque
       `/api/v1/execution-price?exchange=${exchange}&market_id=${market}&side=buy&amount=1`,
       {},
     ],
+    fetch_arbitrage: [`/api/v1/arbitrage?exchanges=${exchange}`, {}],
     create_order: [`/api/v1/orders?exchange=${exchange}`, { method: 'POST', body: { ...order, size: 1 } }],
     cancel_order: [`/api/v1/orders/some-order?exchange=${exchange}`, { method: 'DELETE' }],
     fetch_order_history: [`/api/v1/orders?exchange=${exchange}&status=all`, {}],
