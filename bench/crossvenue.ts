@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { WalkLevel } from '../src/domain/book-walk.js';
 import { type ArbitrageLeg, evaluateArbitrage, mayProfit } from '../src/domain/crossvenue/arbitrage.js';
 import { Decimal } from '../src/domain/decimal.js';
-import { feeFor } from '../src/domain/fees/fee-for.js';
+import { takerFeeFunction } from '../src/domain/fees/fee-for.js';
 import type { FeeSchedule } from '../src/domain/fees/schedule.js';
 import { machineFacts } from './machine.js';
 import { startBenchStack } from './servers.js';
@@ -53,7 +53,7 @@ function asks(next: () => number, best: number, levels: number): WalkLevel[] {
 }
 
 function legOf(levels: WalkLevel[], schedule: FeeSchedule): ArbitrageLeg {
-  return { asks: levels, fee: (fills) => feeFor(schedule, { side: 'buy', fills }).fee ?? Decimal.ZERO };
+  return { asks: levels, fee: takerFeeFunction(schedule, 'buy') ?? (() => Decimal.ZERO) };
 }
 
 /** `pairs` linked pairs; a share `crossing` of them with best asks summing to 0.90..0.97, the rest to 1.01..1.10. */

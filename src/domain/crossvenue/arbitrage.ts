@@ -11,7 +11,7 @@
 // extra pair costs the two levels it takes plus their fees, and asks only rise, so net profit is concave in s but
 // for the fees' rounding (a Kalshi order's fee is rounded up to the cent, Polymarket's per fill): it is found from
 // the level boundaries (where the marginal price changes), by bisection inside the last profitable segment, then
-// by a look along the next WINDOW contracts for a size the rounding made profitable again.
+// by a look along the next few contracts for a size the rounding made profitable again (largestProfitable).
 import type { WalkFill, WalkLevel } from '../book-walk.js';
 import { Decimal } from '../decimal.js';
 
@@ -118,27 +118,49 @@ function boundaries(legs: readonly [ArbitrageLeg, ArbitrageLeg], depth: bigint):
   return [...set].filter((s) => s >= 1n && s <= depth).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
 }
 
-/** The largest whole size ≤ `depth` with a positive net profit, or null. */
+/**
+ * How far the fee models' rounding moves a pair's net profit from the exact curve at most: a cent per order
+ * (Kalshi's ceiling), two orders. Polymarket rounds each match to 1e-5 and Predict.fun to 1e-18, far less.
+ */
+export const ROUNDING = Decimal.parse('0.02');
+const TWICE_ROUNDING = ROUNDING.add(ROUNDING);
+
+/**
+ * The largest whole size ≤ `depth` with a positive net profit, or null. The exact curve (fees unrounded) is concave:
+ * each extra pair costs its two levels' prices plus their marginal fees, which only rise with the price. So the
+ * level boundaries are scanned upwards until the profit is more than twice the rounding below its best and below
+ * zero (past the peak, and every later size loses); the last profitable boundary's segment is bisected; then the
+ * sizes just past the answer that rounding could still make profitable (within twice the rounding over the
+ * segment's slope, at most WINDOW) are looked at.
+ */
 export function largestProfitable(
   legs: readonly [ArbitrageLeg, ArbitrageLeg],
   depth: Decimal,
 ): Decimal | null {
   const top = BigInt(depth.round(0, 'floor').toString());
   if (top < 1n) return null;
-  const memo = new Map<bigint, boolean>();
-  const profitable = (s: bigint): boolean => {
+  const memo = new Map<bigint, Decimal>();
+  const profit = (s: bigint): Decimal => {
     let p = memo.get(s);
     if (p === undefined) {
-      p = pricePair(legs, Decimal.fromInt(s)).netProfit.gt(Decimal.ZERO);
+      p = pricePair(legs, Decimal.fromInt(s)).netProfit;
       memo.set(s, p);
     }
     return p;
   };
+  const profitable = (s: bigint) => profit(s).gt(Decimal.ZERO);
   const points = boundaries(legs, top);
   let last = -1;
-  for (let i = 0; i < points.length; i++) if (profitable(points[i] as bigint)) last = i;
+  let best: Decimal | null = null;
+  for (let i = 0; i < points.length; i++) {
+    const p = profit(points[i] as bigint);
+    if (p.gt(Decimal.ZERO)) last = i;
+    if (best === null || p.gt(best)) best = p;
+    else if (p.lt(best.sub(TWICE_ROUNDING)) && p.lt(TWICE_ROUNDING.neg())) break;
+  }
   if (last < 0) return null;
   let lo = points[last] as bigint;
+  const start = lo;
   const segmentEnd = points[last + 1];
   if (segmentEnd === undefined) return Decimal.fromInt(lo);
   let hi = segmentEnd;
@@ -147,11 +169,19 @@ export function largestProfitable(
     if (profitable(mid)) lo = mid;
     else hi = mid;
   }
-  // Fee rounding can make a few sizes just past the bisection's answer profitable again.
-  let best = lo;
-  const stop = segmentEnd - 1n < lo + BigInt(WINDOW) ? segmentEnd - 1n : lo + BigInt(WINDOW);
-  for (let s = lo + 1n; s <= stop; s++) if (profitable(s)) best = s;
-  return Decimal.fromInt(best);
+  // The segment's slope per pair (its prices are constant there), as far as rounding lets it be read.
+  const slope = profit(segmentEnd)
+    .sub(profit(start))
+    .div(Decimal.fromInt(segmentEnd - start), 12);
+  let window = BigInt(WINDOW);
+  if (slope.isNegative()) {
+    const reach = BigInt(TWICE_ROUNDING.div(slope.neg(), 0, 'ceil').toString()) * 2n + 2n;
+    if (reach < window) window = reach;
+  }
+  let answer = lo;
+  const stop = segmentEnd - 1n < lo + window ? segmentEnd - 1n : lo + window;
+  for (let s = lo + 1n; s <= stop; s++) if (profitable(s)) answer = s;
+  return Decimal.fromInt(answer);
 }
 
 /**

@@ -17,7 +17,7 @@ import {
 import { twinOutcome } from '../../domain/crossvenue/twin-outcome.js';
 import { Decimal } from '../../domain/decimal.js';
 import { ExchangeId } from '../../domain/exchanges.js';
-import { feeFor } from '../../domain/fees/fee-for.js';
+import { feeFor, takerFeeFunction } from '../../domain/fees/fee-for.js';
 import { FeeInfo, type FeeSchedule } from '../../domain/fees/schedule.js';
 import type { SameMarketPair } from '../../store/links-repo.js';
 import type { MarketTarget } from '../market-data/market-target.js';
@@ -169,11 +169,8 @@ export function feeModel(schedule: FeeSchedule): { info: Static<typeof FeeInfo>;
 }
 
 function arbitrageLeg(quote: LegQuote): ArbitrageLeg {
-  const { schedule } = quote;
-  return {
-    asks: levelsFromBook(quote.book.asks),
-    fee: (fills) => feeFor(schedule, { side: 'buy', fills }).fee ?? Decimal.ZERO,
-  };
+  const fee = takerFeeFunction(quote.schedule, 'buy');
+  return { asks: levelsFromBook(quote.book.asks), fee: fee ?? (() => Decimal.ZERO) };
 }
 
 const num = (d: Decimal) => d.toNumber();

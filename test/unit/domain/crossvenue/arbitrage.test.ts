@@ -186,6 +186,27 @@ test("Kalshi's cent ceiling and Polymarket's per-fill rounding are paid at every
       'kalshi',
     ],
   );
+  // A shallow loss per pair past the first level, under Kalshi's cent ceiling: a sawtooth near zero.
+  check(
+    [
+      [
+        [0.3, 20],
+        [0.51, 400],
+      ],
+      'none',
+    ],
+    [[[0.48, 420]], 'kalshi'],
+  );
+  check(
+    [
+      [
+        [0.45, 3],
+        [0.5, 400],
+      ],
+      'poly',
+    ],
+    [[[0.49, 420]], 'kalshi'],
+  );
   // One contract at 0.49 + 0.49 on Kalshi pays two cents of fees (each rounded up): no profit at 1, none at all.
   check([[[0.49, 5]], 'kalshi'], [[[0.49, 5]], 'kalshi']);
   const legs = [leg([[0.49, 5]], 'kalshi'), leg([[0.49, 5]], 'kalshi')] as const;
