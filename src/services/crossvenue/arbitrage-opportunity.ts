@@ -223,11 +223,12 @@ export function priceDirection(
   const evaluation = evaluateArbitrage(legs, options.minSize);
   if (!evaluation) return { ok: false, reason: 'the books hold fewer contracts than min_size' };
   const best = evaluation.best;
-  if (
-    options.minEdgeBps === null
-      ? !best.netProfit.gt(Decimal.ZERO)
-      : best.edgeBps.lt(Decimal.fromNumber(options.minEdgeBps))
-  ) {
+  // Only a negative floor lists a direction that does not pay (a near miss).
+  const floor = options.minEdgeBps;
+  if ((floor === null || floor >= 0) && !best.netProfit.gt(Decimal.ZERO)) {
+    return { ok: false, reason: 'no size pays more than it costs' };
+  }
+  if (floor !== null && best.edgeBps.lt(Decimal.fromNumber(floor))) {
     return { ok: false, reason: 'below the edge asked for' };
   }
   const check = dir.pair.resolution_check ?? null;
