@@ -62,9 +62,9 @@ class Client implements BookTransport {
   }
 }
 
-function targets(exchange: 'polymarket' | 'kalshi', id: string): MarketTarget[] {
+function targets(exchange: 'polymarket' | 'kalshi', id: string, websocket = 'supported'): MarketTarget[] {
   const market = { svc_id: `${exchange}:${id}`, exchange_market_id: id, question: id, tick_size: 0.01 };
-  const venue = { descriptor: { id: exchange, has: { websocket: 'supported' } } };
+  const venue = { descriptor: { id: exchange, has: { websocket } } };
   return ['Yes', 'No'].map((name) => ({
     venue,
     market,
@@ -75,12 +75,12 @@ function targets(exchange: 'polymarket' | 'kalshi', id: string): MarketTarget[] 
 const NO_FEE: FeeSchedule = { venue: 'polymarket', rate: '0', exponent: 1 };
 
 /** `n` links, each A/B; A's Yes at 0.40 and B's No at 0.55 cross (edge 500 bps); the other direction does not. */
-function world(n: number) {
+function world(n: number, options: { polled?: boolean; maxPolledBooks?: number } = {}) {
   const up = new Upstream();
   const directions = [];
   const schedules = new Map<string, FeeSchedule>();
   for (let i = 0; i < n; i++) {
-    const a = targets('kalshi', `A${i}`);
+    const a = targets('kalshi', `A${i}`, options.polled ? 'polling' : 'supported');
     const b = targets('polymarket', `B${i}`);
     const pair: SameMarketPair = {
       a: { svc_id: `kalshi:A${i}`, exchange: 'kalshi', status: 'active' },
@@ -110,7 +110,10 @@ function world(n: number) {
   return {
     up,
     scan: { ...scan, exchanges: [...scan.exchanges] },
-    hub: new BookHub(up, { staleAfterMs: 1_000 }),
+    hub: new BookHub(up, {
+      staleAfterMs: 1_000,
+      ...(options.maxPolledBooks !== undefined ? { maxPolledBooks: options.maxPolledBooks } : {}),
+    }),
   };
 }
 
@@ -186,5 +189,20 @@ test('past EVENTS_BURST, directions wait for the bucket and go out in their late
       ),
     ),
   );
+  sub.close();
+});
+
+test("books of a polled venue are held to the customer's fair share of the pool; what is refused is named", () => {
+  // Four polled books (A's Yes and No of two links) in a pool of 4: a customer alone gets half.
+  const { scan, hub } = world(2, { polled: true, maxPolledBooks: 4 });
+  const client = new Client();
+  const sub = new ArbitrageSubscription(hub, new ArbitrageScanner(), scan, filter, client, 'c1');
+  const ready = client.frames[0] as {
+    directions: number;
+    left_out: Array<{ svc_id: string; reason: string }>;
+  };
+  assert.equal(ready.directions, 2);
+  assert.ok(ready.left_out.length > 0);
+  assert.ok(ready.left_out.every((l) => /fair share/.test(l.reason) && l.svc_id.startsWith('kalshi:')));
   sub.close();
 });
