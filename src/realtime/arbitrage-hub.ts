@@ -196,6 +196,12 @@ export class ArbitrageSubscription {
         this.byBook.set(key, list);
       }
     }
+    // A book taken for a direction whose other leg was refused serves nothing: let it go.
+    for (const [key, sub] of [...this.books]) {
+      if (this.byBook.has(key)) continue;
+      hub.unsubscribe(sub);
+      this.books.delete(key);
+    }
     this.ready = true;
     this.emit(
       `"kind":"ready",${JSON.stringify({
