@@ -18,6 +18,7 @@ import { BookRecorder } from './ingestion/book-recorder.js';
 import { BookRecorderJob } from './ingestion/book-recorder-job.js';
 import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
+import { ArbitrageScanner } from './realtime/arbitrage-hub.js';
 import { BookHub } from './realtime/book-hub.js';
 import { ClusterBooks } from './realtime/cluster-feed.js';
 import { ConnectionSeats } from './realtime/connection-seats.js';
@@ -35,6 +36,7 @@ import { Impersonation } from './services/builder/impersonation.js';
 import { KeyChanges } from './services/builder/key-changes.js';
 import { EventsService } from './services/catalogue/events-service.js';
 import { MarketsService } from './services/catalogue/markets-service.js';
+import { ArbitrageService } from './services/crossvenue/arbitrage-service.js';
 import { ConsolidatedBookService } from './services/crossvenue/consolidated-book-service.js';
 import { RouteQuoteService } from './services/crossvenue/route-quote-service.js';
 import { Twins } from './services/crossvenue/twins.js';
@@ -441,6 +443,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     }
     const orderbook = new OrderbookService(targets, clusterBooks ?? liveBooks, config.venues.timeoutMs);
     const twins = new Twins(targets, links);
+    const executionPrice = new ExecutionPriceService(targets, orderbook, config.venues.timeoutMs);
+    const arbitrage = new ArbitrageService(links, targets, orderbook, executionPrice, exchanges);
 
     // The builder program. A deactivated end-user's key stops working on every node at once (KeyChanges).
     let keyChangeChannel: { publisher: Redis; subscriber: Redis; channel: string } | null = null;
@@ -530,6 +534,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       }),
       logger: logger.child({ component: 'websocket' }),
       twins,
+      arbitrage: { service: arbitrage, scanner: new ArbitrageScanner() },
       heartbeatMs: config.websocket.heartbeatMs,
       // A revocation nobody announces (the CLI) reaches the sockets about when REST refuses the key; a cache of
       // 0 ms still reads the open connections' keys back only a few times a second.
@@ -567,7 +572,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       timeoutMs: config.venues.timeoutMs,
       receiptTimeoutMs: config.chain.receiptTimeoutMs,
     };
-    const executionPrice = new ExecutionPriceService(targets, orderbook, config.venues.timeoutMs);
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -592,6 +596,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       crossVenue: {
         consolidated: new ConsolidatedBookService(twins, orderbook, executionPrice),
         routeQuote: new RouteQuoteService(twins, orderbook, executionPrice, exchanges, sessions),
+        arbitrage,
       },
       orderbookHistory: new OrderbookHistoryService(targets, snapshotsRepo, config.recorder.enabled),
       prices: new PriceService(targets, config.venues.timeoutMs),

@@ -9,6 +9,9 @@ export const CAPABILITIES = [
   'fetch_user_activity',
   // Not in the wire contract's list: GET /execution-price, which walks the live book and prices the venue's fee.
   'fetch_execution_price',
+  // Not in the wire contract's list: GET /arbitrage and the `arbitrage` WebSocket channel, which need the venue's
+  // books and a taker fee the fee models can compute.
+  'fetch_arbitrage',
   'create_order',
   'cancel_order',
   'fetch_order_history',

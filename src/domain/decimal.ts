@@ -7,8 +7,11 @@ export type Rounding = 'half_up' | 'ceil' | 'floor';
 
 const TEN = 10n;
 
+/** 10^0 … 10^63, computed once: a bigint power per operation was most of a book walk's time. */
+const POW10: readonly bigint[] = Array.from({ length: 64 }, (_, i) => TEN ** BigInt(i));
+
 function pow10(n: number): bigint {
-  return TEN ** BigInt(n);
+  return POW10[n] ?? TEN ** BigInt(n);
 }
 
 /** Rounds the quotient `n / d` (d > 0) to an integer. */

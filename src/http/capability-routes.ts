@@ -27,6 +27,7 @@ export const CAPABILITY_ROUTES: ReadonlyMap<Capability, readonly CapabilityRoute
   ['fetch_trades', [{ method: 'GET', url: '/api/v1/trades' }]],
   ['fetch_user_activity', [{ method: 'GET', url: '/api/v1/user-activity' }]],
   ['fetch_execution_price', [{ method: 'GET', url: '/api/v1/execution-price' }]],
+  ['fetch_arbitrage', [{ method: 'GET', url: '/api/v1/arbitrage' }]],
   ['create_order', [{ method: 'POST', url: '/api/v1/orders' }]],
   ['cancel_order', [{ method: 'DELETE', url: '/api/v1/orders/:order_id' }]],
   ['fetch_order_history', [{ method: 'GET', url: '/api/v1/orders' }]],

@@ -16,12 +16,14 @@ import { ADDRESS_RULES } from '../domain/wallet-address.js';
 import { AppError } from '../errors/app-error.js';
 import { isUpstreamFailure } from '../errors/codes.js';
 import type { CallerContext } from '../services/caller-context.js';
+import type { ArbitrageService } from '../services/crossvenue/arbitrage-service.js';
 import type { Twins } from '../services/crossvenue/twins.js';
 import type { ExchangesService } from '../services/exchanges-service.js';
 import type { MarketTarget, MarketTargets } from '../services/market-data/market-target.js';
 import type { ConnectionMeter, WsUsage } from '../services/ws-usage.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
 import type { Principal } from '../tenancy/principal.js';
+import { type ArbitrageScanner, ArbitrageSubscription, MAX_WATCHED_PAIRS } from './arbitrage-hub.js';
 import type { BookHub, BookSubscription, BookTransport } from './book-hub.js';
 import type { ConnectionSeats } from './connection-seats.js';
 import { ConsolidatedSubscription } from './consolidated-hub.js';
@@ -29,6 +31,7 @@ import { isPoolRefusal } from './fair-pool.js';
 import type { FillFeeds, FillListener } from './fill-feeds.js';
 import {
   type AddressRef,
+  type ArbitrageRef,
   type MarketRef,
   parseClientMessage,
   WS_ERROR,
@@ -70,6 +73,8 @@ export interface ConnectionDeps {
   now?: () => number;
   /** The twins of a market (published same_market links): `consolidated: true` subscriptions; absent, refused. */
   twins?: Twins;
+  /** The arbitrage channel (`subscribe { arbitrage }`); absent, refused. */
+  arbitrage?: { service: ArbitrageService; scanner: ArbitrageScanner };
 }
 
 /** Close code when no auth arrived in time, or after an `auth_error` (4000–4999 are the application's own). */
@@ -86,6 +91,10 @@ export class WsConnection implements BookTransport, FillListener {
   private readonly subs = new Map<string, BookSubscription>();
   private readonly consolidated = new Map<string, ConsolidatedSubscription>();
   private readonly wallets = new Map<string, WalletSubscription>();
+  /** The connection's one arbitrage subscription (a new subscribe replaces its filter). */
+  private arbitrage: ArbitrageSubscription | null = null;
+  /** Bumped by each arbitrage subscribe and unsubscribe: a preparation overtaken by a later one is dropped. */
+  private arbitrageTurn = 0;
   /** The customer's fill feed per exchange this connection has subscribed books on (null: none to be had). */
   private readonly fillFeeds = new Map<ExchangeId, Promise<(() => void) | null>>();
   private readonly bucket: Bucket;
@@ -131,7 +140,7 @@ export class WsConnection implements BookTransport, FillListener {
   }
 
   get subscriptionCount(): number {
-    return this.subs.size + this.wallets.size + this.consolidated.size;
+    return this.subs.size + this.wallets.size + this.consolidated.size + (this.arbitrage ? 1 : 0);
   }
 
   // BookTransport
@@ -187,6 +196,7 @@ export class WsConnection implements BookTransport, FillListener {
     this.send(`{"type":"heartbeat","ts_ms":${this.now()}}`);
     for (const sub of this.subs.values()) sub.catchUp();
     for (const sub of this.consolidated.values()) sub.catchUp();
+    this.arbitrage?.catchUp();
   }
 
   /**
@@ -292,6 +302,7 @@ export class WsConnection implements BookTransport, FillListener {
         case 'subscribe':
           this.meter.subscribeRequest();
           await this.subscribeAll(principal, message.markets, message.addresses);
+          if (message.arbitrage && !this.closed) await this.subscribeArbitrage(principal, message.arbitrage);
           return;
         case 'unsubscribe':
           this.meter.unsubscribeRequest();
@@ -300,6 +311,7 @@ export class WsConnection implements BookTransport, FillListener {
             else await this.unsubscribe(principal, ref);
           }
           for (const ref of message.addresses) this.unwatch(ref);
+          if (message.arbitrage) this.endArbitrage();
           return;
         case 'resync': {
           if (message.market.consolidated) {
@@ -478,6 +490,62 @@ export class WsConnection implements BookTransport, FillListener {
     );
     this.consolidated.set(key, sub);
     this.meter.subscriptionOpened(target.market.svc_id);
+  }
+
+  /**
+   * `subscribe { arbitrage }`: one subscription towards the customer's cap (a new one on this connection replaces
+   * the old filter); the books it follows are held through the book hub, under its per-node pools.
+   */
+  private async subscribeArbitrage(principal: Principal, ref: ArbitrageRef): Promise<void> {
+    const arb = this.deps.arbitrage;
+    if (!arb) return this.error('exchange_unavailable', 'the arbitrage channel is not served here');
+    let exchanges: ExchangeId[];
+    try {
+      exchanges = arb.service.exchangesFor(ref.exchanges?.join(','));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return this.error(
+        error.code === 'not_supported' ? 'exchange_unavailable' : 'invalid_market',
+        error.message,
+      );
+    }
+    if (exchanges.length === 0) {
+      return this.error('exchange_unavailable', 'no exchange here serves fetch_arbitrage');
+    }
+    if (!this.arbitrage) {
+      const max = principal.limits.wsMaxSubscriptions;
+      const quota = await this.deps.quota.of(principal.customerId);
+      if (this.closed) return;
+      if (max > 0 && quota.used() >= max) return this.error('max_subscriptions', capMessage(max));
+    }
+    const turn = ++this.arbitrageTurn;
+    const scan = await arb.service.prepareWatch(
+      exchanges,
+      ref.min_tier ?? 'HIGH',
+      MAX_WATCHED_PAIRS,
+      this.callerOf(principal),
+    );
+    if (this.closed || turn !== this.arbitrageTurn) return;
+    const replaced = this.arbitrage !== null;
+    this.arbitrage?.close();
+    this.arbitrage = new ArbitrageSubscription(
+      this.deps.hub,
+      arb.scanner,
+      scan,
+      { exchanges, minEdgeBps: ref.min_edge_bps ?? null, includeUnsafe: ref.include_unsafe === true },
+      this,
+      principal.customerId,
+      this.now,
+    );
+    if (!replaced) this.meter.subscriptionOpened();
+  }
+
+  private endArbitrage(): void {
+    this.arbitrageTurn += 1;
+    if (!this.arbitrage) return;
+    this.arbitrage.close();
+    this.arbitrage = null;
+    this.meter.subscriptionClosed();
   }
 
   private async unsubscribeConsolidated(principal: Principal, ref: MarketRef): Promise<void> {
@@ -676,6 +744,7 @@ export class WsConnection implements BookTransport, FillListener {
     for (const [key, sub] of [...this.subs]) this.endSubscription(key, sub);
     for (const [key, sub] of [...this.consolidated]) this.endConsolidated(key, sub);
     for (const [key, sub] of [...this.wallets]) this.endWallet(key, sub);
+    this.endArbitrage();
     for (const joined of this.fillFeeds.values()) void joined.then((release) => release?.());
     this.fillFeeds.clear();
     this.meter.close();

@@ -39,10 +39,18 @@ export interface AddressRef {
   address: string;
 }
 
+/** Ours (wire contract §7): the arbitrage channel's filter. */
+export interface ArbitrageRef {
+  min_edge_bps?: number;
+  exchanges?: string[];
+  min_tier?: 'HIGH' | 'MEDIUM' | 'LOW';
+  include_unsafe?: boolean;
+}
+
 export type ClientMessage =
   | { type: 'auth'; api_key: string }
-  | { type: 'subscribe'; markets: MarketRef[]; addresses: AddressRef[] }
-  | { type: 'unsubscribe'; markets: MarketRef[]; addresses: AddressRef[] }
+  | { type: 'subscribe'; markets: MarketRef[]; addresses: AddressRef[]; arbitrage: ArbitrageRef | null }
+  | { type: 'unsubscribe'; markets: MarketRef[]; addresses: AddressRef[]; arbitrage: ArbitrageRef | null }
   | { type: 'resync'; market: MarketRef };
 
 export type Parsed = { ok: true; message: ClientMessage } | { ok: false; error: string };
@@ -77,10 +85,12 @@ export function parseClientMessage(raw: string): Parsed {
       if (typeof markets === 'string') return { ok: false, error: markets };
       const addresses = addressList(ownValue(value, 'addresses'));
       if (typeof addresses === 'string') return { ok: false, error: addresses };
-      if (markets.length === 0 && addresses.length === 0) {
-        return { ok: false, error: `${type} needs markets or addresses` };
+      const arbitrage = arbitrageRef(ownValue(value, 'arbitrage'));
+      if (typeof arbitrage === 'string') return { ok: false, error: arbitrage };
+      if (markets.length === 0 && addresses.length === 0 && arbitrage === null) {
+        return { ok: false, error: `${type} needs markets, addresses or arbitrage` };
       }
-      return { ok: true, message: { type, markets, addresses } };
+      return { ok: true, message: { type, markets, addresses, arbitrage } };
     }
     case 'resync': {
       const market = marketRef(value);
@@ -132,6 +142,48 @@ function marketRef(value: unknown): MarketRef | string {
     if (consolidated) ref.consolidated = true;
   }
   return ref;
+}
+
+const TIERS = ['HIGH', 'MEDIUM', 'LOW'] as const;
+
+/** `arbitrage: { min_edge_bps?, exchanges?, min_tier?, include_unsafe? }`; `true` is the same as `{}`. */
+function arbitrageRef(value: unknown): ArbitrageRef | null | string {
+  if (value === undefined || value === false) return null;
+  if (value === true) return {};
+  if (!isObject(value))
+    return 'arbitrage is an object: { min_edge_bps?, exchanges?, min_tier?, include_unsafe? }';
+  const out: ArbitrageRef = {};
+  const edge = ownValue(value, 'min_edge_bps');
+  if (edge !== undefined) {
+    if (typeof edge !== 'number' || !Number.isFinite(edge) || edge < -10_000 || edge > 10_000) {
+      return 'arbitrage.min_edge_bps must be a number from -10000 to 10000';
+    }
+    out.min_edge_bps = edge;
+  }
+  const exchanges = ownValue(value, 'exchanges');
+  if (exchanges !== undefined) {
+    const list = typeof exchanges === 'string' ? exchanges.split(',') : exchanges;
+    if (
+      !Array.isArray(list) ||
+      list.length > 10 ||
+      !list.every((e) => typeof e === 'string' && e.length <= 64)
+    ) {
+      return 'arbitrage.exchanges must be a list of exchange ids';
+    }
+    out.exchanges = list.map((e: string) => e.trim()).filter((e: string) => e.length > 0);
+  }
+  const tier = ownValue(value, 'min_tier');
+  if (tier !== undefined) {
+    const found = TIERS.find((t) => t === tier);
+    if (!found) return 'arbitrage.min_tier must be HIGH, MEDIUM or LOW';
+    out.min_tier = found;
+  }
+  const unsafe = ownValue(value, 'include_unsafe');
+  if (unsafe !== undefined) {
+    if (typeof unsafe !== 'boolean') return 'arbitrage.include_unsafe must be a boolean';
+    out.include_unsafe = unsafe;
+  }
+  return out;
 }
 
 function addressList(value: unknown): AddressRef[] | string {

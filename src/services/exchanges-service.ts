@@ -69,6 +69,15 @@ export class ExchangesService {
     }));
   }
 
+  /** The enabled exchanges that offer `capability`, sorted. */
+  offering(capability: Capability): ExchangeId[] {
+    return this.registry
+      .list()
+      .filter((venue) => this.offers(venue, capability))
+      .map((venue) => venue.descriptor.id)
+      .sort();
+  }
+
   /** Resolves a client-supplied exchange id to a registered venue, or 404 exchange_not_found. */
   venue(raw: string): VenueAdapter {
     const venue = isExchangeId(raw) ? this.registry.get(raw) : undefined;

@@ -36,6 +36,28 @@ export interface TwinLink {
   confidence_tier: RelationLink['confidence_tier'];
   source: string;
   inverted: boolean;
+  /**
+   * Whether the two markets settle alike (wire contract §7), where the engine has checked it; absent or null: not
+   * checked (cross-venue answers say so).
+   */
+  resolution_check?: ResolutionCheck | null;
+}
+
+/** Wire contract §7: whether two linked markets can settle differently, and on what. */
+export interface ResolutionCheck {
+  comparable: boolean;
+  differences: string[];
+}
+
+/** One published same_market link between two markets, once (svc_id < linked_svc_id), with both markets' state. */
+export interface SameMarketPair {
+  a: { svc_id: string; exchange: ExchangeId; status: MarketStatus };
+  b: { svc_id: string; exchange: ExchangeId; status: MarketStatus };
+  confidence: number;
+  confidence_tier: RelationLink['confidence_tier'];
+  source: string;
+  inverted: boolean;
+  resolution_check?: ResolutionCheck | null;
 }
 
 /** Rows deleted or written per statement (well under SQLite's bound-parameter limit). */
@@ -265,5 +287,58 @@ export class LinksRepo {
       out.set(r.from_id, list);
     }
     return out;
+  }
+
+  /**
+   * Published same_market links whose two markets are both active and on `exchanges`, each once (the row whose
+   * svc_id sorts first), at one of `tiers`; strongest first, then by ids, at most `limit`.
+   */
+  async sameMarketPairs(
+    exchanges: readonly ExchangeId[],
+    tiers: readonly RelationLink['confidence_tier'][],
+    limit: number,
+  ): Promise<SameMarketPair[]> {
+    if (exchanges.length === 0 || tiers.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('market_links as l')
+      .innerJoin('markets as ma', 'ma.svc_id', 'l.svc_id')
+      .innerJoin('markets as mb', 'mb.svc_id', 'l.linked_svc_id')
+      .select([
+        'l.svc_id',
+        'l.linked_svc_id',
+        'ma.exchange as a_exchange',
+        'ma.status as a_status',
+        'mb.exchange as b_exchange',
+        'mb.status as b_status',
+        'l.confidence',
+        'l.confidence_tier',
+        'l.source',
+        'l.inverted',
+      ])
+      .where('l.kind', '=', 'same_market')
+      .where('l.published', '=', 1)
+      .whereRef('l.svc_id', '<', 'l.linked_svc_id')
+      .where('ma.status', '=', 'active')
+      .where('mb.status', '=', 'active')
+      .where('ma.exchange', 'in', [...exchanges])
+      .where('mb.exchange', 'in', [...exchanges])
+      .where('l.confidence_tier', 'in', [...tiers])
+      .orderBy('l.confidence', 'desc')
+      .orderBy('l.svc_id')
+      .orderBy('l.linked_svc_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      a: { svc_id: r.svc_id, exchange: r.a_exchange as ExchangeId, status: r.a_status as MarketStatus },
+      b: {
+        svc_id: r.linked_svc_id,
+        exchange: r.b_exchange as ExchangeId,
+        status: r.b_status as MarketStatus,
+      },
+      confidence: r.confidence,
+      confidence_tier: r.confidence_tier as RelationLink['confidence_tier'],
+      source: r.source,
+      inverted: Number(r.inverted) === 1,
+    }));
   }
 }

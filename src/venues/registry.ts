@@ -105,5 +105,12 @@ function checkFacets(adapter: VenueAdapter): void {
   if (has.refresh_balance !== 'unsupported' && has.fetch_balance === 'unsupported') {
     problems.push('refresh_balance needs fetch_balance');
   }
+  // An arbitrage leg is a walk of the venue's live book priced with its fee parameters.
+  if (
+    has.fetch_arbitrage !== 'unsupported' &&
+    (has.fetch_orderbook === 'unsupported' || has.fetch_execution_price === 'unsupported')
+  ) {
+    problems.push('fetch_arbitrage needs fetch_orderbook and fetch_execution_price');
+  }
   if (problems.length > 0) throw new RegistryError(`venue ${id}: ${problems.join('; ')}`);
 }

@@ -1,6 +1,11 @@
 // Cross-venue routes (wire contract §7): one bet across the venues that list it, through published same_market links.
 import type { FastifyInstance } from 'fastify';
 import {
+  ArbitrageList,
+  ArbitrageQuery,
+  type ArbitrageService,
+} from '../../services/crossvenue/arbitrage-service.js';
+import {
   type ConsolidatedBookService,
   ConsolidatedOrderbook,
   ConsolidatedOrderbookQuery,
@@ -16,6 +21,7 @@ import { callerOf } from './caller.js';
 export interface CrossVenueServices {
   consolidated: ConsolidatedBookService;
   routeQuote: RouteQuoteService;
+  arbitrage: ArbitrageService;
 }
 
 export function crossVenueRoutes(app: FastifyInstance, services: CrossVenueServices): void {
@@ -60,5 +66,31 @@ export function crossVenueRoutes(app: FastifyInstance, services: CrossVenueServi
       },
     },
     async (request) => services.routeQuote.quote(request.query, callerOf(request)),
+  );
+
+  app.get<{ Querystring: ArbitrageQuery }>(
+    '/arbitrage',
+    {
+      schema: {
+        summary: 'Executable arbitrage between twins on two exchanges, after each exchange’s taker fee',
+        description:
+          'Scans published same_market links (`min_tier`, default HIGH) between active yes/no markets on exchanges ' +
+          'with fetch_arbitrage (`exchanges` narrows them). An opportunity buys one outcome on one exchange and, on ' +
+          'the other, the outcome that wins exactly when the first loses (No there, or Yes through a link asked ' +
+          'the other way round): a pair pays 1 whichever way it settles. It is listed when the live books, walked ' +
+          'for the same size on both and with each exchange’s taker fee, pay more than they cost: `edge_curve` ' +
+          'prices `min_size`, 10, 100 and 1,000 pairs and the largest profitable size where both books hold them ' +
+          '(`edge_bps` = net profit per pair in bps of the payout; `min_edge_bps` is a floor on the best point). ' +
+          'Each opportunity names its link (confidence, and its resolution check: twins that can settle ' +
+          'differently are `unsafe` and left out unless `include_unsafe=true`; an unchecked link says so) and its ' +
+          'two books (time, state: only fresh books are priced). Its `id` is stable per link and direction; its ' +
+          "legs' `{svc_id, outcome}` are what POST /arbitrage/execute takes. Books that could not be read are in " +
+          '`scan.failed` and produce nothing. Pages: best edge first, `limit` (default 50), `cursor`.',
+        tags: ['market data'],
+        querystring: ArbitrageQuery,
+        response: { 200: ArbitrageList, ...AUTHED_ERRORS, 404: ErrorBody, 501: ErrorBody },
+      },
+    },
+    async (request) => services.arbitrage.list(request.query, callerOf(request)),
   );
 }

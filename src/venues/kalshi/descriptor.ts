@@ -19,6 +19,8 @@ export function kalshiDescriptor(nativeStream: boolean): VenueDescriptor {
       // A custodial exchange: no public per-user data by wallet address.
       fetch_user_activity: 'unsupported',
       fetch_execution_price: 'supported',
+      // GET /arbitrage: its books and a published taker fee (src/domain/fees).
+      fetch_arbitrage: 'supported',
       create_order: 'supported',
       cancel_order: 'supported',
       fetch_order_history: 'supported',

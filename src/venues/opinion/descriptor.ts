@@ -16,6 +16,8 @@ export const OPINION_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_trades: 'unsupported',
     fetch_user_activity: 'supported',
     fetch_execution_price: 'supported',
+    // GET /arbitrage needs a taker fee the fee models compute; this venue does not publish its curve.
+    fetch_arbitrage: 'unsupported',
     create_order: 'unsupported',
     cancel_order: 'unsupported',
     fetch_order_history: 'unsupported',

@@ -15,6 +15,8 @@ export const POLYMARKET_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_trades: 'supported',
     fetch_user_activity: 'supported',
     fetch_execution_price: 'supported',
+    // GET /arbitrage: its books and a published taker fee (src/domain/fees).
+    fetch_arbitrage: 'supported',
     create_order: 'supported',
     cancel_order: 'supported',
     fetch_order_history: 'supported',

@@ -18,6 +18,8 @@ export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_trades: 'supported',
     fetch_user_activity: 'supported',
     fetch_execution_price: 'supported',
+    // GET /arbitrage: its books and a published taker fee (src/domain/fees).
+    fetch_arbitrage: 'supported',
     create_order: 'unsupported',
     cancel_order: 'unsupported',
     fetch_order_history: 'unsupported',

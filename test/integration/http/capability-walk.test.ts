@@ -11,9 +11,11 @@ import { CAPABILITIES, type Capability } from '../../../src/domain/capabilities.
 import { Decimal } from '../../../src/domain/decimal.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
+import { LinksRepo } from '../../../src/store/links-repo.js';
 import type { VenueSession } from '../../../src/venues/port.js';
 import { type CatalogueServer, startCatalogueServer, venueContext } from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
+import { feeModelOf } from '../../support/fee-models.js';
 import type { TestRequestInit, TestResponse } from '../../support/server.js';
 import { walletWithPositions } from '../../support/wallet-activity.js';
 import { WsTestClient } from '../../support/ws-client.js';
@@ -21,7 +23,8 @@ import { WsTestClient } from '../../support/ws-client.js';
 let cat: CatalogueServer;
 before(async () => {
   // Wallet subscriptions poll the venue: quickly here, so the watch_address walk does not wait out the default.
-  cat = await startCatalogueServer(20, { config: { websocket: { walletPollMs: 200 } } });
+  // 22 propositions: the 22nd is listed on predictfun and polymarket, so an arbitrage direction there is priced.
+  cat = await startCatalogueServer(22, { config: { websocket: { walletPollMs: 200 } } });
 });
 after(async () => {
   await cat?.stop();
@@ -409,6 +412,105 @@ const EXERCISERS = new Map<Capability, Walker>([
     },
   ],
   [
+    'fetch_arbitrage',
+    async (exchange) => {
+      // A published link between a yes/no market here and one on another exchange with the flag; near misses
+      // included (min_edge_bps=-10000), so the figures of a direction that involves this exchange are checked
+      // whether or not the sandbox's books happen to cross.
+      const others = ['polymarket', 'kalshi', 'predictfun'].filter((e) => e !== exchange) as ExchangeId[];
+      const links = new LinksRepo(cat.server.runtime.store.db);
+      const found = async () => {
+        const pairs = await links.sameMarketPairs([exchange, ...others], ['HIGH', 'MEDIUM', 'LOW'], 500);
+        return pairs.some((p) => (p.a.exchange === exchange) !== (p.b.exchange === exchange)) || undefined;
+      };
+      if (!(await found())) {
+        // The matcher has not linked one (yet, or in this small world): the simulators' ground truth names the
+        // same proposition on two venues, and that link is published as the engine would.
+        const manifest = async (ex: ExchangeId) => {
+          const sim = cat.sims.get(ex);
+          assert.ok(sim);
+          return (await (await fetch(`${sim.control}/__sim/manifest`)).json()) as Record<string, string[]>;
+        };
+        const binary = (svcId: string) => {
+          const m = cat.markets.get(svcId);
+          return m?.status === 'active' && m.outcomes.length === 2 && m.outcomes.every((o) => o.token_id);
+        };
+        const mine = await manifest(exchange);
+        let linked = false;
+        for (const other of others) {
+          const theirs = await manifest(other);
+          for (const [key, ids] of Object.entries(mine)) {
+            const a = ids.map((id) => `${exchange}:${id}`).find(binary);
+            const b = (theirs[key] ?? []).map((id) => `${other}:${id}`).find(binary);
+            if (!a || !b || linked) continue;
+            const link = { kind: 'same_market' as const, confidence: 1, confidence_tier: 'HIGH' as const };
+            await links.publish(
+              [
+                { ...link, svc_id: a, linked_svc_id: b, source: 'ground truth (capability walk)' },
+                { ...link, svc_id: b, linked_svc_id: a, source: 'ground truth (capability walk)' },
+              ],
+              new Date().toISOString(),
+            );
+            linked = true;
+          }
+        }
+        assert.ok(await found(), `${exchange}: no proposition listed here and on another arbitrage venue`);
+      }
+      for (const other of others) {
+        const query = `exchanges=${exchange},${other}&min_edge_bps=-10000&min_tier=LOW&limit=200`;
+        for (let attempt = 0; attempt < 10; attempt++) {
+          const res = await request(`/api/v1/arbitrage?${query}`);
+          assert.equal(res.status, 200, res.text);
+          const listing = res.body as {
+            opportunities: Array<{
+              legs: Array<{ svc_id: string; exchange: ExchangeId; outcome: string; best_price: number }>;
+              edge_curve: Array<{ size: number; total_cost: number }>;
+            }>;
+          };
+          const o = listing.opportunities.find((x) => x.legs.some((l) => l.exchange === exchange));
+          if (!o) break;
+          const books = async () =>
+            Promise.all(
+              o.legs.map(async (l) => {
+                const m = cat.markets.get(l.svc_id) as Market;
+                const adapter = cat.sims.get(l.exchange)?.adapter;
+                const book = await adapter?.marketData.fetchOrderBook?.(venueContext(), m, l.outcome);
+                assert.ok(book, `${l.exchange}: the adapter fetches the same book`);
+                return book.asks;
+              }),
+            );
+          const before = await books();
+          const point = o.edge_curve[0];
+          assert.ok(point);
+          const fees = await Promise.all(
+            o.legs.map((l) => feeModelOf(cat, cat.markets.get(l.svc_id) as Market)),
+          );
+          let total = 0;
+          for (const [i, asks] of before.entries()) {
+            let left = point.size;
+            const fills: Array<[number, number]> = [];
+            for (const [p, q] of asks) {
+              if (left <= 0) break;
+              const take = Math.min(q, left);
+              fills.push([p, take]);
+              total += p * take;
+              left -= take;
+            }
+            total += fees[i]?.(fills) ?? Number.NaN;
+          }
+          if (JSON.stringify(before) !== JSON.stringify(await books())) continue;
+          if (o.legs.some((l, i) => l.best_price !== before[i]?.[0]?.[0])) continue;
+          assert.ok(
+            Math.abs(point.total_cost - total) < 1e-6,
+            `${exchange}: ${point.size} pairs cost ${point.total_cost}, recomputed ${total}`,
+          );
+          return;
+        }
+      }
+      assert.fail(`${exchange}: no arbitrage direction priced with a ${exchange} leg`);
+    },
+  ],
+  [
     'fetch_price_history',
     async (exchange) => {
       const market = tradedMarket(exchange);
@@ -550,6 +652,7 @@ function probe(capability: Capability, exchange: ExchangeId): [string, TestReque
       `/api/v1/execution-price?exchange=${exchange}&market_id=${market}&side=buy&amount=1`,
       {},
     ],
+    fetch_arbitrage: [`/api/v1/arbitrage?exchanges=${exchange}`, {}],
     create_order: [`/api/v1/orders?exchange=${exchange}`, { method: 'POST', body: { ...order, size: 1 } }],
     cancel_order: [`/api/v1/orders/some-order?exchange=${exchange}`, { method: 'DELETE' }],
     fetch_order_history: [`/api/v1/orders?exchange=${exchange}&status=all`, {}],

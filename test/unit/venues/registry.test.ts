@@ -45,8 +45,8 @@ test('polling counts as declared, duplicates are refused, and consistent venues 
   const registry = new VenueRegistry([ok]);
   assert.equal(registry.get('opinion'), ok);
   assert.throws(() => new VenueRegistry([ok, ok]), /registered twice/);
-  // The wire contract's sixteen flags and fetch_execution_price (docs/architecture.md, Decisions).
-  assert.equal(CAPABILITIES.length, 17);
+  // The wire contract's sixteen flags, fetch_execution_price and fetch_arbitrage (docs/architecture.md, Decisions).
+  assert.equal(CAPABILITIES.length, 18);
 });
 
 test('with circuits, every request-shaped facet method passes its venue breaker; streams and ping do not', async () => {
