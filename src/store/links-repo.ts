@@ -43,12 +43,6 @@ export interface TwinLink {
   resolution_check?: ResolutionCheck | null;
 }
 
-/** Wire contract §7: whether two linked markets can settle differently, and on what. */
-export interface ResolutionCheck {
-  comparable: boolean;
-  differences: string[];
-}
-
 /** One published same_market link between two markets, once (svc_id < linked_svc_id), with both markets' state. */
 export interface SameMarketPair {
   a: { svc_id: string; exchange: ExchangeId; status: MarketStatus };
@@ -58,6 +52,11 @@ export interface SameMarketPair {
   source: string;
   inverted: boolean;
   resolution_check?: ResolutionCheck | null;
+}
+
+/** A stored resolution check (JSON text), or null where the matcher wrote none. */
+function parseCheck(text: string | null): ResolutionCheck | null {
+  return text === null ? null : (JSON.parse(text) as ResolutionCheck);
 }
 
 /** Rows deleted or written per statement (well under SQLite's bound-parameter limit). */
@@ -223,6 +222,7 @@ export class LinksRepo {
         'l.confidence_tier',
         'l.source',
         'l.inverted',
+        'l.resolution_check',
       ])
       .where('l.svc_id', '=', svcId)
       .where('l.kind', '=', 'same_market')
@@ -238,6 +238,7 @@ export class LinksRepo {
       confidence_tier: r.confidence_tier as RelationLink['confidence_tier'],
       source: r.source,
       inverted: Number(r.inverted) === 1,
+      resolution_check: parseCheck(r.resolution_check),
     }));
   }
 
@@ -314,6 +315,7 @@ export class LinksRepo {
         'l.confidence_tier',
         'l.source',
         'l.inverted',
+        'l.resolution_check',
       ])
       .where('l.kind', '=', 'same_market')
       .where('l.published', '=', 1)
@@ -339,6 +341,7 @@ export class LinksRepo {
       confidence_tier: r.confidence_tier as RelationLink['confidence_tier'],
       source: r.source,
       inverted: Number(r.inverted) === 1,
+      resolution_check: parseCheck(r.resolution_check),
     }));
   }
 }

@@ -232,8 +232,15 @@ export function priceDirection(
     return { ok: false, reason: 'below the edge asked for' };
   }
   const check = dir.pair.resolution_check ?? null;
+  // `unknown` alone means one side does not state a rule the other does: not a known way to settle differently, so
+  // the pair is not unsafe, but it is not vouched for either (comparable null).
+  const known = check ? check.differences.filter((d) => d !== 'unknown') : [];
   const resolution_check: Static<typeof ResolutionCheckOut> = check
-    ? { checked: true, comparable: check.comparable, differences: [...check.differences] }
+    ? {
+        checked: true,
+        comparable: known.length > 0 ? false : check.differences.length === 0 ? true : null,
+        differences: [...check.differences],
+      }
     : {
         checked: false,
         comparable: null,
@@ -281,7 +288,7 @@ export function priceDirection(
       },
       link_confidence: pair.confidence,
       resolution_check,
-      unsafe: check?.comparable === false,
+      unsafe: resolution_check.comparable === false,
     },
   };
 }

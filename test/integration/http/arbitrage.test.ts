@@ -247,9 +247,14 @@ async function recompute(o: Opportunity, books: Array<{ asks: BookLevel[] }>): P
 
 /** The listing and both legs' raw books, read before and after it and found unchanged. */
 async function bracketed(query: string, pick: (l: Listing) => Opportunity | undefined) {
-  for (let attempt = 0; attempt < 20; attempt++) {
+  for (let attempt = 0; attempt < 40; attempt++) {
+    // The server's copy of a book follows the venue's stream (or its short cache): an order just placed shows up
+    // a moment later, so the listing is read again until it does (bounded).
     const found = pick(await list(query));
-    assert.ok(found, 'the opportunity is listed');
+    if (!found) {
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
     const read = () => Promise.all(found.legs.map((l) => rawBook(market(l.svc_id), l.outcome)));
     const books = await read();
     const again = pick(await list(query));
@@ -262,7 +267,7 @@ async function bracketed(query: string, pick: (l: Listing) => Opportunity | unde
       return { opportunity: again, books };
     }
   }
-  assert.fail('the books never held still');
+  assert.fail('the opportunity was never listed on books that held still');
 }
 
 test('a spread opened on kalshi is listed with every figure recomputed; cancelling it closes it', async () => {
@@ -287,9 +292,19 @@ test('a spread opened on kalshi is listed with every figure recomputed; cancelli
       [pair.poly.svc_id, pair.kalshi.svc_id].sort(),
     );
     assert.equal(o.link_confidence, o.link.confidence);
-    assert.equal(o.resolution_check.checked, false);
-    assert.equal(o.resolution_check.comparable, null);
-    assert.equal(o.unsafe, false);
+    // The link's resolution check, as the matcher stored it: only `unknown` (a side states less) is not unsafe.
+    const twin = (await new LinksRepo(cat.server.runtime.store.db).twins(pair.poly.svc_id)).find(
+      (l) => l.svc_id === pair.kalshi.svc_id,
+    );
+    const stored = twin?.resolution_check ?? null;
+    const known = (stored?.differences ?? []).filter((d) => d !== 'unknown');
+    assert.equal(o.resolution_check.checked, stored !== null);
+    assert.deepEqual(o.resolution_check.differences, stored?.differences ?? []);
+    assert.equal(
+      o.resolution_check.comparable,
+      stored === null ? null : known.length > 0 ? false : stored.differences.length === 0 ? true : null,
+    );
+    assert.equal(o.unsafe, false, 'an unsafe pair is not listed without include_unsafe');
     // Fee models named per leg.
     assert.deepEqual(o.legs.map((l) => l.fee_model.exchange).sort(), ['kalshi', 'polymarket']);
     // The same id on every answer; the other direction costs more than the payout.

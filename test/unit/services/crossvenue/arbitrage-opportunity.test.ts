@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { OrderBook } from '../../../../src/domain/book.js';
 import type { FeeSchedule } from '../../../../src/domain/fees/schedule.js';
+import type { ResolutionDifference } from '../../../../src/domain/matching/resolution.js';
 import {
   type Direction,
   directionId,
@@ -95,8 +96,29 @@ test('priced: a leg without a computable fee is never priced; resolution checks 
   assert.equal(priced.opportunity.max_profitable_size, 10);
   assert.deepEqual(priced.opportunity.resolution_check.checked, false);
   assert.equal(priced.opportunity.unsafe, false);
+  const side = (deadline: string) => ({ deadline, deadline_source: 'end', settlement_source: null });
+  const checked = (differences: ResolutionDifference[]) => ({
+    comparable: differences.length === 0,
+    differences,
+    market: side('2026-07-20T23:59:59.000Z'),
+    linked: side('2026-07-27T23:59:59.000Z'),
+  });
+  // Only `unknown`: one side states less than the other; not known to settle differently, nor vouched for.
+  const [unstated] = directionsOf(
+    pair(false, checked(['unknown'])),
+    targets('kalshi', 'A'),
+    targets('polymarket', 'B'),
+  ) as Direction[];
+  const vague = priceDirection(unstated as Direction, quotes(NONE), options);
+  assert.ok(vague.ok);
+  assert.equal(vague.opportunity.unsafe, false);
+  assert.deepEqual(vague.opportunity.resolution_check, {
+    checked: true,
+    comparable: null,
+    differences: ['unknown'],
+  });
   const [risky] = directionsOf(
-    pair(false, { comparable: false, differences: ['deadline'] }),
+    pair(false, checked(['deadline', 'unknown'])),
     targets('kalshi', 'A'),
     targets('polymarket', 'B'),
   ) as Direction[];
@@ -106,7 +128,7 @@ test('priced: a leg without a computable fee is never priced; resolution checks 
   assert.deepEqual(flagged.opportunity.resolution_check, {
     checked: true,
     comparable: false,
-    differences: ['deadline'],
+    differences: ['deadline', 'unknown'],
   });
   // A floor: 0 still needs a profit; a negative one lists a direction that does not pay.
   const even = [
