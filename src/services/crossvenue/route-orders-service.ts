@@ -239,7 +239,7 @@ export class RouteOrdersService {
   async create(caller: TradingCaller, body: RouteOrderBody, rawKey: string | undefined): Promise<RouteOrder> {
     const key = idempotencyKeyOf(rawKey);
     const terms = termsOf(body);
-    const amount = amountOf(terms.amount);
+    amountOf(terms.amount);
     const maxSlippage = Decimal.parse(terms.max_slippage);
     // Every named exchange must serve routed orders (404 unknown, 501 not served), before anything else.
     this.options.exchanges.filterList(terms.exchanges?.join(','), 'route_orders');
@@ -254,7 +254,7 @@ export class RouteOrdersService {
       if (flying.requestHash !== requestHash) throw keyReused();
       return flying.answer;
     }
-    const answer = this.place(caller, credentials, terms, amount, maxSlippage, key, requestHash);
+    const answer = this.place(caller, credentials, terms, maxSlippage, key, requestHash);
     this.inFlight.set(flightKey, { requestHash, answer });
     try {
       return await answer;
@@ -316,7 +316,6 @@ export class RouteOrdersService {
     caller: TradingCaller,
     credentials: ReadonlyMap<string, unknown>,
     terms: RouteTerms,
-    amount: Decimal,
     maxSlippage: Decimal,
     key: string,
     requestHash: string,
@@ -367,7 +366,6 @@ export class RouteOrdersService {
       excluded: quote.excluded,
       decision: quote.decision,
     };
-    void amount;
     const { row, created } = await this.options.repo.insert({
       id,
       kind: 'route',
