@@ -36,8 +36,11 @@ import { Impersonation } from './services/builder/impersonation.js';
 import { KeyChanges } from './services/builder/key-changes.js';
 import { EventsService } from './services/catalogue/events-service.js';
 import { MarketsService } from './services/catalogue/markets-service.js';
+import { ArbitrageExecutionService } from './services/crossvenue/arbitrage-execution-service.js';
 import { ArbitrageService } from './services/crossvenue/arbitrage-service.js';
 import { ConsolidatedBookService } from './services/crossvenue/consolidated-book-service.js';
+import { RouteLegs } from './services/crossvenue/route-legs.js';
+import { RouteOrdersService } from './services/crossvenue/route-orders-service.js';
 import { RouteQuoteService } from './services/crossvenue/route-quote-service.js';
 import { Twins } from './services/crossvenue/twins.js';
 import { ExchangesService } from './services/exchanges-service.js';
@@ -73,6 +76,7 @@ import { MarketsRepo } from './store/markets-repo.js';
 import { MatchStateRepo } from './store/match-state-repo.js';
 import { ORDER_INTENTS_FILE, OrderIntentLog } from './store/order-intent-log.js';
 import { OrderJournalRepo } from './store/order-journal-repo.js';
+import { RouteOrdersRepo } from './store/route-orders-repo.js';
 import { ServerLock } from './store/server-lock.js';
 import { SyncStateRepo } from './store/sync-state-repo.js';
 import { UsageRepo } from './store/usage-repo.js';
@@ -572,6 +576,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       timeoutMs: config.venues.timeoutMs,
       receiptTimeoutMs: config.chain.receiptTimeoutMs,
     };
+    const routeQuote = new RouteQuoteService(twins, orderbook, executionPrice, exchanges, sessions);
+    const routeLegs = new RouteLegs(orders, journal, exchanges, sessions, config.venues.timeoutMs);
+    const routeOrdersRepo = new RouteOrdersRepo(store.db);
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -595,8 +602,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       executionPrice,
       crossVenue: {
         consolidated: new ConsolidatedBookService(twins, orderbook, executionPrice),
-        routeQuote: new RouteQuoteService(twins, orderbook, executionPrice, exchanges, sessions),
+        routeQuote,
         arbitrage,
+        routeOrders: new RouteOrdersService({
+          quotes: routeQuote,
+          legs: routeLegs,
+          repo: routeOrdersRepo,
+          exchanges,
+          sessions,
+        }),
+        arbitrageExecution: new ArbitrageExecutionService({
+          targets,
+          links,
+          orderbook,
+          fees: executionPrice,
+          legs: routeLegs,
+          repo: routeOrdersRepo,
+          sessions,
+        }),
       },
       orderbookHistory: new OrderbookHistoryService(targets, snapshotsRepo, config.recorder.enabled),
       prices: new PriceService(targets, config.venues.timeoutMs),

@@ -49,6 +49,8 @@ export const CAPABILITY_ROUTES: ReadonlyMap<Capability, readonly CapabilityRoute
       { method: 'GET', url: '/api/v1/ws' },
     ],
   ],
+  ['route_orders', [{ method: 'POST', url: '/api/v1/route/orders' }]],
+  ['arbitrage_execute', [{ method: 'POST', url: '/api/v1/arbitrage/execute' }]],
 ]);
 
 /** The capabilities whose route is registered on `app` (call once every route is registered). */

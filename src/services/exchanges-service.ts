@@ -51,6 +51,15 @@ export class ExchangesService {
   offers(venue: VenueAdapter, capability: Capability): boolean {
     if (capability === 'fetch_orderbook_history')
       return this.recordsBooks && venue.descriptor.has.websocket !== 'unsupported';
+    if (capability === 'route_orders' || capability === 'arbitrage_execute') {
+      // Legs are immediate orders priced net of the venue's fee (route-quote-service.ts).
+      const { has, features } = venue.descriptor;
+      return (
+        has.create_order !== 'unsupported' &&
+        has.fetch_execution_price !== 'unsupported' &&
+        features.orderTypes.some((t) => t === 'ioc' || t === 'fok')
+      );
+    }
     return venue.descriptor.has[capability] !== 'unsupported';
   }
 

@@ -216,6 +216,26 @@ export interface FeeEscrowsTable {
   updated_ms: number;
 }
 
+/** A routed order or paired execution (migration 0012): the parent of legs in the order journal. */
+export interface RouteOrdersTable {
+  seq: Generated<number>;
+  id: string;
+  kind: string;
+  customer_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  /** The request's terms as JSON text (never credentials). */
+  request: string;
+  /** What the plan was computed from and the figures it promised, JSON text. */
+  plan: string;
+  /** The legs as planned, each with the Idempotency-Key of its journal row, JSON text. */
+  legs: string;
+  /** How many rounds of legs were planned (a later round is written before its legs are sent). */
+  round: number;
+  created_ms: number;
+  updated_ms: number;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;
@@ -233,6 +253,7 @@ export interface Database {
   builders: BuildersTable;
   builder_users: BuilderUsersTable;
   fee_escrows: FeeEscrowsTable;
+  route_orders: RouteOrdersTable;
 }
 
 export type AutoId = Generated<number>;

@@ -3,7 +3,7 @@
 // per call as a VenueSession and are dropped after it.
 import type { CandleInterval, OrderBook, Trade } from '../domain/book.js';
 import type { PriceSeries } from '../domain/candles.js';
-import type { Capability } from '../domain/capabilities.js';
+import type { VenueCapability } from '../domain/capabilities.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { FeeSchedule } from '../domain/fees/schedule.js';
 import type { Market, MarketEvent, Page } from '../domain/market.js';
@@ -11,7 +11,11 @@ import type { MarketStreamEvent, UserStreamEvent } from '../domain/stream.js';
 import type { Balance, Fill, Order, OrderRequest, OrderType, Position } from '../domain/trading.js';
 import type { WalletActivityItem, WalletActivityQuery } from '../domain/wallet-activity.js';
 
-export { CAPABILITIES, type Capability } from '../domain/capabilities.js';
+// What an adapter declares: the venue's own capabilities (the server's cross-venue ones are derived from them).
+export {
+  VENUE_CAPABILITIES as CAPABILITIES,
+  type VenueCapability as Capability,
+} from '../domain/capabilities.js';
 
 /** `polling`: the capability works, emulated by polling the venue rather than a native stream. */
 export type Support = 'supported' | 'unsupported' | 'polling';
@@ -26,7 +30,7 @@ export interface CredentialField {
 export interface VenueDescriptor {
   id: ExchangeId;
   name: string;
-  has: Readonly<Record<Capability, Support>>;
+  has: Readonly<Record<VenueCapability, Support>>;
   features: {
     orderTypes: readonly OrderType[];
     /** Minimum seconds between now and a gtd expiration. */

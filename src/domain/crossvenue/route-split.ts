@@ -272,3 +272,27 @@ export function splitRoute(
   }
   return { plan: best ?? { legs: [], filled: Decimal.ZERO, netCost: Decimal.ZERO }, bestSingle };
 }
+
+/**
+ * The best fee-net price per contract on any venue's top level (the level taken whole, as GET
+ * /orderbook/consolidated prices `net_price`): what a routed order's slippage is measured from. Null: no level.
+ */
+export function bestNetPrice(side: WalkSide, venues: readonly RouteVenue[]): Decimal | null {
+  let best: Decimal | null = null;
+  for (const venue of venues) {
+    const top = netLevels(side, venue)[0];
+    if (!top) continue;
+    if (!best || (side === 'buy' ? top.net.lt(best) : top.net.gt(best))) best = top.net;
+  }
+  return best;
+}
+
+/**
+ * How much worse per contract the plan's average fee-net price is than `reference` (buy: it pays more; sell: it
+ * receives less); null when the plan fills nothing. Can be slightly negative when fee rounding favours a split.
+ */
+export function planSlippage(side: WalkSide, plan: RoutePlan, reference: Decimal): Decimal | null {
+  if (plan.filled.isZero()) return null;
+  const perContract = plan.netCost.div(plan.filled, 12);
+  return side === 'buy' ? perContract.sub(reference) : reference.add(perContract);
+}

@@ -1,5 +1,11 @@
 // Cross-venue routes (wire contract §7): one bet across the venues that list it, through published same_market links.
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import {
+  ArbitrageExecuteBody,
+  ArbitrageExecution,
+  type ArbitrageExecutionService,
+} from '../../services/crossvenue/arbitrage-execution-service.js';
 import {
   ArbitrageList,
   ArbitrageQuery,
@@ -11,18 +17,48 @@ import {
   ConsolidatedOrderbookQuery,
 } from '../../services/crossvenue/consolidated-book-service.js';
 import {
+  RouteOrder,
+  RouteOrderBody,
+  RouteOrderList,
+  RouteOrderListQuery,
+  type RouteOrdersService,
+} from '../../services/crossvenue/route-orders-service.js';
+import {
   RouteQuote,
   RouteQuoteQuery,
   type RouteQuoteService,
 } from '../../services/crossvenue/route-quote-service.js';
 import { AUTHED_ERRORS, ErrorBody } from '../schemas/common.js';
-import { callerOf } from './caller.js';
+import { callerOf, tradingCaller } from './caller.js';
 
 export interface CrossVenueServices {
   consolidated: ConsolidatedBookService;
   routeQuote: RouteQuoteService;
   arbitrage: ArbitrageService;
+  routeOrders: RouteOrdersService;
+  arbitrageExecution: ArbitrageExecutionService;
 }
+
+const ACTING_ERRORS = {
+  ...AUTHED_ERRORS,
+  402: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+  501: ErrorBody,
+} as const;
+
+const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'Required. A repeat with the same body answers the same execution (never sending a leg twice); with a ' +
+        'different body, 409',
+    }),
+  ),
+});
 
 export function crossVenueRoutes(app: FastifyInstance, services: CrossVenueServices): void {
   app.get<{ Querystring: ConsolidatedOrderbookQuery }>(
@@ -92,5 +128,96 @@ export function crossVenueRoutes(app: FastifyInstance, services: CrossVenueServi
       },
     },
     async (request) => services.arbitrage.list(request.query, callerOf(request)),
+  );
+
+  app.post<{ Body: RouteOrderBody; Headers: { 'idempotency-key'?: string } }>(
+    '/route/orders',
+    {
+      schema: {
+        summary: 'Send a routed order: the split of GET /route/quote, as one order per leg',
+        description:
+          'The body is a quote’s terms (selector, `side`, `amount`, `exchanges`, `max_legs`, `min_tier`) plus ' +
+          '`max_slippage` and `on_leg_failure`. The split is planned again on the current books and refused with ' +
+          '409 (nothing sent) when its average fee-net price is worse than the best fee-net price on those books ' +
+          'by more than `max_slippage`. Each leg is then an order of its own, journalled before it is sent ' +
+          '(`order`: the leg as GET /orders/:id reads it, with its `client_order_id`), sent concurrently as the ' +
+          'exchange’s immediate order type (ioc, else fok) at its planned limit price. A leg fails when refused, ' +
+          'unknown (pending) or short; then `cancel_rest` (default) sends nothing more and cancels any leg still ' +
+          'working, `keep` keeps the legs and routes the shortfall once more on the venues whose legs did not fail ' +
+          '(`second_round`). `Idempotency-Key` is required: a repeat with the same body drives the same route ' +
+          '(a leg whose answer was lost is reconciled with its exchange, never sent again; one planned but not ' +
+          'sent when the server stopped is sent); a different body is 409. Credentials: `credentials` by exchange ' +
+          '(never stored), else your stored or managed ones (403 before anything is sent when a leg’s exchange ' +
+          'has none). `decision` names the books, fee models and links the plan used.',
+        tags: ['trading'],
+        headers: IdempotencyHeaders,
+        body: RouteOrderBody,
+        response: { 200: RouteOrder, ...ACTING_ERRORS },
+      },
+    },
+    async (request) =>
+      services.routeOrders.create(tradingCaller(request), request.body, request.headers['idempotency-key']),
+  );
+
+  app.get<{ Querystring: RouteOrderListQuery }>(
+    '/route/orders',
+    {
+      schema: {
+        summary: 'Your routed orders, newest first',
+        description:
+          'Each as POST /route/orders answered it, its legs as the order journal has them now (GET ' +
+          '/route/orders/:id reconciles a pending leg with its exchange). `limit` 1..100 (default 50); pass ' +
+          '`pagination.next_cursor` back as `cursor` for the next page.',
+        tags: ['trading'],
+        querystring: RouteOrderListQuery,
+        response: { 200: RouteOrderList, ...ACTING_ERRORS },
+      },
+    },
+    async (request) => services.routeOrders.list(tradingCaller(request), request.query),
+  );
+
+  app.get<{ Params: { route_id: string } }>(
+    '/route/orders/:route_id',
+    {
+      schema: {
+        summary: 'One routed order, its legs reconciled',
+        description:
+          'A leg whose outcome is unknown is looked up on its exchange first (with your stored or managed ' +
+          'credentials). Another customer’s route is 404.',
+        tags: ['trading'],
+        params: Type.Object({ route_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: RouteOrder, ...ACTING_ERRORS },
+      },
+    },
+    async (request) => services.routeOrders.get(tradingCaller(request), request.params.route_id),
+  );
+
+  app.post<{ Body: ArbitrageExecuteBody; Headers: { 'idempotency-key'?: string } }>(
+    '/arbitrage/execute',
+    {
+      schema: {
+        summary: 'Execute an arbitrage pair with bounded legging risk',
+        description:
+          'Two buys that pay 1 together (Yes on one exchange and No on its twin through a published same_market ' +
+          'link, or both outcomes of one binary market; anything else is 400). The pair’s cost on the current ' +
+          'books, fees included, must be below 1 (or at most `max_cost`), else 409 and nothing is sent. The leg ' +
+          'on the thinner book goes first as an immediate order; the second is sized to what the first filled. ' +
+          'When the second fails or fills short, `on_leg_risk: unwind` (default) sells the excess on the first ' +
+          'exchange at no less than `unwind_limit`; `hold` keeps it. The answer reports every leg, the fees, the ' +
+          'realised edge and any residual (unhedged) exposure, priced on the books the execution was planned on ' +
+          'for the sizes filled. `Idempotency-Key` is required; a repeat with the same body carries on from where ' +
+          'the last stopped (e.g. after a leg whose outcome was unknown) and never sends a leg twice.',
+        tags: ['trading'],
+        headers: IdempotencyHeaders,
+        body: ArbitrageExecuteBody,
+        response: { 200: ArbitrageExecution, ...ACTING_ERRORS },
+      },
+    },
+    async (request) =>
+      services.arbitrageExecution.execute(
+        tradingCaller(request),
+        request.body,
+        request.headers['idempotency-key'],
+      ),
   );
 }

@@ -150,6 +150,14 @@ interface Priced {
   orderType: OrderType;
 }
 
+/** A quote with what it was computed from: POST /route/orders sends its legs and measures its slippage. */
+export interface PlannedRoute {
+  quote: RouteQuote;
+  /** The venues priced (their levels and fee models), as the split saw them. */
+  venues: RouteVenue[];
+  plan: RoutePlan;
+}
+
 export class RouteQuoteService {
   constructor(
     private readonly twins: Twins,
@@ -160,6 +168,10 @@ export class RouteQuoteService {
   ) {}
 
   async quote(q: RouteQuoteQuery, caller: CallerContext): Promise<RouteQuote> {
+    return (await this.plan(q, caller)).quote;
+  }
+
+  async plan(q: RouteQuoteQuery, caller: CallerContext): Promise<PlannedRoute> {
     const amount = amountOf(q.amount);
     const wanted = this.exchanges.filterList(q.exchanges, 'fetch_execution_price');
     const venues = await this.twins.of(q, 'fetch_execution_price', caller);
@@ -217,7 +229,7 @@ export class RouteQuoteService {
     const plan = split.plan;
     const single = split.bestSingle;
     const notional = plan.legs.reduce((s, l) => s.add(l.walk.notional), Decimal.ZERO);
-    return {
+    const quote: RouteQuote = {
       svc_id: origin.target.market.svc_id,
       outcome: origin.target.outcome.name,
       side: q.side,
@@ -234,6 +246,7 @@ export class RouteQuoteService {
       excluded,
       decision,
     };
+    return { quote, venues: priced.map((p) => p.venue), plan };
   }
 
   private single(

@@ -129,7 +129,96 @@ async function wsClient(path = '/ws'): Promise<WsTestClient> {
   return client;
 }
 
+/** Contracts to buy on `market`'s outcome so the order is worth at least $2 at its best ask (venue minimums). */
+async function worthTwoDollars(market: Market, outcome: string): Promise<number> {
+  const book = await request(
+    `/api/v1/orderbook?svc_id=${encodeURIComponent(market.svc_id)}&outcome=${encodeURIComponent(outcome)}`,
+  );
+  const ask = (book.body as { asks: [number, number][] }).asks[0];
+  assert.ok(ask, `${market.svc_id}: no ask`);
+  return Math.max(5, Math.ceil(2 / ask[0]));
+}
+
+/** Each leg of a routed order or paired execution is an order its exchange holds, as the answer reports it. */
+async function legsAtVenue(
+  exchange: ExchangeId,
+  session: VenueSession,
+  legs: Array<{ exchange: string; order: { id: string; filled: number } | null }>,
+): Promise<void> {
+  assert.ok(legs.length > 0, `${exchange}: no leg`);
+  for (const leg of legs) {
+    assert.equal(leg.exchange, exchange);
+    assert.ok(leg.order, `${exchange}: a leg without its order`);
+    const direct = await cat.sims
+      .get(exchange)
+      ?.adapter.trading.getOrder?.(venueContext(), session, leg.order.id);
+    assert.equal(direct?.filled, leg.order.filled, `${exchange}: the exchange holds the leg as reported`);
+  }
+}
+
 const EXERCISERS = new Map<Capability, Walker>([
+  [
+    'route_orders',
+    async (exchange) => {
+      const { session } = await paperAccount(exchange);
+      const market = tradedMarket(exchange);
+      const outcome = market.outcomes[0]?.name as string;
+      const amount = await worthTwoDollars(market, outcome);
+      const res = await request('/api/v1/route/orders', {
+        method: 'POST',
+        headers: { 'idempotency-key': `walk-route-${exchange}` },
+        body: {
+          svc_id: market.svc_id,
+          outcome,
+          side: 'buy',
+          amount: String(amount),
+          exchanges: [exchange],
+          max_slippage: '1',
+          credentials: { [exchange]: session.credentials },
+        },
+      });
+      assert.equal(res.status, 200, `${exchange}: ${res.text}`);
+      const route = res.body as {
+        status: string;
+        legs: Array<{ exchange: string; order: { id: string; filled: number } | null }>;
+      };
+      assert.ok(route.status === 'filled' || route.status === 'partially_filled', res.text);
+      await legsAtVenue(exchange, session, route.legs);
+    },
+  ],
+  [
+    'arbitrage_execute',
+    async (exchange) => {
+      // Both outcomes of one market: a pair that pays 1, bought at what the books ask (max_cost above it).
+      const { session } = await paperAccount(exchange);
+      const market = tradedMarket(exchange);
+      const [yes, no] = market.outcomes.map((o) => o.name) as [string, string];
+      const size = Math.max(await worthTwoDollars(market, yes), await worthTwoDollars(market, no));
+      const res = await request('/api/v1/arbitrage/execute', {
+        method: 'POST',
+        headers: { 'idempotency-key': `walk-arb-${exchange}` },
+        body: {
+          legs: [
+            { svc_id: market.svc_id, outcome: yes },
+            { svc_id: market.svc_id, outcome: no },
+          ],
+          size: String(size),
+          max_cost: '2',
+          credentials: { [exchange]: session.credentials },
+        },
+      });
+      assert.equal(res.status, 200, `${exchange}: ${res.text}`);
+      const execution = res.body as {
+        status: string;
+        legs: Array<{ exchange: string; role: string; order: { id: string; filled: number } | null }>;
+      };
+      assert.ok(
+        execution.legs.some((l) => l.role === 'second'),
+        res.text,
+      );
+      await legsAtVenue(exchange, session, execution.legs);
+    },
+  ],
   [
     'create_order',
     async (exchange) => {
@@ -662,6 +751,34 @@ function probe(capability: Capability, exchange: ExchangeId): [string, TestReque
     refresh_balance: [`/api/v1/balance?exchange=${exchange}&refresh=true`, {}],
     watch_address: ['/api/v1/ws', {}],
     websocket: ['/ws', {}],
+    route_orders: [
+      '/api/v1/route/orders',
+      {
+        method: 'POST',
+        headers: { 'idempotency-key': `probe-route-${exchange}` },
+        body: {
+          svc_id: someMarket(exchange).svc_id,
+          side: 'buy',
+          amount: '1',
+          exchanges: [exchange],
+          max_slippage: '1',
+        },
+      },
+    ],
+    arbitrage_execute: [
+      '/api/v1/arbitrage/execute',
+      {
+        method: 'POST',
+        headers: { 'idempotency-key': `probe-arb-${exchange}` },
+        body: {
+          legs: [
+            { svc_id: someMarket(exchange).svc_id, outcome: 'Yes' },
+            { svc_id: someMarket(exchange).svc_id, outcome: 'No' },
+          ],
+          size: '1',
+        },
+      },
+    ],
   };
   return probes[capability];
 }

@@ -1,0 +1,676 @@
+// POST /arbitrage/execute: two buys that pay 1 together at resolution (Yes on one venue and No on its twin, or the
+// two outcomes of one market), executed so that the legging risk is bounded. The legs must be linked (a published
+// same_market link, the outcomes complementary through it, or both outcomes of one binary market), else 400. Both
+// books and fee models are read; the pair's cost on them (fees included) must be below 1 (or at most `max_cost`),
+// else 409 and nothing is sent. The leg on the thinner book goes first as an immediate order at its planned limit;
+// the second is sized to what the first filled, at the limit its book allows for that size; when the second fails
+// or fills short, `on_leg_risk: unwind` (default) sells the unhedged excess on the first venue at no less than
+// `unwind_limit` (default: the worst bid selling it took on the book as read), `hold` keeps it. Each leg is an
+// order of its own through the order journal (route-legs.ts) under its parent's row (kind `arbitrage`), each
+// written to that row before it is sent, so a retry under the same Idempotency-Key carries on where the last
+// stopped and never sends a leg twice. Figures are priced on the books the execution was planned on, for the sizes
+// the legs actually filled (the exchanges' own fills are at GET /fills).
+import { hash, randomUUID } from 'node:crypto';
+import { type Static, Type } from 'typebox';
+import type { BookLevel } from '../../domain/book.js';
+import { levelsFromBook, type WalkLevel, walkBook } from '../../domain/book-walk.js';
+import {
+  type PairLeg,
+  pairCost,
+  pairResult,
+  priceBuy,
+  thinnerLeg,
+} from '../../domain/crossvenue/paired-execution.js';
+import { twinOutcome } from '../../domain/crossvenue/twin-outcome.js';
+import { Decimal } from '../../domain/decimal.js';
+import { ExchangeId } from '../../domain/exchanges.js';
+import { feeFor } from '../../domain/fees/fee-for.js';
+import { FeeInfo, type FeeSchedule } from '../../domain/fees/schedule.js';
+import type { OrderType } from '../../domain/trading.js';
+import { AppError, validationError } from '../../errors/app-error.js';
+import type { LinksRepo } from '../../store/links-repo.js';
+import type { RouteOrdersRepo, RouteRow } from '../../store/route-orders-repo.js';
+import type { SessionResolver } from '../../vault/session-resolver.js';
+import type { ExecutionPriceService } from '../market-data/execution-price-service.js';
+import { amountOf } from '../market-data/execution-price-service.js';
+import type { MarketTarget, MarketTargets } from '../market-data/market-target.js';
+import type { OrderbookService } from '../market-data/orderbook-service.js';
+import { sessionOf, type TradingCaller } from '../trading/trading-caller.js';
+import {
+  LegOut,
+  type LegOutcome,
+  type LegSpec,
+  legCaller,
+  legKey,
+  legOut,
+  type RouteLegs,
+} from './route-legs.js';
+import { credentialsMap, idempotencyKeyOf, PerExchangeCredentials } from './route-orders-service.js';
+
+const DECIMAL = '^[0-9]+(\\.[0-9]+)?$';
+const LOT = Decimal.parse('0.01');
+const IMMEDIATE: readonly OrderType[] = ['ioc', 'fok'];
+
+export const ON_LEG_RISK = ['unwind', 'hold'] as const;
+export type OnLegRisk = (typeof ON_LEG_RISK)[number];
+
+export const ArbitrageExecuteBody = Type.Object(
+  {
+    legs: Type.Array(
+      Type.Object(
+        {
+          svc_id: Type.String({ minLength: 1, maxLength: 512 }),
+          outcome: Type.String({ minLength: 1, maxLength: 200 }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        minItems: 2,
+        maxItems: 2,
+        description: 'The two buys, as an opportunity of GET /arbitrage lists them',
+      },
+    ),
+    size: Type.String({ pattern: DECIMAL, maxLength: 40, description: 'Pairs (contracts per leg)' }),
+    max_cost: Type.Optional(
+      Type.String({
+        pattern: DECIMAL,
+        maxLength: 20,
+        description:
+          'The most one pair may cost on the books, both legs’ prices and fees included; default: refuse unless ' +
+          'a pair costs less than its payout of 1',
+      }),
+    ),
+    on_leg_risk: Type.Optional(
+      Type.Enum(ON_LEG_RISK, {
+        description:
+          'When the second leg fails or fills short: unwind (default) sells the unhedged excess on the first ' +
+          'venue at no less than unwind_limit; hold keeps it',
+      }),
+    ),
+    unwind_limit: Type.Optional(
+      Type.String({
+        pattern: DECIMAL,
+        maxLength: 20,
+        description:
+          'The lowest price the unwind sells at; default: the worst bid selling the excess reached on the first ' +
+          'venue’s book as read when the execution was planned',
+      }),
+    ),
+    credentials: Type.Optional(PerExchangeCredentials),
+  },
+  { additionalProperties: false },
+);
+export type ArbitrageExecuteBody = Static<typeof ArbitrageExecuteBody>;
+
+interface ArbTerms {
+  legs: Array<{ svc_id: string; outcome: string }>;
+  size: string;
+  max_cost: string | null;
+  on_leg_risk: OnLegRisk;
+  unwind_limit: string | null;
+}
+
+/** One leg as planned: its market, the book sides read (as JSON numbers), its fee model and the planned figures. */
+interface PlannedSide {
+  exchange: ExchangeId;
+  svc_id: string;
+  market_id: string;
+  outcome: string;
+  order_type: OrderType;
+  tick: number | null;
+  asks: BookLevel[];
+  bids: BookLevel[];
+  book_timestamp: string;
+  schedule: FeeSchedule;
+  limit_price: number;
+  est_cost: number;
+}
+
+interface ArbPlan {
+  /** In execution order: [first, second]. */
+  sides: [PlannedSide, PlannedSide];
+  size: number;
+  est_pair_cost: number;
+  max_cost: number | null;
+  link: {
+    svc_id: string;
+    exchange: ExchangeId;
+    confidence: number;
+    confidence_tier: string;
+    inverted: boolean;
+  } | null;
+}
+
+const Figures = Type.Object({
+  filled: Type.Number(),
+  est_avg_price: Type.Union([Type.Number(), Type.Null()]),
+  est_notional: Type.Number(),
+  est_fee: Type.Number(),
+});
+
+export const ArbitrageExecution = Type.Object({
+  id: Type.String(),
+  status: Type.Enum(['pending', 'hedged', 'partially_hedged', 'unhedged', 'unfilled'] as const, {
+    description:
+      'pending while a leg’s outcome is unknown (repeat the POST with the same Idempotency-Key to go on); hedged: ' +
+      'every contract bought first is hedged or unwound; partially_hedged / unhedged: some or all of it is held ' +
+      'unhedged (residual); unfilled: the first leg filled nothing',
+  }),
+  created_at: Type.String(),
+  size: Type.Number(),
+  on_leg_risk: Type.Enum(ON_LEG_RISK),
+  legs: Type.Array(Type.Intersect([LegOut, Type.Object({ figures: Figures })])),
+  est_pair_cost: Type.Number({ description: 'Cost of one pair on the books as planned, fees included' }),
+  hedged: Type.Number({ description: 'Pairs held, each paying 1 at resolution' }),
+  fees: Type.Number({
+    description: 'Every leg’s fee, as its exchange’s model prices it on the planned books',
+  }),
+  realised_edge: Type.Number({ description: 'hedged − what the hedged pairs cost (fees included)' }),
+  realised_edge_bps: Type.Union([Type.Number(), Type.Null()]),
+  unwind_pnl: Type.Number({
+    description: 'The unwind’s proceeds net of fee minus what those contracts cost',
+  }),
+  residual: Type.Union(
+    [
+      Type.Object({
+        exchange: ExchangeId,
+        svc_id: Type.String(),
+        outcome: Type.String(),
+        size: Type.Number(),
+        cost: Type.Number(),
+      }),
+      Type.Null(),
+    ],
+    { description: 'First-leg contracts neither hedged nor unwound: your unhedged exposure' },
+  ),
+  decision: Type.Object({
+    books: Type.Array(
+      Type.Object({
+        exchange: ExchangeId,
+        svc_id: Type.String(),
+        outcome: Type.String(),
+        timestamp: Type.String(),
+      }),
+    ),
+    fee_models: Type.Array(FeeInfo),
+    link: Type.Union([
+      Type.Object({
+        svc_id: Type.String(),
+        exchange: ExchangeId,
+        confidence: Type.Number(),
+        confidence_tier: Type.String(),
+        inverted: Type.Boolean(),
+      }),
+      Type.Null(),
+    ]),
+  }),
+});
+export type ArbitrageExecution = Static<typeof ArbitrageExecution>;
+
+interface ArbBook {
+  legs: LegSpec[];
+}
+
+export interface ArbitrageExecutionOptions {
+  targets: Pick<MarketTargets, 'resolve'>;
+  links: Pick<LinksRepo, 'twins'>;
+  orderbook: Pick<OrderbookService, 'fullBook'>;
+  fees: Pick<ExecutionPriceService, 'feeSchedule'>;
+  legs: RouteLegs;
+  repo: RouteOrdersRepo;
+  sessions: SessionResolver;
+  clock?: () => number;
+}
+
+export class ArbitrageExecutionService {
+  private readonly clock: () => number;
+  private readonly inFlight = new Map<string, { requestHash: string; answer: Promise<ArbitrageExecution> }>();
+
+  constructor(private readonly options: ArbitrageExecutionOptions) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  async execute(
+    caller: TradingCaller,
+    body: ArbitrageExecuteBody,
+    rawKey: string | undefined,
+  ): Promise<ArbitrageExecution> {
+    const key = idempotencyKeyOf(rawKey);
+    const terms: ArbTerms = {
+      legs: body.legs.map((l) => ({ svc_id: l.svc_id, outcome: l.outcome })),
+      size: body.size,
+      max_cost: body.max_cost ?? null,
+      on_leg_risk: body.on_leg_risk ?? 'unwind',
+      unwind_limit: body.unwind_limit ?? null,
+    };
+    const size = amountOf(terms.size);
+    const unwindLimit = terms.unwind_limit === null ? null : Decimal.parse(terms.unwind_limit);
+    if (unwindLimit && !(unwindLimit.gt(Decimal.ZERO) && unwindLimit.lt(Decimal.ONE))) {
+      throw validationError(['unwind_limit must be strictly between 0 and 1']);
+    }
+    const maxCost = terms.max_cost === null ? null : Decimal.parse(terms.max_cost);
+    if (maxCost?.isZero()) throw validationError(['max_cost must be greater than 0']);
+    const credentials = credentialsMap(body.credentials);
+    const requestHash = hash('sha256', JSON.stringify(terms), 'hex');
+    const existing = await this.options.repo.byKey(caller.tenant, key);
+    if (existing) return this.replay(caller, credentials, existing, requestHash);
+    const flightKey = `${caller.tenant}\n${key}`;
+    const flying = this.inFlight.get(flightKey);
+    if (flying) {
+      if (flying.requestHash !== requestHash) throw keyReused();
+      return flying.answer;
+    }
+    const answer = this.place(caller, credentials, terms, size, maxCost, key, requestHash);
+    this.inFlight.set(flightKey, { requestHash, answer });
+    try {
+      return await answer;
+    } finally {
+      this.inFlight.delete(flightKey);
+    }
+  }
+
+  private replay(
+    caller: TradingCaller,
+    credentials: ReadonlyMap<string, unknown>,
+    row: RouteRow,
+    requestHash: string,
+  ): Promise<ArbitrageExecution> {
+    if (row.kind !== 'arbitrage' || row.requestHash !== requestHash) throw keyReused();
+    return this.drive(caller, credentials, row);
+  }
+
+  private async place(
+    caller: TradingCaller,
+    credentials: ReadonlyMap<string, unknown>,
+    terms: ArbTerms,
+    size: Decimal,
+    maxCost: Decimal | null,
+    key: string,
+    requestHash: string,
+  ): Promise<ArbitrageExecution> {
+    const [a, b] = terms.legs as [ArbTerms['legs'][0], ArbTerms['legs'][0]];
+    const targets = await Promise.all(
+      [a, b].map((l) =>
+        this.options.targets.resolve({ svc_id: l.svc_id, outcome: l.outcome }, 'arbitrage_execute', caller),
+      ),
+    );
+    const [ta, tb] = targets as [MarketTarget, MarketTarget];
+    const link = await this.linkOf(ta, tb);
+    for (const t of [ta, tb]) {
+      await sessionOf(this.options.sessions, legCaller(caller, credentials, t.venue.descriptor.id), t.venue);
+    }
+    const read = await Promise.all(
+      [ta, tb].map(async (t) => {
+        const [book, schedule] = await Promise.all([
+          this.options.orderbook.fullBook(t, caller),
+          this.options.fees.feeSchedule(t, caller),
+        ]);
+        return { t, book, schedule };
+      }),
+    );
+    const both = read.map(({ t, book, schedule }) => {
+      const tick = book.tick_size ?? t.market.tick_size ?? null;
+      const pair: PairLeg = {
+        asks: levelsFromBook(book.asks),
+        fee: (fills) => feeFor(schedule, { side: 'buy', fills }).fee ?? Decimal.ZERO,
+        tick: typeof tick === 'number' && tick > 0 ? Decimal.fromNumber(tick) : null,
+      };
+      return { t, book, schedule, pair, tick };
+    });
+    for (const l of both) {
+      if (
+        feeFor(l.schedule, { side: 'buy', fills: [{ price: Decimal.parse('0.5'), size: Decimal.ONE }] })
+          .fee === null
+      ) {
+        throw new AppError(
+          'not_supported',
+          `${l.t.venue.descriptor.id} does not publish the fee this market charges`,
+        );
+      }
+    }
+    // The pairs both books hold now, in whole lots.
+    const depth = both.map((l) => walkBook('buy', l.pair.asks, size).filled);
+    const fill = Decimal.min(depth[0] as Decimal, depth[1] as Decimal)
+      .div(LOT, 0, 'floor')
+      .mul(LOT);
+    if (fill.isZero()) throw new AppError('conflict', 'the books hold no pair now; nothing was sent');
+    const priced = both.map((l) => priceBuy(l.pair, fill)) as [
+      ReturnType<typeof priceBuy>,
+      ReturnType<typeof priceBuy>,
+    ];
+    const cost = pairCost(priced[0], priced[1], fill) as Decimal;
+    if (maxCost ? cost.gt(maxCost) : !cost.lt(Decimal.ONE)) {
+      throw new AppError(
+        'conflict',
+        `a pair costs ${cost.toString()} on the books, fees included, ` +
+          `${maxCost ? `more than max_cost ${maxCost.toString()}` : 'not less than its payout of 1'}; nothing was sent`,
+      );
+    }
+    const first = thinnerLeg([both[0]?.pair as PairLeg, both[1]?.pair as PairLeg], priced);
+    const order = first === 0 ? [0, 1] : [1, 0];
+    const side = (i: number): PlannedSide => {
+      const l = both[i] as (typeof both)[0];
+      const p = priced[i as 0 | 1];
+      const orderType = IMMEDIATE.find((t) => l.t.venue.descriptor.features.orderTypes.includes(t));
+      if (!orderType)
+        throw new AppError('not_supported', `${l.t.venue.descriptor.id} takes no immediate orders`);
+      return {
+        exchange: l.t.venue.descriptor.id,
+        svc_id: l.t.market.svc_id,
+        market_id: l.t.market.exchange_market_id,
+        outcome: l.t.outcome.name,
+        order_type: orderType,
+        tick: l.tick,
+        asks: l.book.asks,
+        bids: l.book.bids,
+        book_timestamp: l.book.timestamp,
+        schedule: l.schedule,
+        limit_price: p.limit.toNumber(),
+        est_cost: p.cost.toNumber(),
+      };
+    };
+    const plan: ArbPlan = {
+      sides: [side(order[0] as number), side(order[1] as number)],
+      size: fill.toNumber(),
+      est_pair_cost: cost.toNumber(),
+      max_cost: maxCost?.toNumber() ?? null,
+      link,
+    };
+    const id = randomUUID();
+    const s0 = plan.sides[0];
+    const book: ArbBook = {
+      legs: [
+        {
+          key: legKey(id, 0),
+          round: 1,
+          role: 'first',
+          exchange: s0.exchange,
+          svc_id: s0.svc_id,
+          market_id: s0.market_id,
+          outcome: s0.outcome,
+          side: 'buy',
+          order_type: s0.order_type,
+          limit_price: s0.limit_price,
+          size: fill.toNumber(),
+        },
+      ],
+    };
+    const { row, created } = await this.options.repo.insert({
+      id,
+      kind: 'arbitrage',
+      customerId: caller.tenant,
+      idempotencyKey: key,
+      requestHash,
+      request: JSON.stringify(terms),
+      plan: JSON.stringify(plan),
+      legs: JSON.stringify(book),
+      round: 1,
+      nowMs: this.clock(),
+    });
+    if (!created) return this.replay(caller, credentials, row, requestHash);
+    return this.drive(caller, credentials, row);
+  }
+
+  /** The link that makes the two legs one bet paying 1, or a 400 naming why they are not. */
+  private async linkOf(a: MarketTarget, b: MarketTarget): Promise<ArbPlan['link']> {
+    const binary = (t: MarketTarget) => t.market.outcomes.length === 2;
+    if (a.market.svc_id === b.market.svc_id) {
+      if (a.outcome.name === b.outcome.name || !binary(a)) {
+        throw validationError([
+          'the two legs must be the two outcomes of one binary market, or linked twins',
+        ]);
+      }
+      return null;
+    }
+    const link = (await this.options.links.twins(a.market.svc_id)).find((l) => l.svc_id === b.market.svc_id);
+    if (!link) {
+      throw validationError([
+        `${a.market.svc_id} and ${b.market.svc_id} are not linked (no published same_market link)`,
+      ]);
+    }
+    const mapped = twinOutcome(
+      a.market.outcomes.map((o) => o.name),
+      a.outcome.name,
+      b.market.outcomes.map((o) => o.name),
+      link.inverted,
+    );
+    if (!mapped.ok) throw validationError([`${b.market.svc_id}: ${mapped.reason}`]);
+    if (!binary(b) || !binary(a) || mapped.name === b.outcome.name) {
+      throw validationError([
+        `buying ${a.outcome.name} on ${a.market.svc_id} and ${b.outcome.name} on ${b.market.svc_id} is the same ` +
+          'bet twice, not a pair: take the other outcome on one of them',
+      ]);
+    }
+    return {
+      svc_id: link.svc_id,
+      exchange: link.exchange,
+      confidence: link.confidence,
+      confidence_tier: link.confidence_tier,
+      inverted: link.inverted,
+    };
+  }
+
+  /** Sends the next leg the state calls for (each written to the parent row first), and answers. */
+  private async drive(
+    caller: TradingCaller,
+    credentials: ReadonlyMap<string, unknown>,
+    row: RouteRow,
+    depth = 0,
+  ): Promise<ArbitrageExecution> {
+    const terms = JSON.parse(row.request) as ArbTerms;
+    const plan = JSON.parse(row.plan) as ArbPlan;
+    let book = JSON.parse(row.legs) as ArbBook;
+    let text = row.legs;
+    const send = (l: LegSpec) => this.options.legs.send(legCaller(caller, credentials, l.exchange), l);
+    const outcomes: LegOutcome[] = [];
+    /** Writes `spec` to the parent row before it is sent; false when another driver wrote a leg first. */
+    const append = async (spec: LegSpec): Promise<boolean> => {
+      const next = JSON.stringify({ legs: [...book.legs, spec] });
+      if (!(await this.options.repo.replaceLegs(row.seq, text, next, 1, this.clock()))) return false;
+      book = { legs: [...book.legs, spec] };
+      text = next;
+      return true;
+    };
+    const again = async () => {
+      const reread = await this.options.repo.bySeq(row.seq);
+      if (!reread || depth >= 3)
+        throw new AppError('service_unavailable', 'the execution is being changed; retry');
+      return this.drive(caller, credentials, reread, depth + 1);
+    };
+    for (let i = 0; i < 3; i++) {
+      const spec = book.legs[i];
+      if (spec) {
+        const outcome = await send(spec);
+        if (outcome.refusedBeforeSending && outcome.error) {
+          const legs = book.legs.map((l, j) => (j === i ? { ...l, refused: outcome.error ?? undefined } : l));
+          const next = JSON.stringify({ legs });
+          if (!(await this.options.repo.replaceLegs(row.seq, text, next, 1, this.clock()))) return again();
+          book = { legs: legs as LegSpec[] };
+          text = next;
+        }
+        outcomes.push(outcome);
+        if (outcome.state === 'pending') break;
+        continue;
+      }
+      const next = this.nextLeg(row.id, i, terms, plan, outcomes);
+      if (!next) break;
+      if (!(await append(next))) return again();
+      const outcome = await send(next);
+      if (outcome.refusedBeforeSending && outcome.error) {
+        const legs = book.legs.map((l, j) => (j === i ? { ...l, refused: outcome.error ?? undefined } : l));
+        const t = JSON.stringify({ legs });
+        if (await this.options.repo.replaceLegs(row.seq, text, t, 1, this.clock())) {
+          book = { legs: legs as LegSpec[] };
+          text = t;
+        }
+      }
+      outcomes.push(outcome);
+      if (outcome.state === 'pending') break;
+    }
+    return view(row, terms, plan, outcomes);
+  }
+
+  /** The second leg (sized to the first's fill) or the unwind (the excess), or null when none is due. */
+  private nextLeg(
+    id: string,
+    index: number,
+    terms: ArbTerms,
+    plan: ArbPlan,
+    outcomes: readonly LegOutcome[],
+  ): LegSpec | null {
+    const filled = (o: LegOutcome | undefined) =>
+      o?.order && o.order.filled > 0 ? Decimal.fromNumber(o.order.filled) : Decimal.ZERO;
+    const first = outcomes[0];
+    const f = filled(first);
+    if (index === 1) {
+      const size = f.div(LOT, 0, 'floor').mul(LOT);
+      if (size.isZero()) return null;
+      const s = plan.sides[1];
+      const priced = priceBuy(sidePair(s), size);
+      // Sized to what the first filled; its limit is what the planned book asks for that size.
+      return {
+        key: legKey(id, 1),
+        round: 1,
+        role: 'second',
+        exchange: s.exchange,
+        svc_id: s.svc_id,
+        market_id: s.market_id,
+        outcome: s.outcome,
+        side: 'buy',
+        order_type: s.order_type,
+        limit_price: (priced.walk.filled.isZero()
+          ? Decimal.fromNumber(s.limit_price)
+          : priced.limit
+        ).toNumber(),
+        size: size.toNumber(),
+      };
+    }
+    if (index === 2) {
+      if (terms.on_leg_risk !== 'unwind') return null;
+      const excess = f.sub(filled(outcomes[1])).div(LOT, 0, 'floor').mul(LOT);
+      if (!excess.gt(Decimal.ZERO)) return null;
+      const s = plan.sides[0];
+      let limit: Decimal | null = terms.unwind_limit === null ? null : Decimal.parse(terms.unwind_limit);
+      if (limit === null) {
+        const walk = walkBook('sell', levelsFromBook(s.bids), excess);
+        if (walk.worstPrice === null) return null;
+        limit = walk.worstPrice;
+        const tick = s.tick !== null && s.tick > 0 ? Decimal.fromNumber(s.tick) : null;
+        if (tick) limit = limit.div(tick, 0, 'floor').mul(tick);
+      }
+      return {
+        key: legKey(id, 2),
+        round: 1,
+        role: 'unwind',
+        exchange: s.exchange,
+        svc_id: s.svc_id,
+        market_id: s.market_id,
+        outcome: s.outcome,
+        side: 'sell',
+        order_type: s.order_type,
+        limit_price: limit.toNumber(),
+        size: excess.toNumber(),
+      };
+    }
+    return null;
+  }
+}
+
+function keyReused(): AppError {
+  return new AppError('conflict', 'this Idempotency-Key was already used for a different request');
+}
+
+function sidePair(s: PlannedSide): PairLeg {
+  return {
+    asks: levelsFromBook(s.asks),
+    fee: (fills) => feeFor(s.schedule, { side: 'buy', fills }).fee ?? Decimal.ZERO,
+    tick: s.tick !== null && s.tick > 0 ? Decimal.fromNumber(s.tick) : null,
+  };
+}
+
+/** A leg's figures for `filled` contracts, priced on the side of the planned book it took. */
+function figuresOf(s: PlannedSide, o: LegOutcome): { filled: Decimal; notional: Decimal; fee: Decimal } {
+  const filled = o.order && o.order.filled > 0 ? Decimal.fromNumber(o.order.filled) : Decimal.ZERO;
+  if (filled.isZero()) return { filled, notional: Decimal.ZERO, fee: Decimal.ZERO };
+  const side = o.spec.side;
+  const levels: WalkLevel[] = levelsFromBook(side === 'buy' ? s.asks : s.bids);
+  const walk = walkBook(side, levels, filled);
+  const fee = feeFor(s.schedule, { side, fills: walk.fills }).fee ?? Decimal.ZERO;
+  return { filled, notional: walk.notional, fee };
+}
+
+function view(
+  row: RouteRow,
+  terms: ArbTerms,
+  plan: ArbPlan,
+  outcomes: readonly LegOutcome[],
+): ArbitrageExecution {
+  const sideOf = (o: LegOutcome) => (o.spec.role === 'second' ? plan.sides[1] : plan.sides[0]);
+  const figures = outcomes.map((o) => figuresOf(sideOf(o), o));
+  const none = { filled: Decimal.ZERO, notional: Decimal.ZERO, fee: Decimal.ZERO };
+  const [f1, f2, f3] = [figures[0] ?? none, figures[1] ?? none, figures[2] ?? none];
+  const result = pairResult(
+    f1.filled,
+    f1.notional.add(f1.fee),
+    { filled: f2.filled, cost: f2.notional.add(f2.fee) },
+    { sold: f3.filled, netProceeds: f3.notional.sub(f3.fee) },
+  );
+  const pending = outcomes.some((o) => o.state === 'pending' || o.state === 'unsent');
+  const status: ArbitrageExecution['status'] = pending
+    ? 'pending'
+    : f1.filled.isZero()
+      ? 'unfilled'
+      : result.residual.isZero()
+        ? 'hedged'
+        : result.hedged.isZero() && f3.filled.isZero()
+          ? 'unhedged'
+          : 'partially_hedged';
+  const fees = f1.fee.add(f2.fee).add(f3.fee);
+  const s0 = plan.sides[0];
+  return {
+    id: row.id,
+    status,
+    created_at: new Date(row.createdMs).toISOString(),
+    size: plan.size,
+    on_leg_risk: terms.on_leg_risk,
+    legs: outcomes.map((o, i) => {
+      const f = figures[i] ?? none;
+      return {
+        ...legOut(o),
+        figures: {
+          filled: f.filled.toNumber(),
+          est_avg_price: f.filled.isZero() ? null : f.notional.div(f.filled, 12).toNumber(),
+          est_notional: f.notional.toNumber(),
+          est_fee: f.fee.toNumber(),
+        },
+      };
+    }),
+    est_pair_cost: plan.est_pair_cost,
+    hedged: result.hedged.toNumber(),
+    fees: fees.toNumber(),
+    realised_edge: result.edge.toNumber(),
+    realised_edge_bps: result.hedgedCost.isZero()
+      ? null
+      : result.edge.mul(Decimal.fromInt(10_000)).div(result.hedgedCost, 4).toNumber(),
+    unwind_pnl: result.unwindPnl.toNumber(),
+    residual: result.residual.isZero()
+      ? null
+      : {
+          exchange: s0.exchange,
+          svc_id: s0.svc_id,
+          outcome: s0.outcome,
+          size: result.residual.toNumber(),
+          cost: result.residualCost.toNumber(),
+        },
+    decision: {
+      books: plan.sides.map((s) => ({
+        exchange: s.exchange,
+        svc_id: s.svc_id,
+        outcome: s.outcome,
+        timestamp: s.book_timestamp,
+      })),
+      fee_models: plan.sides.map((s) => feeFor(s.schedule, { side: 'buy', fills: [] }).info),
+      link: plan.link,
+    },
+  };
+}
