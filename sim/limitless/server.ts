@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimClock } from '../shared/control.js';
 import type { SimFaults } from '../shared/faults.js';
 import { sendJson } from '../shared/http.js';
+import { readBody } from '../shared/http.js';
 import type { LimitlessAccounts } from './auth.js';
 import type { SimCatalog, SimMarket } from './catalog.js';
 import { HISTORY_INTERVALS, type HistoryInterval, historyPoints } from './history.js';
@@ -12,6 +13,8 @@ import { AUTOMATION_TYPES, type SimListing, SORT_BY, TRADE_TYPES } from './listi
 import { groupPayload, marketPayload, orderbookPayload, type PayloadContext } from './payloads.js';
 import { pnlChartDocument, positionsDocument, profileDocument, tradedVolumeDocument } from './portfolio.js';
 import { type SimTape, TRADERS, tapeNewestFirst } from './tape.js';
+import type { LimitlessExchange } from './exchange.js';
+import { TradingProblem, tradingRoute } from './trading-routes.js';
 
 export interface LimitlessSimState {
   catalog: SimCatalog;
@@ -22,6 +25,9 @@ export interface LimitlessSimState {
   clock: SimClock;
   /** The world's own clock: world.now moved by the time the simulator has run and been advanced. */
   worldNowMs(): number;
+  exchange: LimitlessExchange;
+  /** Told of a market whose book an order or cancel changed (the feed pushes it). */
+  bookChanged(slug: string): void;
 }
 
 type Query = URLSearchParams;
@@ -63,9 +69,28 @@ export async function handleLimitlessRequest(
   const raw = req.url ?? '/';
   const url = requestUrl(raw);
   try {
-    const body = route(state, req, raw, url.pathname, url.searchParams);
-    sendJson(res, 200, body);
+    const method = req.method ?? 'GET';
+    const body = method === 'POST' || method === 'DELETE' ? await readBody(req) : '';
+    const parts = url.pathname
+      .split('/')
+      .filter((p) => p.length > 0)
+      .map(safeDecode);
+    if (parts[0] === 'orders' || (parts[0] === 'markets' && parts[2] === 'user-orders')) {
+      const auth = state.accounts.authenticate(req.headers, method, raw, body);
+      if (auth.kind === 'refused') throw UNAUTHORIZED;
+      const answer = await tradingRoute(
+        { catalog: state.catalog, exchange: state.exchange, changed: (slug) => state.bookChanged(slug) },
+        auth.kind === 'ok' ? auth.account : null,
+        method,
+        parts,
+        url.searchParams,
+        body,
+      );
+      if (answer) return sendJson(res, answer.status, answer.body);
+    }
+    sendJson(res, 200, route(state, req, raw, url.pathname, url.searchParams));
   } catch (error) {
+    if (error instanceof TradingProblem) return sendJson(res, error.status, error.body);
     if (!(error instanceof HttpProblem)) throw error;
     sendJson(res, error.status, error.body);
   }
@@ -85,8 +110,10 @@ function route(state: LimitlessSimState, req: IncomingMessage, raw: string, path
     if (parts.length === 3) {
       const slug = parts[1] as string;
       switch (parts[2]) {
-        case 'orderbook':
-          return orderbookPayload(clobMarket(state, slug), ctx);
+        case 'orderbook': {
+          const m = clobMarket(state, slug);
+          return orderbookPayload(m, ctx, state.exchange.book(m));
+        }
         case 'historical-price':
           return historicalPrice(state, slug, q);
         case 'events':
