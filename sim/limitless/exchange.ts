@@ -154,14 +154,17 @@ export class LimitlessExchange {
       const p = yesPriceOf(o as { outcome: 'yes' | 'no'; price: number });
       into.set(p, (into.get(p) ?? 0) + o.size - o.filled);
     }
-    const level = (side: 'BUY' | 'SELL') => ([price, size]: [number, number]): LimitlessLevel => ({
-      price,
-      size,
-      side,
-    });
+    const level =
+      (side: 'BUY' | 'SELL') =>
+      ([price, size]: [number, number]): LimitlessLevel => ({
+        price,
+        size,
+        side,
+      });
     const b = [...bids].sort((x, y) => y[0] - x[0]).map(level('BUY'));
     const a = [...asks].sort((x, y) => x[0] - y[0]).map(level('SELL'));
-    const mid = b.length && a.length ? Math.round(((b[0]?.price ?? 0) + (a[0]?.price ?? 0)) * 500) / 1000 : null;
+    const mid =
+      b.length && a.length ? Math.round(((b[0]?.price ?? 0) + (a[0]?.price ?? 0)) * 500) / 1000 : null;
     return { bids: b, asks: a, mid };
   }
 
@@ -183,18 +186,28 @@ export class LimitlessExchange {
   async place(account: LimitlessAccount, m: SimMarket, req: NewOrderRequest): Promise<SimOrder> {
     this.sync(m);
     const o = req.order;
-    if (req.ownerId !== account.profileId) throw new ExchangeError(403, 'ownerId does not match the API token');
+    if (req.ownerId !== account.profileId)
+      throw new ExchangeError(403, 'ownerId does not match the API token');
     if (marketState(m, this.worldNowMs()) !== 'active') throw new ExchangeError(400, 'Market is not active');
-    const outcome = o.tokenId === tokenIdOf(m, 'yes') ? 'yes' : o.tokenId === tokenIdOf(m, 'no') ? 'no' : null;
+    const outcome =
+      o.tokenId === tokenIdOf(m, 'yes') ? 'yes' : o.tokenId === tokenIdOf(m, 'no') ? 'no' : null;
     if (outcome === null) throw new ExchangeError(400, 'tokenId does not belong to this market');
     if (o.signatureType !== 0) throw new ExchangeError(400, 'Only EOA (signatureType 0) orders are accepted');
-    if (o.maker.toLowerCase() !== account.address.toLowerCase() || o.signer.toLowerCase() !== o.maker.toLowerCase()) {
+    if (
+      o.maker.toLowerCase() !== account.address.toLowerCase() ||
+      o.signer.toLowerCase() !== o.maker.toLowerCase()
+    ) {
       throw new ExchangeError(400, 'maker and signer must be the account wallet');
     }
     if (o.side !== 0 && o.side !== 1) throw new ExchangeError(400, 'side must be 0 (BUY) or 1 (SELL)');
     const makerAmount = Number(o.makerAmount);
     const takerAmount = Number(o.takerAmount);
-    if (!Number.isSafeInteger(makerAmount) || !Number.isSafeInteger(takerAmount) || makerAmount <= 0 || takerAmount <= 0) {
+    if (
+      !Number.isSafeInteger(makerAmount) ||
+      !Number.isSafeInteger(takerAmount) ||
+      makerAmount <= 0 ||
+      takerAmount <= 0
+    ) {
       throw new ExchangeError(400, 'makerAmount and takerAmount must be positive integers');
     }
     if (!this.validSignature(m, o)) throw new ExchangeError(400, 'Invalid order signature');
@@ -204,7 +217,8 @@ export class LimitlessExchange {
     }
     const expirationS = /^\d+$/.test(o.expiration) ? Number(o.expiration) : Number.NaN;
     if (!Number.isFinite(expirationS)) throw new ExchangeError(400, 'expiration must be an integer string');
-    if (expirationS !== 0 && expirationS * 1000 <= this.nowMs()) throw new ExchangeError(400, 'Order expired');
+    if (expirationS !== 0 && expirationS * 1000 <= this.nowMs())
+      throw new ExchangeError(400, 'Order expired');
     if (o.nonce !== account.nonce) throw new ExchangeError(400, 'Invalid nonce');
     if (o.feeRateBps !== ACCOUNT_FEE_RATE_BPS) {
       throw new ExchangeError(400, `feeRateBps must be the account rank's ${ACCOUNT_FEE_RATE_BPS}`);
@@ -219,7 +233,8 @@ export class LimitlessExchange {
       if (takerAmount !== 1) throw new ExchangeError(400, 'A FOK order carries takerAmount 1');
       size = makerAmount;
     } else if (req.orderType === 'GTC' || req.orderType === 'FAK') {
-      if (typeof o.price !== 'number' || !Number.isFinite(o.price)) throw new ExchangeError(400, 'price is required');
+      if (typeof o.price !== 'number' || !Number.isFinite(o.price))
+        throw new ExchangeError(400, 'price is required');
       const units = Math.round(o.price * SCALE);
       if (Math.abs(units / SCALE - o.price) > 1e-9 || units % 1000 !== 0 || units <= 0 || units >= SCALE) {
         throw new ExchangeError(400, 'price must be on the 0.001 tick, inside (0, 1)');
@@ -227,7 +242,8 @@ export class LimitlessExchange {
       price = units / SCALE;
       const shares = side === 0 ? takerAmount : makerAmount;
       if (shares % 1000 !== 0) throw new ExchangeError(400, 'size must be a multiple of 0.001 share');
-      const collateral = side === 0 ? Math.ceil((shares * units) / SCALE) : Math.floor((shares * units) / SCALE);
+      const collateral =
+        side === 0 ? Math.ceil((shares * units) / SCALE) : Math.floor((shares * units) / SCALE);
       if ((side === 0 ? makerAmount : takerAmount) !== collateral) {
         throw new ExchangeError(400, 'makerAmount and takerAmount do not match price × size');
       }
@@ -235,14 +251,17 @@ export class LimitlessExchange {
     } else {
       throw new ExchangeError(400, 'orderType must be one of GTC, FAK, FOK');
     }
-    if (req.postOnly && req.orderType !== 'GTC') throw new ExchangeError(400, 'postOnly is only supported for GTC');
+    if (req.postOnly && req.orderType !== 'GTC')
+      throw new ExchangeError(400, 'postOnly is only supported for GTC');
     // Balance and allowance: a BUY spends USDC (its makerAmount), a SELL delivers outcome tokens.
     if (side === 0) {
       if (!account.usdcApproved) throw new ExchangeError(400, 'Insufficient USDC allowance for the exchange');
       if (this.freeUsdc(account) < makerAmount) throw new ExchangeError(400, 'Insufficient USDC balance');
     } else {
-      if (!account.ctfApproved) throw new ExchangeError(400, 'Conditional tokens not approved for the exchange');
-      if (this.freeTokens(account, m, outcome) < makerAmount) throw new ExchangeError(400, 'Insufficient token balance');
+      if (!account.ctfApproved)
+        throw new ExchangeError(400, 'Conditional tokens not approved for the exchange');
+      if (this.freeTokens(account, m, outcome) < makerAmount)
+        throw new ExchangeError(400, 'Insufficient token balance');
     }
     const now = this.nowMs();
     const order: SimOrder = {
@@ -272,12 +291,14 @@ export class LimitlessExchange {
     }
     this.orders.set(order.id, order);
     this.signatures.add(o.signature.toLowerCase());
-    if (order.clientOrderId !== null) this.byClientId.set(`${account.profileId}|${order.clientOrderId}`, order);
+    if (order.clientOrderId !== null)
+      this.byClientId.set(`${account.profileId}|${order.clientOrderId}`, order);
     this.take(order);
-    if (order.filled >= order.size || (order.orderType === 'FOK' && order.filled > 0)) order.status = 'MATCHED';
+    if (order.filled >= order.size || (order.orderType === 'FOK' && order.filled > 0))
+      order.status = 'MATCHED';
     else if (order.orderType !== 'GTC') order.status = order.filled > 0 ? 'MATCHED' : 'KILLED';
     else {
-      order.lockedUsdc = side === 0 ? Math.ceil(((order.size - order.filled) * (price ?? 0)) ) : 0;
+      order.lockedUsdc = side === 0 ? Math.ceil((order.size - order.filled) * (price ?? 0)) : 0;
       this.restingOf(m).push(order);
     }
     return order;
@@ -301,7 +322,8 @@ export class LimitlessExchange {
   /** USDC not set aside for resting BUYs. */
   freeUsdc(account: LimitlessAccount): number {
     let locked = 0;
-    for (const list of this.resting.values()) for (const o of list) if (o.account === account) locked += o.lockedUsdc;
+    for (const list of this.resting.values())
+      for (const o of list) if (o.account === account) locked += o.lockedUsdc;
     return Number(account.usdc) - locked;
   }
 
@@ -365,7 +387,9 @@ export class LimitlessExchange {
    * What an order can take, best first: resting orders of other accounts and the house book's levels on the other
    * side at or better than its limit (a FOK has none), in YES-view prices; resting orders first at one price.
    */
-  private crossing(order: SimOrder): Array<{ yesPrice: number; maker: SimOrder | null; size: number; key?: string }> {
+  private crossing(
+    order: SimOrder,
+  ): Array<{ yesPrice: number; maker: SimOrder | null; size: number; key?: string }> {
     const m = order.market;
     const step = this.step();
     const bid = bidsYes(order);
@@ -392,8 +416,8 @@ export class LimitlessExchange {
   private wanted(order: SimOrder, tokenPrice: number): number {
     if (order.orderType !== 'FOK') return order.size - order.filled;
     if (order.side === 1) return order.size - order.filled;
-    const spent = order.matches.reduce((s, x) => s + Math.ceil((x.size * x.price)), 0);
-    return Math.floor(((order.size - spent) / tokenPrice) / 1000) * 1000;
+    const spent = order.matches.reduce((s, x) => s + Math.ceil(x.size * x.price), 0);
+    return Math.floor((order.size - spent) / tokenPrice / 1000) * 1000;
   }
 
   private fokFillable(order: SimOrder): boolean {
@@ -422,7 +446,13 @@ export class LimitlessExchange {
    * own price (so a YES buy against a NO buy mints a pair, a YES sell against a NO sell merges one). Only the taker
    * pays a fee (docs fees page: "CLOB markets charge takers only").
    */
-  private settle(taker: SimOrder, maker: SimOrder | null, size: number, yesPrice: number, takerIsOrder: boolean): void {
+  private settle(
+    taker: SimOrder,
+    maker: SimOrder | null,
+    size: number,
+    yesPrice: number,
+    takerIsOrder: boolean,
+  ): void {
     const now = this.nowMs();
     const id = randomUUID();
     const txHash = `0x${hashHex(`limitless:match:${id}`)}`;
@@ -493,11 +523,18 @@ export function feeOf(
   side: 0 | 1,
 ): { usdFee: number; contractsFee: number } {
   const base = (feeRateBps / 10_000) * Math.min(price, 1 - price) * size;
-  return side === 0 ? { usdFee: 0, contractsFee: Math.floor(base / price) } : { usdFee: Math.floor(base), contractsFee: 0 };
+  return side === 0
+    ? { usdFee: 0, contractsFee: Math.floor(base / price) }
+    : { usdFee: Math.floor(base), contractsFee: 0 };
 }
 
 /** Moves USDC and tokens for one fill of one order (× 1e6 units), the fee taken from what the order receives. */
-function applyFill(o: SimOrder, price: number, size: number, fee: { usdFee: number; contractsFee: number }): void {
+function applyFill(
+  o: SimOrder,
+  price: number,
+  size: number,
+  fee: { usdFee: number; contractsFee: number },
+): void {
   const a = o.account;
   let h = a.holdings.get(o.market.slug);
   if (!h) {

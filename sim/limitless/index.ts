@@ -10,8 +10,8 @@ import { parseJson, readBody, sendJson } from '../shared/http.js';
 import { SimRequestLog } from '../shared/request-log.js';
 import { createWorld } from '../shared/world.js';
 import { LimitlessAccounts } from './auth.js';
-import { LimitlessExchange } from './exchange.js';
 import { buildCatalog } from './catalog.js';
+import { LimitlessExchange } from './exchange.js';
 import { SimListing } from './listing.js';
 import { seedHoldings } from './portfolio.js';
 import { handleLimitlessRequest, type LimitlessSimState, requestUrl } from './server.js';
@@ -60,7 +60,11 @@ export async function startLimitlessSim(opts: LimitlessSimOptions = {}): Promise
   const listing = new SimListing(catalog);
   const worldNowMs = () => world.now.getTime() + (clock.now() - startMs);
   // Order expirations and the signature window are held against wall time, as the chain and Limitless hold them.
-  const exchange = new LimitlessExchange(() => tape.step, worldNowMs, () => Date.now());
+  const exchange = new LimitlessExchange(
+    () => tape.step,
+    worldNowMs,
+    () => Date.now(),
+  );
   const state: LimitlessSimState = {
     catalog,
     listing,
@@ -120,7 +124,11 @@ export async function startLimitlessSim(opts: LimitlessSimOptions = {}): Promise
 
   // The wallet's on-chain approvals towards the exchange (USDC allowance for buys, CTF operator for sells).
   const approvals = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = (parseJson(await readBody(req)) ?? {}) as { address?: unknown; usdc?: unknown; ctf?: unknown };
+    const body = (parseJson(await readBody(req)) ?? {}) as {
+      address?: unknown;
+      usdc?: unknown;
+      ctf?: unknown;
+    };
     const account = typeof body.address === 'string' ? accounts.findByAddress(body.address) : undefined;
     if (!account) return sendJson(res, 404, { error: 'no such account' });
     if (typeof body.usdc === 'boolean') account.usdcApproved = body.usdc;

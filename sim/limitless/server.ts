@@ -4,16 +4,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimClock } from '../shared/control.js';
 import type { SimFaults } from '../shared/faults.js';
-import { sendJson } from '../shared/http.js';
-import { readBody } from '../shared/http.js';
+import { readBody, sendJson } from '../shared/http.js';
 import type { LimitlessAccounts } from './auth.js';
 import type { SimCatalog, SimMarket } from './catalog.js';
+import type { LimitlessExchange } from './exchange.js';
 import { HISTORY_INTERVALS, type HistoryInterval, historyPoints } from './history.js';
 import { AUTOMATION_TYPES, type SimListing, SORT_BY, TRADE_TYPES } from './listing.js';
 import { groupPayload, marketPayload, orderbookPayload, type PayloadContext } from './payloads.js';
 import { pnlChartDocument, positionsDocument, profileDocument, tradedVolumeDocument } from './portfolio.js';
 import { type SimTape, TRADERS, tapeNewestFirst } from './tape.js';
-import type { LimitlessExchange } from './exchange.js';
 import { TradingProblem, tradingRoute } from './trading-routes.js';
 
 export interface LimitlessSimState {

@@ -5,7 +5,13 @@
 // in docs/venues/limitless.md "Trading (simulator)".
 import type { LimitlessAccount } from './auth.js';
 import type { SimCatalog, SimMarket } from './catalog.js';
-import { ExchangeError, type LimitlessExchange, type NewOrderRequest, type SimMatch, type SimOrder } from './exchange.js';
+import {
+  ExchangeError,
+  type LimitlessExchange,
+  type NewOrderRequest,
+  type SimMatch,
+  type SimOrder,
+} from './exchange.js';
 
 export class TradingProblem extends Error {
   constructor(
@@ -19,7 +25,14 @@ export class TradingProblem extends Error {
 const problem = (status: number, message: string | string[]) =>
   new TradingProblem(status, {
     message,
-    error: status === 404 ? 'Not Found' : status === 409 ? 'Conflict' : status === 403 ? 'Forbidden' : 'Bad Request',
+    error:
+      status === 404
+        ? 'Not Found'
+        : status === 409
+          ? 'Conflict'
+          : status === 403
+            ? 'Forbidden'
+            : 'Bad Request',
     statusCode: status,
   });
 
@@ -42,12 +55,14 @@ export async function tradingRoute(
   body: string,
 ): Promise<{ status: number; body: unknown } | undefined> {
   const isOrders = parts[0] === 'orders';
-  const isUserOrders = method === 'GET' && parts[0] === 'markets' && parts.length === 3 && parts[2] === 'user-orders';
+  const isUserOrders =
+    method === 'GET' && parts[0] === 'markets' && parts.length === 3 && parts[2] === 'user-orders';
   if (!isOrders && !isUserOrders) return undefined;
   if (!account) throw new TradingProblem(401, { message: 'Unauthorized', statusCode: 401 });
   try {
     if (isUserOrders) return { status: 200, body: userOrders(deps, account, parts[1] as string, q) };
-    if (method === 'POST' && parts.length === 1) return { status: 201, body: await create(deps, account, body) };
+    if (method === 'POST' && parts.length === 1)
+      return { status: 201, body: await create(deps, account, body) };
     if (method === 'POST' && parts.length === 3 && parts[1] === 'status' && parts[2] === 'batch') {
       return { status: 200, body: statusBatch(deps, account, body) };
     }
@@ -81,7 +96,8 @@ function parseBody(body: string): Record<string, unknown> {
 function validOrderBody(v: unknown): v is NewOrderRequest['order'] {
   if (!v || typeof v !== 'object') return false;
   const o = v as Record<string, unknown>;
-  const intLike = (x: unknown) => (typeof x === 'number' && Number.isSafeInteger(x)) || (typeof x === 'string' && /^\d+$/.test(x));
+  const intLike = (x: unknown) =>
+    (typeof x === 'number' && Number.isSafeInteger(x)) || (typeof x === 'string' && /^\d+$/.test(x));
   return (
     intLike(o.salt) &&
     typeof o.maker === 'string' &&
@@ -110,8 +126,12 @@ async function create(deps: TradingDeps, account: LimitlessAccount, raw: string)
   if (body.orderType !== 'GTC' && body.orderType !== 'FAK' && body.orderType !== 'FOK') {
     problems.push('orderType must be one of the following values: GTC, FOK, FAK');
   }
-  if (body.postOnly !== undefined && typeof body.postOnly !== 'boolean') problems.push('postOnly must be a boolean');
-  if (body.clientOrderId !== undefined && (typeof body.clientOrderId !== 'string' || body.clientOrderId.length > 128)) {
+  if (body.postOnly !== undefined && typeof body.postOnly !== 'boolean')
+    problems.push('postOnly must be a boolean');
+  if (
+    body.clientOrderId !== undefined &&
+    (typeof body.clientOrderId !== 'string' || body.clientOrderId.length > 128)
+  ) {
     problems.push('clientOrderId must be a string of at most 128 characters');
   }
   if (problems.length > 0) throw problem(400, problems);
@@ -154,7 +174,7 @@ function orderDocument(o: SimOrder): Record<string, unknown> {
     status: o.status,
     originalSize: human(o.size),
     remainingSize: human(o.orderType === 'FOK' ? 0 : o.size - o.filled),
-    updatedAt: new Date(o.updatedMs).toISOString(),
+    updatedAt: o.updatedMs === o.createdMs ? null : new Date(o.updatedMs).toISOString(),
   };
 }
 
@@ -175,7 +195,10 @@ function execution(o: SimOrder): Record<string, unknown> {
   const taken = o.matches.filter((m) => m.isTaker);
   const contractsGross = taken.reduce((s, m) => s + m.size, 0);
   const contractsFee = taken.reduce((s, m) => s + m.contractsFee, 0);
-  const usdGross = taken.reduce((s, m) => s + (o.side === 0 ? Math.ceil(m.size * m.price) : Math.floor(m.size * m.price)), 0);
+  const usdGross = taken.reduce(
+    (s, m) => s + (o.side === 0 ? Math.ceil(m.size * m.price) : Math.floor(m.size * m.price)),
+    0,
+  );
   const usdFee = taken.reduce((s, m) => s + m.usdFee, 0);
   const notional = usdGross > 0 ? usdGross : 1;
   const feeUsdEquivalent = usdFee + taken.reduce((s, m) => s + m.contractsFee * m.price, 0);
@@ -214,7 +237,9 @@ function userOrders(deps: TradingDeps, account: LimitlessAccount, slug: string, 
   const asked = q.getAll('statuses').flatMap((s) => s.split(','));
   for (const s of asked) {
     if (!(STATUSES as readonly string[]).includes(s)) {
-      throw problem(400, [`each value in statuses must be one of the following values: ${STATUSES.join(', ')}`]);
+      throw problem(400, [
+        `each value in statuses must be one of the following values: ${STATUSES.join(', ')}`,
+      ]);
     }
   }
   const want = new Set(asked.length > 0 ? asked : ['LIVE']);
@@ -250,7 +275,9 @@ function statusBatch(deps: TradingDeps, account: LimitlessAccount, raw: string):
       return { index, status: 'error', error: 'Exactly one of orderId or clientOrderId is required' };
     }
     const found =
-      orderId !== undefined ? deps.exchange.find(orderId) : deps.exchange.findByClientId(account, clientOrderId as string);
+      orderId !== undefined
+        ? deps.exchange.find(orderId)
+        : deps.exchange.findByClientId(account, clientOrderId as string);
     if (!found || found.account !== account) {
       return { index, status: 'not_found', ...(orderId ? { orderId } : { clientOrderId }) };
     }

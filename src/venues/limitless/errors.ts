@@ -16,6 +16,15 @@ export const LIMITLESS_ERRORS: readonly VenueErrorRule[] = [
     describe: () => 'limitless: market not found',
   },
   { status: 400, message: 'Invalid address', code: 'validation_error', describe: (m) => `limitless: ${m}` },
+  { status: 400, message: 'Insufficient', code: 'insufficient_funds', describe: (m) => `limitless: ${m}` },
+  { status: 400, message: 'not approved', code: 'insufficient_funds', describe: (m) => `limitless: ${m}` },
+  {
+    status: 404,
+    message: 'Order not found',
+    code: 'order_not_found',
+    describe: () => 'limitless: order not found',
+  },
+  { status: 409, code: 'conflict', describe: (m) => `limitless: ${m}` },
 ];
 
 export function mapLimitlessError(error: unknown): unknown {

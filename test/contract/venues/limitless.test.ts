@@ -1,6 +1,6 @@
 // Limitless-specific contract cases, against the simulator over loopback: the NO book mirrors the YES book, negRisk
 // groups are the events of their child markets, the PnL-chart balance, positions, credentials (HMAC window, legacy
-// key, stranger, missing), wallet activity by address, ping, data only (no order methods), and the book stream's
+// key, stranger, missing), wallet activity by address, ping, the trading declaration, and the book stream's
 // REST reconcile and per-outcome subscriptions.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -129,7 +129,7 @@ describe('limitless: venue specifics', () => {
   });
 });
 
-describe('limitless: wallet activity, ping and data only', () => {
+describe('limitless: wallet activity, ping and trading declaration', () => {
   let venue: VenueUnderTest;
   before(async () => {
     venue = await startVenue('limitless', { size: 40 });
@@ -167,13 +167,13 @@ describe('limitless: wallet activity, ping and data only', () => {
     assert.ok(!stranger.message.includes(session.credentials.secret ?? '!'), 'no secret in the message');
   });
 
-  test('data only: order placement and cancellation are not declared and have no methods', () => {
+  test('trading is declared with its methods: gtc and ioc limit orders, history and fills', () => {
     const { descriptor, trading } = venue.adapter;
     for (const flag of ['create_order', 'cancel_order', 'fetch_order_history', 'fetch_fills'] as const) {
-      assert.equal(descriptor.has[flag], 'unsupported', flag);
+      assert.equal(descriptor.has[flag], 'supported', flag);
     }
-    assert.equal(trading.createOrder, undefined);
-    assert.equal(trading.cancelOrder, undefined);
+    assert.ok(trading.createOrder && trading.cancelOrder && trading.lookupOrder);
+    assert.deepEqual([...descriptor.features.orderTypes], ['gtc', 'ioc']);
     assert.equal(descriptor.has.fetch_price_history, 'supported');
     assert.equal(descriptor.has.websocket, 'supported');
     assert.doesNotThrow(() => new VenueRegistry([venue.adapter]));
