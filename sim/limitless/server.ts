@@ -52,8 +52,12 @@ export async function handleLimitlessRequest(
 ): Promise<void> {
   // The target lets a test aim faults at one route (`only`).
   const target = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0] ?? '/' };
+  // The body is read first: a request held by a latency fault is processed from it even if its client is gone.
+  const method = req.method ?? 'GET';
+  const body = method === 'POST' || method === 'DELETE' ? await readBody(req) : '';
   const fault = await state.faults.gate(target);
   state.faults.malformResponse(res, target);
+  state.faults.holdResponse(res, target);
   if (fault?.kind === 'rate_limited') {
     return sendJson(
       res,
@@ -68,8 +72,6 @@ export async function handleLimitlessRequest(
   const raw = req.url ?? '/';
   const url = requestUrl(raw);
   try {
-    const method = req.method ?? 'GET';
-    const body = method === 'POST' || method === 'DELETE' ? await readBody(req) : '';
     const parts = url.pathname
       .split('/')
       .filter((p) => p.length > 0)
