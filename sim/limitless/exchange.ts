@@ -168,6 +168,16 @@ export class LimitlessExchange {
     return { bids: b, asks: a, mid };
   }
 
+  /** The account's resting orders per market slug. */
+  liveOf(account: LimitlessAccount): Map<string, SimOrder[]> {
+    const out = new Map<string, SimOrder[]>();
+    for (const [slug, list] of this.resting) {
+      const mine = list.filter((o) => o.account === account);
+      if (mine.length > 0) out.set(slug, mine);
+    }
+    return out;
+  }
+
   find(id: string): SimOrder | undefined {
     return this.orders.get(id);
   }

@@ -13,7 +13,7 @@ import { AUTOMATION_TYPES, type SimListing, SORT_BY, TRADE_TYPES } from './listi
 import { groupPayload, marketPayload, orderbookPayload, type PayloadContext } from './payloads.js';
 import { pnlChartDocument, positionsDocument, profileDocument, tradedVolumeDocument } from './portfolio.js';
 import { type SimTape, TRADERS, tapeNewestFirst } from './tape.js';
-import { TradingProblem, tradingRoute } from './trading-routes.js';
+import { liveOrders, TradingProblem, tradingRoute } from './trading-routes.js';
 
 export interface LimitlessSimState {
   catalog: SimCatalog;
@@ -139,7 +139,14 @@ function route(state: LimitlessSimState, req: IncomingMessage, raw: string, path
     if (parts.length === 2 && (parts[1] === 'positions' || parts[1] === 'pnl-chart')) {
       const auth = state.accounts.authenticate(req.headers, method, raw, '');
       if (auth.kind !== 'ok') throw UNAUTHORIZED;
-      if (parts[1] === 'positions') return positionsDocument(auth.account, state.catalog, portfolio);
+      if (parts[1] === 'positions') {
+        return positionsDocument(
+          auth.account,
+          state.catalog,
+          portfolio,
+          liveOrders(state.exchange, auth.account),
+        );
+      }
       return pnlChart(state, auth.account, q, portfolio);
     }
     if (parts.length === 3) {

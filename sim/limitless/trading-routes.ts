@@ -147,6 +147,24 @@ function clobMarket(deps: TradingDeps, slug: string): SimMarket {
   return row;
 }
 
+/** The account's live orders per market, as a positions entry's `orders` lists them. */
+export function liveOrders(
+  exchange: LimitlessExchange,
+  account: LimitlessAccount,
+): Map<string, { liveOrders: Array<Record<string, unknown>>; totalCollateralLocked: number }> {
+  const out = new Map<
+    string,
+    { liveOrders: Array<Record<string, unknown>>; totalCollateralLocked: number }
+  >();
+  for (const [slug, orders] of exchange.liveOf(account)) {
+    out.set(slug, {
+      liveOrders: orders.map(orderDocument),
+      totalCollateralLocked: orders.reduce((s, o) => s + o.lockedUsdc, 0),
+    });
+  }
+  return out;
+}
+
 /** The SDK's CreatedOrder fields, plus the order's state (`status`, sizes, client id) as the status reads give it. */
 function orderDocument(o: SimOrder): Record<string, unknown> {
   const s = o.signed;

@@ -149,13 +149,16 @@ export function limitlessTrading(client: LimitlessClient): Required<Pick<Trading
     return doc.orders;
   }
 
-  /** Markets to read orders of when none is named: those the account holds a position in. */
+  /**
+   * Markets to read orders of when none is named: every CLOB entry of the positions document, which lists the
+   * markets the account holds tokens in or has live orders on (each entry's `orders.liveOrders`).
+   */
   async function heldMarkets(ctx: VenueContext, session: VenueSession): Promise<string[]> {
     const doc = await client.getPrivate(ctx, session, decodePositions, {
       path: '/portfolio/positions',
       operation: 'positions',
     });
-    return [...new Set(positionsToPositions(doc, null).map((p) => p.market_id))];
+    return [...new Set(doc.clob.flatMap((e) => (e.market?.slug ? [e.market.slug] : [])))];
   }
 
   async function ordersOf(
