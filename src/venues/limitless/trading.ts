@@ -230,11 +230,7 @@ export function limitlessTrading(client: LimitlessClient): Required<Pick<Trading
           operation: 'create_order',
           idempotent: false,
         });
-        return withExecution(
-          parseOrder(res.order, req.market_id, outcome),
-          res.makerMatches ?? [],
-          res.execution ?? null,
-        );
+        return withMatches(parseOrder(res.order, req.market_id, outcome), res.makerMatches ?? []);
       } catch (error) {
         const duplicate = error instanceof VenueStatusError && error.status === 409;
         const unknown =
@@ -415,12 +411,11 @@ export function parseOrder(o: LimitlessOrder, marketId: string, outcome: 'Yes' |
   };
 }
 
-/** The create answer's own matches are what filled at once: the order as it stands right after the send. */
-function withExecution(
-  order: Order,
-  matches: readonly LimitlessMatch[],
-  _execution: LimitlessExecution | null,
-): Order {
+/**
+ * The create answer's matches are what filled at once: they give the order's fill when its document carries no
+ * remaining size (only the simulator's is known to).
+ */
+function withMatches(order: Order, matches: readonly LimitlessMatch[]): Order {
   if (matches.length === 0 || order.filled > 0) return order;
   const filled = matches.reduce((s, m) => s + sharesOf(m.matchedSize) / UNITS, 0);
   return { ...order, filled, status: filled >= order.size ? 'filled' : 'partially_filled' };
