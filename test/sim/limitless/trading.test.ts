@@ -202,11 +202,19 @@ test('two paper accounts match: the resting seller is the maker (no fee), the bu
     },
     body: JSON.stringify({ items: [{ orderId: ask.order.id }] }),
   });
-  const result = ((await status.json()) as { results: Array<Record<string, any>> }).results[0];
+  interface StatusResult {
+    status: string;
+    data: {
+      order: { order: { status: string } };
+      makerMatches: Array<{ role: string }>;
+      execution: { totalsRaw: { usdFee: string } };
+    };
+  }
+  const result = ((await status.json()) as { results: StatusResult[] }).results[0];
   assert.equal(result?.status, 'found');
   assert.equal(result?.data.order.order.status, 'MATCHED');
   assert.deepEqual(
-    result?.data.makerMatches.map((m: { role: string }) => m.role),
+    result?.data.makerMatches.map((m) => m.role),
     ['MAKER'],
   );
   assert.equal(result?.data.execution.totalsRaw.usdFee, '0');
