@@ -4,7 +4,7 @@
 // `{timestamp}\n{METHOD}\n{path with query}\n{body}`), or a legacy `X-API-Key`. Also holds the paper accounts.
 // The window is checked against wall time, never the simulator's movable clock (that one only drives markets).
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { getAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 
 export const TIMESTAMP_TOLERANCE_MS = 30_000;
 /** What the Socket.IO handshake signs, whatever URL the client actually used (documented canonical message). */
@@ -24,8 +24,15 @@ export interface LimitlessAccount {
   tokenId: string;
   secret: string;
   apiKey: string;
+  /** The wallet's key: orders are EIP-712 signed by it (EOA), the paper credentials carry it. */
+  privateKey: `0x${string}`;
   /** EIP-55 checksummed, as Limitless shows accounts. */
   address: string;
+  /** The exchange contract's order nonce for this maker (orders must carry it; CTF Exchange `isValidNonce`). */
+  nonce: number;
+  /** ERC-20 USDC allowance and CTF operator approval towards the exchange (set on chain before trading). */
+  usdcApproved: boolean;
+  ctfApproved: boolean;
   /** Paper USDC on Base, × 1e6 (Limitless's REST API has no cash-balance endpoint; the wallet holds it on chain). */
   usdc: bigint;
   holdings: Map<string, Holding>;
@@ -54,12 +61,17 @@ export class LimitlessAccounts {
   skewMs = 0;
 
   register(): LimitlessAccount {
+    const privateKey = `0x${randomBytes(32).toString('hex')}` as const;
     const account: LimitlessAccount = {
       profileId: this.nextProfile++,
       tokenId: randomUUID(),
       secret: randomBytes(32).toString('base64'),
       apiKey: `lmts_${randomBytes(20).toString('hex')}`,
-      address: getAddress(`0x${randomBytes(20).toString('hex')}`),
+      privateKey,
+      address: privateKeyToAccount(privateKey).address,
+      nonce: 0,
+      usdcApproved: true,
+      ctfApproved: true,
       usdc: 0n,
       holdings: new Map(),
       realisedUsd: 0,

@@ -1,6 +1,7 @@
 // Public entry of the Limitless simulator: builds the shared world's Limitless catalogue and serves the REST API,
 // the Socket.IO /markets feed and the /__sim control surface on one loopback port. Imports nothing from src/.
-// Beside the shared controls: POST /__sim/limitless/auth-skew {skew_ms} runs the signature clock ahead of wall time.
+// Beside the shared controls: POST /__sim/limitless/auth-skew {skew_ms} runs the signature clock ahead of wall time;
+// POST /__sim/limitless/approvals {address, usdc?, ctf?} sets a wallet's approvals towards the exchange.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleControl, type SimAccount, SimClock } from '../shared/control.js';
@@ -10,6 +11,7 @@ import { SimRequestLog } from '../shared/request-log.js';
 import { createWorld } from '../shared/world.js';
 import { LimitlessAccounts } from './auth.js';
 import { buildCatalog } from './catalog.js';
+import { LimitlessExchange } from './exchange.js';
 import { SimListing } from './listing.js';
 import { seedHoldings } from './portfolio.js';
 import { handleLimitlessRequest, type LimitlessSimState, requestUrl } from './server.js';
@@ -57,16 +59,33 @@ export async function startLimitlessSim(opts: LimitlessSimOptions = {}): Promise
   const tape = new SimTape(startMs);
   const listing = new SimListing(catalog);
   const worldNowMs = () => world.now.getTime() + (clock.now() - startMs);
-  const state: LimitlessSimState = { catalog, listing, accounts, tape, faults, clock, worldNowMs };
+  // Order expirations and the signature window are held against wall time, as the chain and Limitless hold them.
+  const exchange = new LimitlessExchange(
+    () => tape.step,
+    worldNowMs,
+    () => Date.now(),
+  );
+  const state: LimitlessSimState = {
+    catalog,
+    listing,
+    accounts,
+    tape,
+    faults,
+    clock,
+    worldNowMs,
+    exchange,
+    bookChanged: (slug) => stream.publishMarket(slug),
+  };
 
   const createAccount = (options: LimitlessAccountOptions = {}): SimAccount => {
     const account = accounts.register();
     if (options.fund !== undefined && /^\d+$/.test(options.fund)) account.usdc += BigInt(options.fund);
     if (options.holdings) seedHoldings(account, catalog, options.holdings, worldNowMs());
+    // The wallet key signs orders (EIP-712); the token (or legacy key) authenticates requests.
     const credentials: Record<string, string> =
       options.scheme === 'api_key'
-        ? { api_key: account.apiKey }
-        : { token_id: account.tokenId, secret: account.secret };
+        ? { api_key: account.apiKey, private_key: account.privateKey }
+        : { token_id: account.tokenId, secret: account.secret, private_key: account.privateKey };
     return { credentials, address: account.address };
   };
 
@@ -103,8 +122,28 @@ export async function startLimitlessSim(opts: LimitlessSimOptions = {}): Promise
     sendJson(res, 200, { skew_ms: accounts.skewMs });
   };
 
+  // The wallet's on-chain approvals towards the exchange (USDC allowance for buys, CTF operator for sells).
+  const approvals = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = (parseJson(await readBody(req)) ?? {}) as {
+      address?: unknown;
+      usdc?: unknown;
+      ctf?: unknown;
+    };
+    const account = typeof body.address === 'string' ? accounts.findByAddress(body.address) : undefined;
+    if (!account) return sendJson(res, 404, { error: 'no such account' });
+    if (typeof body.usdc === 'boolean') account.usdcApproved = body.usdc;
+    if (typeof body.ctf === 'boolean') account.ctfApproved = body.ctf;
+    sendJson(res, 200, { usdc: account.usdcApproved, ctf: account.ctfApproved });
+  };
+
   const server = createServer((req, res) => {
     const path = requestUrl(req.url ?? '/').pathname;
+    if (path === '/__sim/limitless/approvals' && req.method === 'POST') {
+      approvals(req, res).catch(() => {
+        if (!res.headersSent) sendJson(res, 400, { error: 'body must be {address, usdc?, ctf?}' });
+      });
+      return;
+    }
     if (path === '/__sim/limitless/auth-skew' && req.method === 'POST') {
       authSkew(req, res).catch(() => {
         if (!res.headersSent) sendJson(res, 400, { error: 'skew_ms must be a JSON number' });
@@ -127,6 +166,7 @@ export async function startLimitlessSim(opts: LimitlessSimOptions = {}): Promise
     faults,
     clock,
     context: () => ({ step: tape.step, worldNowMs: worldNowMs() }),
+    book: (m) => exchange.book(m),
   });
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -2,7 +2,7 @@
 // names, order and JSON types follow the recorded market detail (ccxt) corrected by first-party evidence: the SDK's
 // types and Limitless's own web app send `id`, `expirationTimestamp`, `decimals`, `priorityIndex` and book
 // prices/sizes as numbers (ccxt's recorder stringifies every numeric scalar).
-import { tick } from './book.js';
+import { type SimBook, tick } from './book.js';
 import { categoryOf, expirationDate, hashHex, type SimGroup, type SimMarket, tokenIdOf } from './catalog.js';
 import { bookAt, type MarketState, marketState } from './tape.js';
 
@@ -12,6 +12,11 @@ const CLOB_EXCHANGE = '0x05c748E2f4DcDe0ec9Fa8DDc40DE6b867f923fa5';
 // Simulated negRisk contracts: addresses derived from a name, not Limitless's real deployment.
 const NEGRISK_EXCHANGE = `0x${hashHex('limitless:negrisk-exchange').slice(0, 40)}`;
 const NEGRISK_ADAPTER = `0x${hashHex('limitless:negrisk-adapter').slice(0, 40)}`;
+
+/** The exchange contract a market's orders are signed for (its `venue.exchange`). */
+export function exchangeOf(m: SimMarket): string {
+  return m.group ? NEGRISK_EXCHANGE : CLOB_EXCHANGE;
+}
 
 const CREATOR = {
   name: 'Limitless',
@@ -164,8 +169,11 @@ export function groupPayload(g: SimGroup, ctx: PayloadContext): Record<string, u
 }
 
 /** GET /markets/{slug}/orderbook: the YES book; REST sends maxSpread and minSize as strings (web app's type). */
-export function orderbookPayload(m: SimMarket, ctx: PayloadContext): Record<string, unknown> {
-  const book = bookAt(m, ctx.step, ctx.worldNowMs);
+export function orderbookPayload(
+  m: SimMarket,
+  ctx: PayloadContext,
+  book: SimBook = bookAt(m, ctx.step, ctx.worldNowMs),
+): Record<string, unknown> {
   const mid = book.mid;
   return {
     bids: book.bids,
@@ -189,8 +197,8 @@ export function orderbookUpdatePayload(
   m: SimMarket,
   ctx: PayloadContext,
   nowMs: number,
+  book: SimBook = bookAt(m, ctx.step, ctx.worldNowMs),
 ): Record<string, unknown> {
-  const book = bookAt(m, ctx.step, ctx.worldNowMs);
   return {
     marketSlug: m.slug,
     orderbook: {

@@ -23,16 +23,26 @@ const EMPTY_REWARDS = {
   rewardsChartData: [],
 };
 
+/** A market's live orders as a position entry's `orders` carries them (DOCS positions: `orders` per entry). */
+export interface LiveOrders {
+  liveOrders: Array<Record<string, unknown>>;
+  /** USDC × 1e6 set aside. */
+  totalCollateralLocked: number;
+}
+
 export function positionsDocument(
   account: LimitlessAccount | undefined,
   catalog: SimCatalog,
   ctx: PortfolioContext,
+  live: ReadonlyMap<string, LiveOrders> = new Map(),
 ): Record<string, unknown> {
   const clob: Array<Record<string, unknown>> = [];
-  for (const [slug, h] of account?.holdings ?? []) {
+  const slugs = new Set([...(account?.holdings.keys() ?? []), ...live.keys()]);
+  for (const slug of slugs) {
     const m = catalog.bySlug.get(slug);
     if (m?.kind !== 'market' || !account) continue;
-    clob.push(clobPosition(m, h, account, ctx));
+    const h = account.holdings.get(slug) ?? { yes: 0, no: 0, costYes: 0, costNo: 0 };
+    clob.push(clobPosition(m, h, account, ctx, live.get(slug)));
   }
   return {
     rewards: EMPTY_REWARDS,
@@ -49,6 +59,7 @@ function clobPosition(
   h: Holding,
   account: LimitlessAccount,
   ctx: PortfolioContext,
+  live?: LiveOrders,
 ): Record<string, unknown> {
   const state = marketState(m, ctx.worldNowMs);
   const mid = bookAt(m, ctx.step, ctx.worldNowMs).mid ?? m.fairYes;
@@ -87,7 +98,10 @@ function clobPosition(
       latestNoPrice: tick(1 - yesPrice),
       latestYesPrice: yesPrice,
     },
-    orders: { liveOrders: [], totalCollateralLocked: '0' },
+    orders: {
+      liveOrders: live?.liveOrders ?? [],
+      totalCollateralLocked: String(live?.totalCollateralLocked ?? 0),
+    },
     positions: { yes: side(h.yes, h.costYes, yesPrice), no: side(h.no, h.costNo, tick(1 - yesPrice)) },
     tokensBalance: { yes: String(h.yes), no: String(h.no) },
     rewards: { isEarning: false, epochs: [] },

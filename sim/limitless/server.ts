@@ -4,14 +4,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimClock } from '../shared/control.js';
 import type { SimFaults } from '../shared/faults.js';
-import { sendJson } from '../shared/http.js';
+import { readBody, sendJson } from '../shared/http.js';
 import type { LimitlessAccounts } from './auth.js';
 import type { SimCatalog, SimMarket } from './catalog.js';
+import type { LimitlessExchange } from './exchange.js';
 import { HISTORY_INTERVALS, type HistoryInterval, historyPoints } from './history.js';
 import { AUTOMATION_TYPES, type SimListing, SORT_BY, TRADE_TYPES } from './listing.js';
 import { groupPayload, marketPayload, orderbookPayload, type PayloadContext } from './payloads.js';
 import { pnlChartDocument, positionsDocument, profileDocument, tradedVolumeDocument } from './portfolio.js';
 import { type SimTape, TRADERS, tapeNewestFirst } from './tape.js';
+import { liveOrders, TradingProblem, tradingRoute } from './trading-routes.js';
 
 export interface LimitlessSimState {
   catalog: SimCatalog;
@@ -22,6 +24,9 @@ export interface LimitlessSimState {
   clock: SimClock;
   /** The world's own clock: world.now moved by the time the simulator has run and been advanced. */
   worldNowMs(): number;
+  exchange: LimitlessExchange;
+  /** Told of a market whose book an order or cancel changed (the feed pushes it). */
+  bookChanged(slug: string): void;
 }
 
 type Query = URLSearchParams;
@@ -47,8 +52,12 @@ export async function handleLimitlessRequest(
 ): Promise<void> {
   // The target lets a test aim faults at one route (`only`).
   const target = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0] ?? '/' };
+  // The body is read first: a request held by a latency fault is processed from it even if its client is gone.
+  const method = req.method ?? 'GET';
+  const body = method === 'POST' || method === 'DELETE' ? await readBody(req) : '';
   const fault = await state.faults.gate(target);
   state.faults.malformResponse(res, target);
+  state.faults.holdResponse(res, target);
   if (fault?.kind === 'rate_limited') {
     return sendJson(
       res,
@@ -63,9 +72,26 @@ export async function handleLimitlessRequest(
   const raw = req.url ?? '/';
   const url = requestUrl(raw);
   try {
-    const body = route(state, req, raw, url.pathname, url.searchParams);
-    sendJson(res, 200, body);
+    const parts = url.pathname
+      .split('/')
+      .filter((p) => p.length > 0)
+      .map(safeDecode);
+    if (parts[0] === 'orders' || (parts[0] === 'markets' && parts[2] === 'user-orders')) {
+      const auth = state.accounts.authenticate(req.headers, method, raw, body);
+      if (auth.kind === 'refused') throw UNAUTHORIZED;
+      const answer = await tradingRoute(
+        { catalog: state.catalog, exchange: state.exchange, changed: (slug) => state.bookChanged(slug) },
+        auth.kind === 'ok' ? auth.account : null,
+        method,
+        parts,
+        url.searchParams,
+        body,
+      );
+      if (answer) return sendJson(res, answer.status, answer.body);
+    }
+    sendJson(res, 200, route(state, req, raw, url.pathname, url.searchParams));
   } catch (error) {
+    if (error instanceof TradingProblem) return sendJson(res, error.status, error.body);
     if (!(error instanceof HttpProblem)) throw error;
     sendJson(res, error.status, error.body);
   }
@@ -85,8 +111,10 @@ function route(state: LimitlessSimState, req: IncomingMessage, raw: string, path
     if (parts.length === 3) {
       const slug = parts[1] as string;
       switch (parts[2]) {
-        case 'orderbook':
-          return orderbookPayload(clobMarket(state, slug), ctx);
+        case 'orderbook': {
+          const m = clobMarket(state, slug);
+          return orderbookPayload(m, ctx, state.exchange.book(m));
+        }
         case 'historical-price':
           return historicalPrice(state, slug, q);
         case 'events':
@@ -111,7 +139,14 @@ function route(state: LimitlessSimState, req: IncomingMessage, raw: string, path
     if (parts.length === 2 && (parts[1] === 'positions' || parts[1] === 'pnl-chart')) {
       const auth = state.accounts.authenticate(req.headers, method, raw, '');
       if (auth.kind !== 'ok') throw UNAUTHORIZED;
-      if (parts[1] === 'positions') return positionsDocument(auth.account, state.catalog, portfolio);
+      if (parts[1] === 'positions') {
+        return positionsDocument(
+          auth.account,
+          state.catalog,
+          portfolio,
+          liveOrders(state.exchange, auth.account),
+        );
+      }
       return pnlChart(state, auth.account, q, portfolio);
     }
     if (parts.length === 3) {

@@ -7,7 +7,8 @@ import { Server, type Socket } from 'socket.io';
 import type { SimClock } from '../shared/control.js';
 import type { SimFaults } from '../shared/faults.js';
 import { type LimitlessAccounts, WS_SIGNED_PATH } from './auth.js';
-import type { SimCatalog } from './catalog.js';
+import type { SimBook } from './book.js';
+import type { SimCatalog, SimMarket } from './catalog.js';
 import { orderbookUpdatePayload, type PayloadContext } from './payloads.js';
 
 const ROOM = 'market:';
@@ -18,11 +19,15 @@ export interface LimitlessStreamDeps {
   faults: SimFaults;
   clock: SimClock;
   context(): PayloadContext;
+  /** The book as it stands with the paper accounts' resting orders (the exchange's view). */
+  book(m: SimMarket): SimBook;
 }
 
 export interface LimitlessStream {
   /** Pushes the current book of every market someone is subscribed to (after POST /__sim/advance). */
   publishBooks(): void;
+  /** Pushes one market's book (after an order or cancel changed it). */
+  publishMarket(slug: string): void;
   /** Closes every client connection (POST /__sim/ws/drop); returns how many there were. */
   drop(): number;
   /** Closes Socket.IO and the HTTP server it is attached to. */
@@ -78,8 +83,15 @@ export function attachLimitlessStream(http: HttpServer, deps: LimitlessStreamDep
         const m = deps.catalog.bySlug.get(room.slice(ROOM.length));
         // A stalled feed drops (and counts) each market's push.
         if (m?.kind === 'market' && !deps.faults.withhold())
-          markets.to(room).emit('orderbookUpdate', orderbookUpdatePayload(m, ctx, now));
+          markets.to(room).emit('orderbookUpdate', orderbookUpdatePayload(m, ctx, now, deps.book(m)));
       }
+    },
+    publishMarket(slug) {
+      const m = deps.catalog.bySlug.get(slug);
+      if (m?.kind !== 'market' || !markets.adapter.rooms.has(`${ROOM}${slug}`)) return;
+      markets
+        .to(`${ROOM}${slug}`)
+        .emit('orderbookUpdate', orderbookUpdatePayload(m, deps.context(), deps.clock.now(), deps.book(m)));
     },
     drop() {
       const count = markets.sockets.size;

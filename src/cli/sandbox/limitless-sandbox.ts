@@ -1,5 +1,5 @@
 // Sandbox launcher for Limitless: starts the simulator on loopback, points the adapter at it and opens a funded
-// paper account holding a few positions (Limitless is data only here, so positions cannot be traded into).
+// paper account holding a few positions; its credentials carry the wallet key that signs its orders.
 import { startLimitlessSim } from '../../../sim/limitless/index.js';
 import { createLimitlessAdapter } from '../../venues/limitless/index.js';
 import type { SimVenueLauncher } from '../sandbox-venues.js';

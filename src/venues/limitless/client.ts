@@ -67,6 +67,32 @@ export class LimitlessClient {
     return decodeResponse(decoder, res, 'limitless', req.operation);
   }
 
+  /**
+   * A signed call with a body (POST /orders, POST /orders/status/batch, DELETE /orders/{id}): the HMAC covers the
+   * exact body bytes sent. `idempotent` false for an order submission: a lost answer is never sent again.
+   */
+  async sendPrivate<T extends TSchema>(
+    ctx: VenueContext,
+    session: VenueSession,
+    decoder: PayloadDecoder<T>,
+    req: GetRequest & { method: 'POST' | 'DELETE'; body?: unknown; idempotent: boolean },
+  ): Promise<Static<T>> {
+    const credentials = credentialsOf(session);
+    const onWire = new URL(this.http.url(req.path, req.query));
+    const pathWithQuery = `${onWire.pathname}${onWire.search}`;
+    const body = req.body === undefined ? '' : JSON.stringify(req.body);
+    const res = await this.http.send(ctx, {
+      method: req.method,
+      path: req.path,
+      query: req.query,
+      operation: req.operation,
+      ...(req.body === undefined ? {} : { body }),
+      headers: () => authHeaders(credentials, req.method, pathWithQuery, body),
+      idempotent: req.idempotent,
+    });
+    return decodeResponse(decoder, res, 'limitless', req.operation);
+  }
+
   close(): Promise<void> {
     return this.http.close();
   }

@@ -1,5 +1,5 @@
 // What the Limitless adapter can do, as data: GET /exchanges serves these flags and the registry checks them
-// against the facet methods at start. Limitless is data only here: no order placement or cancellation.
+// against the facet methods at start. Orders are EIP-712 signed by the wallet key and sent with the API token.
 import type { VenueDescriptor } from '../port.js';
 
 export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
@@ -18,10 +18,12 @@ export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_execution_price: 'supported',
     // GET /arbitrage needs a taker fee the fee models compute; this venue does not publish its curve.
     fetch_arbitrage: 'unsupported',
-    create_order: 'unsupported',
-    cancel_order: 'unsupported',
-    fetch_order_history: 'unsupported',
-    fetch_fills: 'unsupported',
+    create_order: 'supported',
+    cancel_order: 'supported',
+    // GET /markets/{slug}/user-orders?statuses=LIVE,MATCHED (cancelled orders are not listed by Limitless).
+    fetch_order_history: 'supported',
+    // Each order's matches (POST /orders/status/batch) with its execution's fee.
+    fetch_fills: 'supported',
     fetch_positions: 'supported',
     fetch_balance: 'supported',
     // The PnL chart is computed by Limitless on read; there is nothing to ask it to recompute.
@@ -32,7 +34,8 @@ export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
     websocket: 'supported',
   }),
   features: Object.freeze({
-    orderTypes: Object.freeze([] as const),
+    // GTC and FAK (ioc) limit orders; Limitless's FOK is a market order sized in USDC with no limit price.
+    orderTypes: Object.freeze(['gtc', 'ioc'] as const),
     gtdMinLeadSeconds: null,
     maxBookDepth: 100,
     candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w', 'max'] as const),
@@ -52,6 +55,13 @@ export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
       description: 'Base64 secret of that token; signs every request with HMAC-SHA256 (never sent).',
     },
     {
+      name: 'private_key',
+      required: false,
+      secret: true,
+      description:
+        'The wallet key (0x + 64 hex) that EIP-712 signs orders on Base; needed to trade, not to read. Never sent.',
+    },
+    {
       name: 'api_key',
       required: false,
       secret: true,
@@ -59,7 +69,7 @@ export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
         'Legacy Limitless API key (lmts_…, sent as X-API-Key); deprecated by Limitless, used only without a token.',
     },
   ]),
-  onboarding: Object.freeze([] as const),
+  onboarding: Object.freeze(['self'] as const),
   balanceUnit:
     'USD: GET /portfolio/pnl-chart as sent, `currentValue` = realised PnL in USD (not a cash balance)',
   // Limitless publishes no quota; its API Academy recommends a client bucket of 20 refilled at 10/s.

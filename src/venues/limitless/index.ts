@@ -1,6 +1,6 @@
 // The Limitless adapter: the only export of this folder. Everything the exchange speaks — its REST API
 // (markets, books, history, trade feed, portfolios), HMAC / API-key authentication and the Socket.IO book feed —
-// stays behind this factory. Data only: it neither places nor cancels orders.
+// stays behind this factory, as do EIP-712 order signing and the order routes.
 import { Type } from 'typebox';
 import type { PingOutcome, VenueAdapter, VenueContext, VenueSession } from '../port.js';
 import { describeVenueError, withMappedErrors } from '../shared/facet-errors.js';

@@ -132,3 +132,92 @@ export const LimitlessPnlChart = Type.Object({ currentValue: Type.Number() });
 
 /** Documents passed through to clients as they are. */
 export const LimitlessDocument = Type.Record(Type.String(), Type.Unknown());
+
+/** `venue` of a market as GET /markets/{slug} names it: the exchange contract orders are signed for (SDK `Venue`). */
+export const LimitlessMarketVenue = Type.Object({
+  slug: Type.String(),
+  tokens: Nullable(Type.Object({ yes: Type.String(), no: Type.String() })),
+  venue: Nullable(Type.Object({ exchange: Type.String(), adapter: Nullable(Type.String()) })),
+});
+export type LimitlessMarketVenue = Static<typeof LimitlessMarketVenue>;
+
+/** GET /profiles/{account}: `id` is the ownerId orders carry, `rank.feeRateBps` the fee rate they sign. */
+export const LimitlessProfile = Type.Object({
+  id: NumStr,
+  account: Type.String(),
+  rank: Nullable(Type.Object({ feeRateBps: Nullable(NumStr) })),
+});
+
+/** An order as the create answer, the status batch and user-orders carry it (SDK `CreatedOrder` plus its state). */
+export const LimitlessOrder = Type.Object({
+  id: Type.String(),
+  createdAt: Nullable(Type.String()),
+  updatedAt: Nullable(Type.String()),
+  makerAmount: NumStr,
+  takerAmount: NumStr,
+  tokenId: Type.String(),
+  side: Type.Union([Type.Number(), Type.String()]),
+  price: Nullable(NumStr),
+  orderType: Nullable(Type.String()),
+  marketSlug: Nullable(Type.String()),
+  clientOrderId: Nullable(Type.String()),
+  status: Nullable(Type.String()),
+  originalSize: Nullable(NumStr),
+  remainingSize: Nullable(NumStr),
+});
+export type LimitlessOrder = Static<typeof LimitlessOrder>;
+
+export const LimitlessMatch = Type.Object({
+  id: Type.String(),
+  createdAt: Nullable(Type.String()),
+  matchedSize: NumStr,
+  orderId: Nullable(Type.String()),
+  price: Nullable(NumStr),
+  role: Nullable(Type.String()),
+});
+export type LimitlessMatch = Static<typeof LimitlessMatch>;
+
+export const LimitlessExecution = Type.Object({
+  clientOrderId: Nullable(Type.String()),
+  feeRateBps: Nullable(Type.Number()),
+  effectiveFeeBps: Nullable(Type.Number()),
+  matched: Nullable(Type.Boolean()),
+  settlementStatus: Nullable(Type.String()),
+  totalsRaw: Nullable(
+    Type.Object({
+      contractsGross: Type.String(),
+      contractsFee: Type.String(),
+      usdGross: Type.String(),
+      usdFee: Type.String(),
+    }),
+  ),
+});
+export type LimitlessExecution = Static<typeof LimitlessExecution>;
+
+/** POST /orders answer (SDK `RawOrderResponse`). */
+export const LimitlessCreateOrderResponse = Type.Object({
+  order: LimitlessOrder,
+  makerMatches: Nullable(Type.Array(LimitlessMatch)),
+  execution: Nullable(LimitlessExecution),
+});
+
+/** GET /markets/{slug}/user-orders. */
+export const LimitlessUserOrders = Type.Object({ orders: Type.Array(LimitlessOrder) });
+
+/** POST /orders/status/batch. */
+export const LimitlessStatusBatch = Type.Object({
+  results: Type.Array(
+    Type.Object({
+      index: Type.Number(),
+      status: Type.String(),
+      data: Nullable(
+        Type.Object({
+          order: Type.Object({ order: LimitlessOrder }),
+          makerMatches: Nullable(Type.Array(LimitlessMatch)),
+          execution: Nullable(LimitlessExecution),
+        }),
+      ),
+    }),
+  ),
+});
+export type LimitlessStatusBatch = Static<typeof LimitlessStatusBatch>;

@@ -175,6 +175,8 @@ export interface VenueTestHints {
   strangerCredentials(): Promise<Record<string, string>>;
   /** A well-formed order id no order has. */
   unknownOrderId: string;
+  /** The taker fee of a buy is taken in shares (Limitless): the position is the fill less the fee's shares. */
+  buyFeeInShares?: boolean;
 }
 
 export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
@@ -202,9 +204,14 @@ export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
   },
   limitless: {
     // A scoped API token Limitless never issued (token ids are UUIDs, secrets base64).
-    strangerCredentials: async () => ({ token_id: randomUUID(), secret: randomBytes(32).toString('base64') }),
+    strangerCredentials: async () => ({
+      token_id: randomUUID(),
+      secret: randomBytes(32).toString('base64'),
+      private_key: `0x${randomBytes(32).toString('hex')}`,
+    }),
     // Limitless order ids are UUIDv4 (the API answers 400 "must be a UUIDv4" otherwise).
     unknownOrderId: '5b0e0f6c-8f2d-4e8e-9a55-1c2d3e4f5a6b',
+    buyFeeInShares: true,
   },
   // A well-formed OpenAPI key (32 hex digits) the simulator never issued; Opinion order ids are UUIDs.
   opinion: {

@@ -1,14 +1,16 @@
 // Limitless-specific contract cases, against the simulator over loopback: the NO book mirrors the YES book, negRisk
 // groups are the events of their child markets, the PnL-chart balance, positions, credentials (HMAC window, legacy
-// key, stranger, missing), wallet activity by address, ping, data only (no order methods), and the book stream's
+// key, stranger, missing), wallet activity by address, ping, the trading declaration, and the book stream's
 // REST reconcile and per-outcome subscriptions.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { type LimitlessSim, startLimitlessSim } from '../../../sim/limitless/index.js';
 import type { BookLevel } from '../../../src/domain/book.js';
 import { applyBookChanges } from '../../../src/domain/book-diff.js';
 import type { Market } from '../../../src/domain/market.js';
 import type { MarketStreamEvent } from '../../../src/domain/stream.js';
+import type { OrderRequest } from '../../../src/domain/trading.js';
 import { sessionFrom } from '../../../src/vault/per-request-credentials.js';
 import { createLimitlessAdapter } from '../../../src/venues/limitless/index.js';
 import { VenueRegistry } from '../../../src/venues/registry.js';
@@ -129,7 +131,7 @@ describe('limitless: venue specifics', () => {
   });
 });
 
-describe('limitless: wallet activity, ping and data only', () => {
+describe('limitless: wallet activity, ping and trading declaration', () => {
   let venue: VenueUnderTest;
   before(async () => {
     venue = await startVenue('limitless', { size: 40 });
@@ -167,16 +169,94 @@ describe('limitless: wallet activity, ping and data only', () => {
     assert.ok(!stranger.message.includes(session.credentials.secret ?? '!'), 'no secret in the message');
   });
 
-  test('data only: order placement and cancellation are not declared and have no methods', () => {
+  test('trading is declared with its methods: gtc and ioc limit orders, history and fills', () => {
     const { descriptor, trading } = venue.adapter;
     for (const flag of ['create_order', 'cancel_order', 'fetch_order_history', 'fetch_fills'] as const) {
-      assert.equal(descriptor.has[flag], 'unsupported', flag);
+      assert.equal(descriptor.has[flag], 'supported', flag);
     }
-    assert.equal(trading.createOrder, undefined);
-    assert.equal(trading.cancelOrder, undefined);
+    assert.ok(trading.createOrder && trading.cancelOrder && trading.lookupOrder);
+    assert.deepEqual([...descriptor.features.orderTypes], ['gtc', 'ioc']);
     assert.equal(descriptor.has.fetch_price_history, 'supported');
     assert.equal(descriptor.has.websocket, 'supported');
     assert.doesNotThrow(() => new VenueRegistry([venue.adapter]));
+  });
+});
+
+describe('limitless: order specifics', () => {
+  let venue: VenueUnderTest;
+  let market: Market;
+  before(async () => {
+    venue = await startVenue('limitless', { size: 40 });
+    [market] = (await liquidMarkets(venue, 1)) as [Market];
+  });
+  after(() => venue?.close());
+
+  const order = (over: Partial<OrderRequest> = {}): OrderRequest => ({
+    market_id: market.exchange_market_id,
+    outcome: 'Yes',
+    side: 'buy',
+    price: 0.001,
+    size: 7.25,
+    order_type: 'gtc',
+    client_order_id: randomUUID(),
+    ...over,
+  });
+
+  test('a journalled order is found by its clientOrderId (or id); one never sent is not', async () => {
+    const { trading } = venue.adapter;
+    assert.ok(trading.createOrder && trading.lookupOrder && trading.cancelOrder);
+    const { session } = await venue.newSession();
+    const req = order();
+    const sentAtMs = Date.now();
+    const placed = await trading.createOrder(venue.ctx(), session, req);
+    assert.equal(placed.client_order_id, req.client_order_id);
+    const ref = { marketId: req.market_id, clientOrderId: req.client_order_id, orderId: null, sentAtMs };
+    const found = await trading.lookupOrder(venue.ctx(), session, ref);
+    assert.equal(found?.id, placed.id);
+    assert.equal(found?.status, 'open');
+    assert.equal(
+      (await trading.lookupOrder(venue.ctx(), session, { ...ref, orderId: placed.id }))?.id,
+      placed.id,
+    );
+    assert.equal(
+      await trading.lookupOrder(venue.ctx(), session, { ...ref, clientOrderId: randomUUID() }),
+      null,
+    );
+    await trading.cancelOrder(venue.ctx(), session, placed.id);
+  });
+
+  test('the wallet key: required to trade, a 400 when malformed or not the token profile’s wallet', async () => {
+    const { trading } = venue.adapter;
+    assert.ok(trading.createOrder);
+    const { session } = await venue.newSession();
+    const { private_key: _key, ...readOnly } = session.credentials;
+    const without = { ...session, credentials: readOnly };
+    await rejectsWith(trading.createOrder(venue.ctx(), without, order()), 'credentials_required');
+    const malformed = { ...session, credentials: { ...session.credentials, private_key: '0x1234' } };
+    await rejectsWith(trading.createOrder(venue.ctx(), malformed, order()), 'validation_error');
+    const other = (await venue.newSession()).session.credentials.private_key ?? '';
+    const foreign = { ...session, credentials: { ...session.credentials, private_key: other } };
+    await rejectsWith(trading.createOrder(venue.ctx(), foreign, order()), 'validation_error');
+    // Sizes off the 0.001-share step are refused, never rounded.
+    await rejectsWith(trading.createOrder(venue.ctx(), session, order({ size: 1.0005 })), 'validation_error');
+  });
+
+  test('an ioc order takes what crosses and is done; the rest is not left resting', async () => {
+    const { trading, marketData } = venue.adapter;
+    assert.ok(trading.createOrder && marketData.fetchOrderBook && trading.listOpenOrders);
+    const { session } = await venue.newSession();
+    const book = await marketData.fetchOrderBook(venue.ctx(), market, 'Yes');
+    const [askPrice, askSize] = book.asks[0] as [number, number];
+    const size = Math.round((askSize + 3) * 1000) / 1000;
+    const placed = await trading.createOrder(
+      venue.ctx(),
+      session,
+      order({ price: askPrice, size, order_type: 'ioc' }),
+    );
+    assert.equal(placed.status, 'cancelled', JSON.stringify(placed));
+    assert.ok(Math.abs(placed.filled - askSize) < 1e-6, `filled ${placed.filled} of the ${askSize} offered`);
+    const open = await trading.listOpenOrders(venue.ctx(), session, market.exchange_market_id);
+    assert.deepEqual(open, []);
   });
 });
 

@@ -1,8 +1,8 @@
-// The order journal across a crash: the real `omnibook serve` runs as a child process against the polymarket and
-// kalshi simulators (which live in this test process, so they outlive it), and is killed with SIGKILL after an
-// order reached the exchange and before its answer was recorded — 20 times, alternating exchanges. The exchange
-// holds the answer back (polymarket: processed, answer held) or holds the request before processing it (kalshi:
-// processed once released), and `/__sim/held` says when the order is there. After each restart the client repeats
+// The order journal across a crash: the real `omnibook serve` runs as a child process against the polymarket,
+// kalshi and limitless simulators (which live in this test process, so they outlive it), and is killed with SIGKILL
+// after an order reached the exchange and before its answer was recorded — 21 times, taking the exchanges in turn.
+// The exchange holds the answer back (polymarket, limitless: processed, answer held) or holds the request before
+// processing it (kalshi: processed once released), and `/__sim/held` says when the order is there. After each restart the client repeats
 // its POST with the same Idempotency-Key: the server reconciles the journalled order with the exchange instead of
 // sending it again, exactly one order exists there, and GET /orders/:id reports it. Then the same for an order
 // killed just after its answer, before the journal wrote its acceptance.
@@ -12,17 +12,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startKalshiSim } from '../../../sim/kalshi/index.js';
+import { startLimitlessSim } from '../../../sim/limitless/index.js';
 import { startPolymarketSim } from '../../../sim/polymarket/index.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
 import { createKalshiAdapter } from '../../../src/venues/kalshi/index.js';
+import { createLimitlessAdapter } from '../../../src/venues/limitless/index.js';
 import { createPolymarketAdapter } from '../../../src/venues/polymarket/index.js';
 import type { VenueAdapter, VenueSession } from '../../../src/venues/port.js';
 import { venueContext, walkVenue } from '../../support/catalogue.js';
 import { type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { send, waitFor } from '../../support/server.js';
 
-const CRASHES = 20;
+const CRASHES = 21;
+const ROTATION: readonly ExchangeId[] = ['polymarket', 'kalshi', 'limitless'];
 const ADMIN_KEY = 'crash_test_admin_key_0123456789';
 
 interface Venue {
@@ -68,6 +71,31 @@ before(async () => {
     timeoutMs: 5_000,
     unpaced: true,
     streamCredentials: null,
+  });
+  const limitless = await startLimitlessSim({ seed: 7, size: 20 });
+  const limitlessAdapter = createLimitlessAdapter({
+    restUrl: limitless.url,
+    wsUrl: limitless.wsUrl,
+    timeoutMs: 5_000,
+    unpaced: true,
+  });
+  const limitlessMarket = await firstActiveMarket(limitlessAdapter);
+  venues.set('limitless', {
+    exchange: 'limitless',
+    control: limitless.control,
+    adapter: limitlessAdapter,
+    session: {
+      exchange: 'limitless',
+      credentials: (await limitless.createAccount({ fund: '1000000000' })).credentials,
+      source: 'per_request',
+    },
+    market: limitlessMarket,
+    outcome: limitlessMarket.outcomes[0]?.name as string,
+    fault: { hold_response_ms: 120_000, only: ['POST /orders'] },
+    close: async () => {
+      await limitlessAdapter.close();
+      await limitless.close();
+    },
   });
   const polyMarket = await firstActiveMarket(polyAdapter);
   const kalshiMarket = await firstActiveMarket(kalshiAdapter);
@@ -120,6 +148,7 @@ before(async () => {
           wsUserUrl: poly.urls.wsUser,
         },
         kalshi: { restUrl: kalshi.url, wsUrl: kalshi.wsUrl },
+        limitless: { restUrl: limitless.url, wsUrl: limitless.wsUrl },
       },
     }),
   );
@@ -192,7 +221,7 @@ async function reportedOnce(
 test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${CRASHES} times`, async () => {
   server = await startServer();
   for (let i = 0; i < CRASHES; i++) {
-    const venue = venues.get(i % 2 === 0 ? 'polymarket' : 'kalshi') as Venue;
+    const venue = venues.get(ROTATION[i % ROTATION.length] as ExchangeId) as Venue;
     const { exchange } = venue;
     // A size of its own marks this round's order among everything the account rests.
     const size = 10 + i;
@@ -226,7 +255,7 @@ test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${
     server.child.kill('SIGKILL');
     await exited;
     assert.equal(await lost, 'connection lost', `round ${i}: the server answered before it was killed`);
-    // Releasing lets the held order complete on the exchange (kalshi processes it now; polymarket already had).
+    // Releasing lets the held order complete on the exchange (kalshi processes it now; the others already had).
     await control(venue, 'DELETE', 'faults');
     await waitFor(async () => (await held(venue)) === 0, 20_000, `${exchange} releasing round ${i}`);
 

@@ -1,6 +1,6 @@
-// Trading with each credential mode through the real server over the polymarket and kalshi simulators: stored
-// (self-onboarded) credentials for every Polymarket signature type a legacy account may use (0 EOA, 1 proxy,
-// 2 Safe) and a deposit wallet (3), and for kalshi — place, poll, fill against a resting order, cancel, with no
+// Trading with each credential mode through the real server over the polymarket, kalshi and limitless simulators:
+// stored (self-onboarded) credentials for every Polymarket signature type a legacy account may use (0 EOA, 1 proxy,
+// 2 Safe) and a deposit wallet (3), and for kalshi and limitless — place, poll, fill against a resting order, cancel, with no
 // X-Exchange-Credentials header; a managed wallet trading its sandbox paper money; a post-cutover account refused
 // as an EOA with the exchange's own words (a 4xx, never a 500, nothing left unknown) and accepted through its
 // deposit wallet; and per-request credentials found nowhere in the SQLite files, the logs or an error body.
@@ -92,6 +92,7 @@ function remember(what: string, credentials: Record<string, string>): void {
     'clob_api_passphrase',
     'clob_api_key',
     'api_key_id',
+    'secret',
   ]) {
     const value = credentials[field];
     if (value) perRequestSecrets.set(`${what} ${field} ${perRequestSecrets.size}`, value);
@@ -173,12 +174,14 @@ async function placePollFillCancel(exchange: ExchangeId, caller: Caller): Promis
   // Another account buys at the ask what it then sells into the resting bid.
   const other: Caller = { credentials: await perRequestAccount(exchange) };
   const [bestAsk] = b.asks[0] as [number, number];
+  // Limitless takes a buy's fee in shares: that account buys one share more (into the next ask) to sell `size`.
+  const limitless = exchange === 'limitless';
   const bought = await place(exchange, other, {
     market_id: marketId,
     outcome,
     side: 'buy',
-    price: bestAsk,
-    size,
+    price: limitless ? (b.asks[1]?.[0] ?? bestAsk) : bestAsk,
+    size: limitless ? size + 1 : size,
   });
   assert.equal(bought.status, 200, bought.text);
   assert.equal((bought.body as ApiOrder).status, 'filled', bought.text);
@@ -301,6 +304,14 @@ describe('stored (self) credentials, no credentials header', () => {
     await onboard(key, { exchange: 'kalshi', mode: 'self', ...(await sim.createAccount()).credentials });
     await placePollFillCancel('kalshi', { key });
   });
+
+  test('limitless', async () => {
+    const key = await customer();
+    const sim = cat.sims.get('limitless');
+    assert.ok(sim);
+    await onboard(key, { exchange: 'limitless', mode: 'self', ...(await sim.createAccount()).credentials });
+    await placePollFillCancel('limitless', { key });
+  });
 });
 
 describe('managed (polymarket)', () => {
@@ -378,7 +389,7 @@ describe('a post-cutover account', () => {
 
 describe('per-request credentials at rest', () => {
   test('those used on POST /orders, GET /fills and GET /balance are nowhere in the SQLite files, the logs or an error body', async () => {
-    for (const exchange of ['polymarket', 'kalshi'] as const) {
+    for (const exchange of ['polymarket', 'kalshi', 'limitless'] as const) {
       const credentials = await perRequestAccount(exchange);
       const caller: Caller = { credentials };
       const { market, outcome, book: b } = await roomyMarket(exchange);
@@ -402,7 +413,9 @@ describe('per-request credentials at rest', () => {
         'insufficient_funds',
       );
       assert.equal((await call(`/api/v1/fills?exchange=${exchange}`, as(caller))).status, 200);
-      assert.equal((await call(`/api/v1/balance?exchange=${exchange}&refresh=true`, as(caller))).status, 200);
+      // Limitless's PnL chart has nothing to refresh (refresh_balance is unsupported there).
+      const refresh = exchange === 'limitless' ? '' : '&refresh=true';
+      assert.equal((await call(`/api/v1/balance?exchange=${exchange}${refresh}`, as(caller))).status, 200);
     }
     assert.ok(errorBodies.length >= 3);
     // Every order this file sent is settled: the exchange's answers were evidence enough.

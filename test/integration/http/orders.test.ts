@@ -1,4 +1,4 @@
-// Trading through the real server over the polymarket and kalshi simulators with per-request credentials (the
+// Trading through the real server over the polymarket, kalshi and limitless simulators with per-request credentials (the
 // sandbox's paper accounts): place, poll, fill against a resting order, cancel; every validation and 501 rule,
 // with the descriptor's order types as the one source; idempotent retries; the order-outcome mapping (402, 403,
 // 404, 503) and an answer lost to a timeout reconciled, never sent twice; fills, positions and balance.
@@ -30,7 +30,9 @@ interface ApiOrder {
   updated_at: string | null;
 }
 
-const TRADED: ExchangeId[] = ['polymarket', 'kalshi'];
+const TRADED: ExchangeId[] = ['polymarket', 'kalshi', 'limitless'];
+/** Limitless takes a buy's taker fee in shares (at most 3 % at its 300 bps rank rate): the position is that less. */
+const heldAfterBuy = (exchange: ExchangeId, size: number) => (exchange === 'limitless' ? size * 0.97 : size);
 /** Short enough that a held answer times out quickly, long enough for a loaded 2-core machine. */
 const TIMEOUT_MS = 2_000;
 
@@ -161,10 +163,17 @@ for (const exchange of TRADED) {
       const tick = spread.tick_size;
       const [bestAsk, askSize] = spread.asks[0] as [number, number];
       const size = Math.min(5, askSize);
-      // The maker first buys what it will sell (a taker fill at the best ask).
+      // The maker first buys what it will sell (a taker fill at the best ask); on Limitless a little more, as the
+      // fee of that buy is taken in shares.
       const bought = await place(
         exchange,
-        { market_id: market.exchange_market_id, outcome, side: 'buy', price: bestAsk, size },
+        {
+          market_id: market.exchange_market_id,
+          outcome,
+          side: 'buy',
+          price: bestAsk,
+          size: exchange === 'limitless' ? Math.min(askSize, size + 1) : size,
+        },
         maker,
       );
       assert.equal(bought.status, 200, bought.text);
@@ -211,11 +220,23 @@ for (const exchange of TRADED) {
       const held = (
         positions.body as Array<{ market_id: string; size: number; average_price: number | null }>
       ).find((p) => p.market_id === market.exchange_market_id);
-      assert.ok(held && held.size >= size, positions.text);
+      assert.ok(held && held.size >= heldAfterBuy(exchange, size), positions.text);
     });
 
     test('balance: the raw payload, cached, and refresh=true reads it again', async () => {
       const fresh = await account(exchange);
+      if (exchange === 'limitless') {
+        // The PnL chart, which Limitless computes on read: there is nothing to refresh.
+        const first = await get(`/api/v1/balance?exchange=${exchange}`, fresh);
+        assert.equal(first.status, 200, first.text);
+        assert.ok('currentValue' in (first.body as { raw: Record<string, unknown> }).raw, first.text);
+        assertError(
+          await get(`/api/v1/balance?exchange=${exchange}&refresh=true`, fresh),
+          501,
+          'not_supported',
+        );
+        return;
+      }
       const first = await get(`/api/v1/balance?exchange=${exchange}`, fresh);
       assert.equal(first.status, 200, first.text);
       const raw = (first.body as { raw: Record<string, unknown> }).raw;
@@ -269,7 +290,7 @@ for (const exchange of TRADED) {
       // One refused before it was sent (the adapter's own check of the credentials) left no journal row, so its
       // key is free for the corrected request.
       const unusable =
-        exchange === 'kalshi'
+        exchange !== 'polymarket'
           ? { ...maker, private_key: 'not a PEM key' }
           : { ...maker, signature_type: '9' };
       const early = { ...body, size: 13 };
@@ -356,7 +377,13 @@ for (const exchange of TRADED) {
               clob_api_secret: Buffer.from('x'.repeat(32)).toString('base64url'),
               clob_api_passphrase: 'f'.repeat(32),
             }
-          : { private_key: maker.private_key ?? '', api_key_id: '00000000-0000-4000-8000-000000000000' };
+          : exchange === 'limitless'
+            ? {
+                token_id: '00000000-0000-4000-8000-000000000000',
+                secret: Buffer.from('x'.repeat(32)).toString('base64'),
+                private_key: maker.private_key ?? '',
+              }
+            : { private_key: maker.private_key ?? '', api_key_id: '00000000-0000-4000-8000-000000000000' };
       assertError(await place(exchange, { ...body, size: 5 }, stranger), 403, 'authentication_failed');
       const unknown =
         exchange === 'polymarket' ? `0x${'ab'.repeat(32)}` : '00000000-0000-0000-0000-000000000000';
@@ -369,20 +396,27 @@ for (const exchange of TRADED) {
       await simControl(cat, exchange, 'POST', 'faults', { error_rate: 1, error_status: 503 });
       try {
         assertError(await get(`/api/v1/orders?exchange=${exchange}`, maker), 503, 'service_unavailable');
-        assertError(
-          await get(`/api/v1/balance?exchange=${exchange}&refresh=true`, maker),
-          503,
-          'service_unavailable',
-        );
+        if (exchange !== 'limitless') {
+          assertError(
+            await get(`/api/v1/balance?exchange=${exchange}&refresh=true`, maker),
+            503,
+            'service_unavailable',
+          );
+        }
       } finally {
         await simControl(cat, exchange, 'DELETE', 'faults');
       }
     });
 
     test('an answer lost to a timeout is reconciled: the order is reported once and exists once', async () => {
-      const route = exchange === 'polymarket' ? 'POST /order' : 'POST /trade-api/v2/portfolio/events/orders';
-      const fault =
+      const route =
         exchange === 'polymarket'
+          ? 'POST /order'
+          : exchange === 'limitless'
+            ? 'POST /orders'
+            : 'POST /trade-api/v2/portfolio/events/orders';
+      const fault =
+        exchange !== 'kalshi'
           ? { hold_response_ms: 60_000, only: [route] }
           : { latency_ms: 60_000, only: [route] };
       const tick = spread.tick_size;
@@ -462,10 +496,11 @@ describe('order rules', () => {
       'gtd',
     ]);
     assert.deepEqual(cat.sims.get('kalshi')?.adapter.descriptor.features.orderTypes, ['gtc', 'ioc']);
+    assert.deepEqual(cat.sims.get('limitless')?.adapter.descriptor.features.orderTypes, ['gtc', 'ioc']);
   });
 
   test('data-only exchanges answer 501 on every order route; their balance and positions are served', async () => {
-    for (const exchange of ['limitless', 'opinion', 'predictfun'] as const) {
+    for (const exchange of ['opinion', 'predictfun'] as const) {
       assertError(await place(exchange, valid('polymarket'), null), 501, 'not_supported');
       assertError(await get(`/api/v1/orders?exchange=${exchange}`, null), 501, 'not_supported');
       assertError(await get(`/api/v1/orders/x?exchange=${exchange}`, null), 501, 'not_supported');

@@ -35,7 +35,8 @@ test('own positions need a valid token signature or X-API-Key; anything else is 
   };
   assert.equal((await get(path, signed(unknown, 'GET', path))).status, 401, 'unknown token');
   const legacy = await sim.createAccount({ scheme: 'api_key' });
-  assert.deepEqual(Object.keys(legacy.credentials), ['api_key']);
+  // The wallet key comes with either scheme: it signs orders, the token or key authenticates requests.
+  assert.deepEqual(Object.keys(legacy.credentials), ['api_key', 'private_key']);
   assert.equal((await get(path, { 'x-api-key': legacy.credentials.api_key ?? '' })).status, 200);
   assert.equal((await get(path, { 'x-api-key': 'lmts_nope' })).status, 401);
 });
@@ -132,7 +133,7 @@ test('public portfolio by address: positions, traded volume and PnL chart withou
 
 test('paper accounts: created through /__sim/accounts with HMAC credentials, funded through /__sim/fund', async () => {
   const created = (await control(sim, 'POST', 'accounts', { holdings: 1 })) as SimAccount;
-  assert.deepEqual(Object.keys(created.credentials).sort(), ['secret', 'token_id']);
+  assert.deepEqual(Object.keys(created.credentials).sort(), ['private_key', 'secret', 'token_id']);
   assert.match(created.address ?? '', /^0x[0-9a-fA-F]{40}$/);
   assert.deepEqual(await control(sim, 'POST', 'fund', { address: created.address, amount: '5000000' }), {
     ok: true,
