@@ -78,8 +78,21 @@ const MIN_QUANTITY_WEI = 10n ** 16n;
 export const NO_EXPIRATION_SECONDS = Math.floor(Date.UTC(2100, 0, 1) / 1000);
 /** Market orders live five minutes (SDK FIVE_MINUTES_SECONDS, buildOrder). */
 export const MARKET_ORDER_LIFETIME_SECONDS = 300;
-/** Salts stay below the SDK's MAX_SALT (2^31). */
-const MAX_SALT = 2_147_483_648;
+/**
+ * Our salts are the order's creation time in ms × 1000 plus three random digits: the venue's order documents carry
+ * no timestamp (ccxt: "the venue returns no order timestamps"), so this is where our own orders keep theirs. The
+ * venue takes salts beyond the SDK's 2^31 default (ccxt signs with a millisecond counter).
+ */
+export function timedSalt(nowMs = Date.now()): bigint {
+  return BigInt(nowMs) * 1000n + BigInt(Math.floor(Math.random() * 1000));
+}
+
+/** When an order of ours was created, read back from its salt; null for a salt that is not one of ours. */
+export function saltCreatedAt(salt: string, nowMs = Date.now()): string | null {
+  if (!/^\d{15,16}$/.test(salt)) return null;
+  const ms = Number(BigInt(salt) / 1000n);
+  return ms >= Date.UTC(2020, 0, 1) && ms <= nowMs + 86_400_000 ? new Date(ms).toISOString() : null;
+}
 
 /** A decimal as wei, exactly; null when it has more than 18 decimals. */
 export function toWei(n: number): bigint | null {
@@ -135,7 +148,7 @@ export interface OrderToSign {
   expiration: number;
   isNegRisk: boolean;
   isYieldBearing: boolean;
-  /** Defaults to a random salt below 2^31, as the SDK's generateOrderSalt. */
+  /** Defaults to timedSalt(). */
   salt?: bigint;
   nonce?: bigint;
 }
@@ -159,7 +172,7 @@ export async function signOrder(
   }
   const owner = privateKeyToAccount(creds.privateKey);
   const account = creds.predictAccount ?? owner.address;
-  const salt = input.salt ?? BigInt(Math.floor(Math.random() * MAX_SALT));
+  const salt = input.salt ?? timedSalt();
   const order: PredictfunOrderStruct = {
     salt: salt.toString(),
     maker: account,
