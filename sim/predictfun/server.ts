@@ -107,6 +107,7 @@ export function createPredictfunServer(deps: PfServerDeps): Server {
     control.requests?.record(target.method, target.path);
     // The target lets a test aim faults at one route (`only`).
     const fault = await control.faults.gate(target);
+    control.faults.holdResponse(res, target);
     control.faults.malformResponse(res, target);
     if (fault?.kind === 'rate_limited') {
       return fail(res, 429, 'too_many_requests', 'Too many requests', {
