@@ -157,6 +157,10 @@ export function predictfunTrading(client: PredictfunClient): TradingFacet {
   return {
     async createOrder(ctx, session, req, hooks) {
       const wallet = await client.signIn(ctx, session);
+      if (!wallet.creds.privateKey) {
+        // A JWT alone cannot sign an order; one the venue refuses is said first (403), then what is missing.
+        await client.walletAddress(ctx, wallet);
+      }
       const market = await readMarket(ctx, req.market_id);
       const outcome = outcomeOf(market, req.outcome);
       if (market.feeRateBps === null || market.feeRateBps === undefined) {

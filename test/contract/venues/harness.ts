@@ -175,6 +175,10 @@ export interface VenueTestHints {
   strangerCredentials(): Promise<Record<string, string>>;
   /** A well-formed order id no order has. */
   unknownOrderId: string;
+  /** The smallest order value the venue takes, in USD (a smaller order is refused). */
+  minOrderValue?: number;
+  /** The venue takes a buying taker's fee in shares: it holds the fee's worth fewer than it bought. */
+  feeInShares?: boolean;
 }
 
 export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
@@ -220,6 +224,9 @@ export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
     },
     // Orders are addressed by their EIP-712 hash.
     unknownOrderId: `0x${'0'.repeat(64)}`,
+    // "order must have a value of at least 0.9 USD"; the taker fee of a buy is paid in shares.
+    minOrderValue: 0.9,
+    feeInShares: true,
   },
 };
 
