@@ -82,6 +82,9 @@ interface Counter {
 
 export class PfOrders {
   private readonly byHash = new Map<string, SimOrder>();
+  /** The same orders by owner and by market (oldest first), so a submit never scans every order. */
+  private readonly byOwner = new Map<string, SimOrder[]>();
+  private readonly byMarket = new Map<number, SimOrder[]>();
   private readonly tokens = new Map<string, { ref: PfMarketRef; indexSet: 1 | 2 }>();
   private tokensBuilt = false;
   /** House liquidity taken at a step: `${marketId}:${step}:${bid|ask}:${yesPriceWei}` → wei of shares. */
@@ -122,14 +125,17 @@ export class PfOrders {
 
   /** The wallet's orders, newest first, expired ones marked. */
   list(owner: string): SimOrder[] {
-    const key = owner.toLowerCase();
-    return [...this.byHash.values()]
-      .filter((o) => o.owner === key)
-      .map((o) => {
-        this.expire(o);
-        return o;
-      })
-      .sort((a, b) => b.seq - a.seq);
+    const mine = this.byOwner.get(owner.toLowerCase()) ?? [];
+    for (const o of mine) this.expire(o);
+    return [...mine].reverse();
+  }
+
+  /** The market's orders still resting, oldest first. */
+  private resting(marketId: number): SimOrder[] {
+    return (this.byMarket.get(marketId) ?? []).filter((o) => {
+      this.expire(o);
+      return o.status === 'OPEN';
+    });
   }
 
   private expire(order: SimOrder): void {
@@ -276,6 +282,8 @@ export class PfOrders {
       refuse('create_order_fill_or_kill_not_filled', 'Fill-or-kill order could not be filled in full');
     }
     this.byHash.set(hash, sim);
+    push(this.byOwner, sim.owner, sim);
+    push(this.byMarket, ref.id, sim);
     this.match(sim);
     // A market order takes what the book has at its price and never rests.
     if (sim.status === 'OPEN' && sim.strategy === 'MARKET') sim.status = 'CANCELLED';
@@ -311,9 +319,7 @@ export class PfOrders {
     const asks = new Map<number, number>();
     for (const l of house.bids) add(bids, ...level('bid', l));
     for (const l of house.asks) add(asks, ...level('ask', l));
-    for (const o of this.byHash.values()) {
-      this.expire(o);
-      if (o.ref.id !== ref.id || o.status !== 'OPEN') continue;
+    for (const o of this.resting(ref.id)) {
       const { side, yesPriceWei } = yesTerms(o);
       const size = Number(((o.amountWei - o.filledWei) * 10_000n) / WEI) / 10_000;
       add(side === 'bid' ? bids : asks, Number(yesPriceWei) / 1e18, size);
@@ -370,7 +376,8 @@ export class PfOrders {
 
   private reservedCollateral(address: string): bigint {
     let sum = 0n;
-    for (const o of this.list(address)) {
+    for (const o of this.byOwner.get(address.toLowerCase()) ?? []) {
+      this.expire(o);
       if (o.status === 'OPEN' && o.side === 'BUY') sum += ((o.amountWei - o.filledWei) * o.priceWei) / WEI;
     }
     return sum;
@@ -378,7 +385,8 @@ export class PfOrders {
 
   private reservedShares(address: string, marketId: number, indexSet: 1 | 2): bigint {
     let sum = 0n;
-    for (const o of this.list(address)) {
+    for (const o of this.byOwner.get(address.toLowerCase()) ?? []) {
+      this.expire(o);
       if (o.status === 'OPEN' && o.side === 'SELL' && o.ref.id === marketId && o.indexSet === indexSet) {
         sum += o.amountWei - o.filledWei;
       }
@@ -406,9 +414,8 @@ export class PfOrders {
       const available = BigInt(Math.round(size * 10_000)) * 10n ** 14n - (this.houseTaken.get(key) ?? 0n);
       if (available > 0n) out.push({ yesPriceWei: p, availableWei: available, paper: null, houseKey: key });
     }
-    for (const o of this.byHash.values()) {
-      this.expire(o);
-      if (o === order || o.ref.id !== order.ref.id || o.status !== 'OPEN') continue;
+    for (const o of this.resting(order.ref.id)) {
+      if (o === order) continue;
       const t = yesTerms(o);
       if (t.side !== opposite || !crosses(t.yesPriceWei)) continue;
       out.push({
@@ -526,6 +533,12 @@ const ownPrice = (indexSet: 1 | 2, yesPriceWei: bigint): bigint =>
   indexSet === 1 ? yesPriceWei : WEI - yesPriceWei;
 
 const toWei = (price: number): bigint => BigInt(Math.round(price * 1_000_000)) * 10n ** 12n;
+
+function push<K>(index: Map<K, SimOrder[]>, key: K, order: SimOrder): void {
+  const list = index.get(key);
+  if (list) list.push(order);
+  else index.set(key, [order]);
+}
 
 function significant(value: bigint): number {
   return value.toString().replace(/0+$/, '').length;
