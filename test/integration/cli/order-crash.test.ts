@@ -1,6 +1,6 @@
 // The order journal across a crash: the real `omnibook serve` runs as a child process against the polymarket,
 // kalshi and predictfun simulators (which live in this test process, so they outlive it), and is killed with
-// SIGKILL after an order reached the exchange and before its answer was recorded — 21 times, the exchanges in
+// SIGKILL after an order reached the exchange and before its answer was recorded — 20 times, the exchanges in
 // turn. The exchange holds the answer back (polymarket, predictfun: processed, answer held) or holds the request
 // before processing it (kalshi: processed once released), and `/__sim/held` says when the order is there. After each restart the client repeats
 // its POST with the same Idempotency-Key: the server reconciles the journalled order with the exchange instead of
@@ -24,7 +24,7 @@ import { venueContext, walkVenue } from '../../support/catalogue.js';
 import { type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { send, waitFor } from '../../support/server.js';
 
-const CRASHES = 21;
+const CRASHES = 20;
 const ADMIN_KEY = 'crash_test_admin_key_0123456789';
 
 interface Venue {
