@@ -8,6 +8,7 @@ import { AddressesByChainId, ChainId, OrderBuilder } from '@predictdotfun/sdk';
 import { getBytes, recoverAddress, verifyMessage } from 'ethers';
 import { getAddress, isAddress } from 'viem';
 import type { SimClock } from '../shared/control.js';
+import { ownValue } from '../shared/own-key.js';
 import type { PfAccounts, PfWallet } from './accounts.js';
 import { ECDSA_VALIDATOR, kernelWrappedHash } from './auth.js';
 import type { YesBook } from './book.js';
@@ -332,7 +333,7 @@ export class PfOrders {
   private readOrder(raw: unknown): SignedOrderJson {
     const o = (raw ?? {}) as Record<string, unknown>;
     const uint = (k: string) => {
-      const v = o[k];
+      const v = ownValue(o, k);
       if (typeof v !== 'string' || !/^\d{1,78}$/.test(v) || BigInt(v) > MAX_UINT256) {
         refuse('bad_request', `order.${k} must be a uint256 decimal string`);
       }
@@ -343,7 +344,8 @@ export class PfOrders {
       refuse('bad_request', 'order.expiration must be Unix seconds');
     }
     for (const k of ['maker', 'signer', 'taker']) {
-      if (typeof o[k] !== 'string' || !isAddress(o[k] as string, { strict: false })) {
+      const v = ownValue(o, k);
+      if (typeof v !== 'string' || !isAddress(v, { strict: false })) {
         refuse('bad_request', `order.${k} must be an address`);
       }
     }
@@ -351,7 +353,8 @@ export class PfOrders {
     if (o.signatureType !== 0)
       refuse('bad_request', 'order.signatureType must be 0 (EOA; EIP-1271 for accounts)');
     for (const k of ['hash', 'signature']) {
-      if (typeof o[k] !== 'string' || !/^0x[0-9a-fA-F]+$/.test(o[k] as string)) {
+      const v = ownValue(o, k);
+      if (typeof v !== 'string' || !/^0x[0-9a-fA-F]+$/.test(v)) {
         refuse('bad_request', `order.${k} must be hex`);
       }
     }
