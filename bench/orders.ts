@@ -135,6 +135,17 @@ async function startFastifyBaseline(
 }
 
 /** One exchange's paths: an account, an active market and the resting order they all place. */
+/** A Predict.fun paper account that can rest every order of the run ($0.9 each) at once. */
+async function richPaperAccount(sim: RunningSimVenue): Promise<{ credentials: Record<string, string> }> {
+  const res = await fetch(`${sim.control}/__sim/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ balance: (10n ** 24n).toString() }),
+  });
+  if (res.status !== 201) throw new Error(`predictfun POST /__sim/accounts ${res.status}`);
+  return (await res.json()) as { credentials: Record<string, string> };
+}
+
 async function prepare(
   cat: CatalogueServer,
   client: Agent,
@@ -147,14 +158,16 @@ async function prepare(
     (m: Market) => m.exchange === exchange && m.status === 'active' && m.outcomes[0]?.token_id,
   );
   if (!market) throw new Error(`${exchange}: no active market`);
-  const { credentials } = await sim.createAccount();
+  const { credentials } = exchange === 'predictfun' ? await richPaperAccount(sim) : await sim.createAccount();
   const session: VenueSession = { exchange, credentials, source: 'per_request' };
+  const price = market.tick_size ?? 0.01;
   const order: OrderBody = {
     market_id: market.exchange_market_id,
     outcome: market.outcomes[0]?.name as string,
     side: 'buy',
-    price: market.tick_size ?? 0.01,
-    size: Math.max(5, market.min_order_size ?? 1),
+    price,
+    // Predict.fun takes orders worth $0.9 or more.
+    size: Math.max(5, market.min_order_size ?? 1, exchange === 'predictfun' ? Math.ceil(0.9 / price) : 0),
   };
   const body = JSON.stringify(order);
   const storedHeaders = { 'x-api-key': cat.server.adminKey, 'content-type': 'application/json' };
@@ -222,7 +235,7 @@ async function main(): Promise<void> {
   try {
     process.stdout.write(`bench:orders — ${ORDERS} resting orders per path and exchange, interleaved\n`);
     const runs: Run[] = [];
-    for (const exchange of ['polymarket', 'kalshi', 'limitless'] as ExchangeId[]) {
+    for (const exchange of ['polymarket', 'kalshi', 'limitless', 'predictfun'] as ExchangeId[]) {
       const sim = cat.sims.get(exchange);
       if (sim) runs.push(await prepare(cat, client, relay.url, fastify.url, exchange, sim));
     }

@@ -1,6 +1,6 @@
 // Paper wallets of the Predict.fun simulator: USDT balances in wei (what BNB Chain's balanceOf answers), Predict
-// smart accounts (Kernel) with their owner EOA, and positions seeded at account creation (the simulator does not
-// match orders, so holdings come only from there).
+// smart accounts (Kernel) with their owner EOA, the exchange's nonce and USDT allowance of each maker, and the
+// positions seeded at account creation or settled by the simulator's matches.
 import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -17,14 +17,22 @@ export interface SeededPosition {
 export interface PfWallet {
   address: string;
   balanceWei: bigint;
+  /** USDT the exchange may spend (ERC-20 allowance); paper accounts are opened with approvals set. */
+  allowanceWei: bigint;
+  /** The CTF exchange's nonce of this maker: orders signed with another one are invalid (on-chain cancel). */
+  nonce: bigint;
   positions: SeededPosition[];
 }
+
+const MAX_UINT256 = (1n << 256n) - 1n;
 
 export interface NewAccountOptions {
   /** Trade through a Predict smart account (the deposit address) owned by a fresh EOA. */
   predictAccount?: boolean;
   /** Opening USDT balance in wei; 1,000 USDT by default. */
   balanceWei?: bigint;
+  /** USDT allowance granted to the exchange; unlimited by default (the SDK's setApprovals). */
+  allowanceWei?: bigint;
   positions?: SeededPosition[];
 }
 
@@ -57,6 +65,7 @@ export class PfAccounts {
     }
     const wallet = this.wallet(address);
     wallet.balanceWei += options.balanceWei ?? DEFAULT_BALANCE_WEI;
+    if (options.allowanceWei !== undefined) wallet.allowanceWei = options.allowanceWei;
     wallet.positions.push(...(options.positions ?? []));
     return { privateKey, signer, address, ...(predictAccount ? { predictAccount } : {}) };
   }
@@ -66,7 +75,13 @@ export class PfAccounts {
     const key = address.toLowerCase();
     let wallet = this.wallets.get(key);
     if (!wallet) {
-      wallet = { address: getAddress(address), balanceWei: 0n, positions: [] };
+      wallet = {
+        address: getAddress(address),
+        balanceWei: 0n,
+        allowanceWei: MAX_UINT256,
+        nonce: 0n,
+        positions: [],
+      };
       this.wallets.set(key, wallet);
     }
     return wallet;
@@ -82,6 +97,38 @@ export class PfAccounts {
 
   ownerOf(predictAccount: string): string | undefined {
     return this.owners.get(predictAccount.toLowerCase());
+  }
+
+  /** Shares (wei) the wallet holds of one outcome. */
+  shares(address: string, marketId: number, indexSet: 1 | 2): bigint {
+    const held = this.find(address)?.positions ?? [];
+    return held
+      .filter((p) => p.marketId === marketId && p.indexSet === indexSet)
+      .reduce((s, p) => s + p.amountWei, 0n);
+  }
+
+  /**
+   * Settles shares into (or, negative, out of) a wallet's holding of one outcome, merged into one position; a buy
+   * moves its average price (price in wei per share). An emptied holding is dropped.
+   */
+  addShares(address: string, marketId: number, indexSet: 1 | 2, deltaWei: bigint, priceWei: bigint): void {
+    const wallet = this.wallet(address);
+    const same = wallet.positions.filter((p) => p.marketId === marketId && p.indexSet === indexSet);
+    const held = same.reduce((s, p) => s + p.amountWei, 0n);
+    const cost = same.reduce((s, p) => s + Number(p.amountWei) * Number(p.averageBuyPriceUsd), 0);
+    const amountWei = held + deltaWei;
+    wallet.positions = wallet.positions.filter((p) => !(p.marketId === marketId && p.indexSet === indexSet));
+    if (amountWei <= 0n) return;
+    const average =
+      deltaWei > 0n
+        ? (cost + Number(deltaWei) * (Number(priceWei) / 1e18)) / Number(amountWei)
+        : cost / Number(held);
+    wallet.positions.push({
+      marketId,
+      indexSet,
+      amountWei,
+      averageBuyPriceUsd: String(Number(average.toFixed(6))),
+    });
   }
 
   fund(address: string, amountWei: bigint): void {

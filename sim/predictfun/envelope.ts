@@ -16,7 +16,8 @@ export type PredictErrorSlug =
   | 'bad_request'
   | 'not_found'
   | 'too_many_requests'
-  | 'internal_server_error';
+  | 'internal_server_error'
+  | `create_order_${string}`;
 
 export function fail(
   res: ServerResponse,

@@ -11,6 +11,7 @@ import { createWorld } from '../shared/world.js';
 import { DEFAULT_BALANCE_WEI, type NewAccountOptions, PfAccounts, type SeededPosition } from './accounts.js';
 import { BNB_CHAIN_ID, BNB_TESTNET_CHAIN_ID, PfAuth } from './auth.js';
 import { PfCatalog } from './catalog.js';
+import { PfOrders } from './orders.js';
 import { BSC_TESTNET_USDT, BSC_USDT, createRpcServer } from './rpc.js';
 import { createPredictfunServer } from './server.js';
 import { PfState } from './state.js';
@@ -60,6 +61,8 @@ export interface AccountRequest {
   predict_account?: boolean;
   /** USDT in wei, as a decimal string. */
   balance?: string;
+  /** The USDT allowance granted to the exchange, in wei; unlimited when left out. */
+  allowance?: string;
   positions?: Array<{ market_id: number; outcome: 'Yes' | 'No'; shares: number; average_price: number }>;
 }
 
@@ -120,7 +123,9 @@ export async function startPredictfunSim(options: PredictfunSimOptions = {}): Pr
     requests: new SimRequestLog(),
   };
 
-  const api = createPredictfunServer({ state, auth, accounts, control });
+  const orders = new PfOrders(state, accounts, clock, chainId);
+  state.bookView = (ref, house) => orders.liveBook(ref, house);
+  const api = createPredictfunServer({ state, auth, accounts, orders, control });
   const rpc = createRpcServer(accounts, () => 40_000_000 + state.step, { chainId, usdt: collateralToken });
   const apiPort = await listen(api);
   const rpcPort = await listen(rpc);
@@ -154,6 +159,12 @@ function accountOptions(body: Record<string, unknown>, catalog: PfCatalog): NewA
     out.balanceWei = BigInt(body.balance);
   } else {
     out.balanceWei = DEFAULT_BALANCE_WEI;
+  }
+  if (body.allowance !== undefined) {
+    if (typeof body.allowance !== 'string' || !/^\d+$/.test(body.allowance)) {
+      throw new SyntaxError('allowance must be a wei integer string');
+    }
+    out.allowanceWei = BigInt(body.allowance);
   }
   if (body.positions !== undefined) {
     if (!Array.isArray(body.positions)) throw new SyntaxError('positions must be an array');

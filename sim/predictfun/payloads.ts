@@ -44,7 +44,7 @@ export function marketJson(state: PfState, ref: PfMarketRef): Json {
   const p = c.prop;
   const words = phrase(ref);
   const tokens = marketTokens(state.world, ref.id);
-  const book = state.book(ref);
+  const book = state.liveBook(ref);
   const bid = book.bids[0];
   const ask = book.asks[0];
   const { status, tradingStatus } = marketStatuses(c);
@@ -143,7 +143,7 @@ export function categoryJson(state: PfState, c: PfCategory): Json {
 }
 
 export function orderbookJson(state: PfState, ref: PfMarketRef): Json {
-  const book = state.book(ref);
+  const book = state.liveBook(ref);
   const last = state.step > 0 ? state.match(ref, state.step) : null;
   return {
     marketId: ref.id,

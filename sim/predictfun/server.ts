@@ -16,6 +16,8 @@ import {
   listMarkets,
   listMatches,
 } from './market-routes.js';
+import { getOrder, listOrders, postOrder, removeOrders } from './order-routes.js';
+import type { PfOrders } from './orders.js';
 import type { PfState } from './state.js';
 import { getAccount, getAuthMessage, listPositions, postAuth } from './wallet-routes.js';
 
@@ -23,11 +25,12 @@ export interface PfServerDeps {
   state: PfState;
   auth: PfAuth;
   accounts: PfAccounts;
+  orders: PfOrders;
   control: SimControl;
 }
 
 export function createPredictfunServer(deps: PfServerDeps): Server {
-  const { state, auth, accounts, control } = deps;
+  const { state, auth, accounts, orders, control } = deps;
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.replace(/\/+$/, '') || '/';
@@ -69,6 +72,18 @@ export function createPredictfunServer(deps: PfServerDeps): Server {
         return listMarkets(state, res, q);
       case key === 'GET /orders/matches':
         return listMatches(state, res, q);
+      case key === 'POST /orders' || key === 'GET /orders' || key === 'POST /orders/remove-by-hash': {
+        const address = wallet();
+        if (!address) return fail(res, 401, 'unauthorized', 'authorization error');
+        if (key === 'POST /orders') return postOrder(orders, address, req, res);
+        if (key === 'GET /orders') return listOrders(orders, address, res, q);
+        return removeOrders(orders, address, req, res);
+      }
+      case method === 'GET' && seg[1] === 'orders' && seg.length === 3: {
+        const address = wallet();
+        if (!address) return fail(res, 401, 'unauthorized', 'authorization error');
+        return getOrder(orders, address, res, seg[2] ?? '');
+      }
       case method === 'GET' && seg[1] === 'markets' && seg.length === 3:
         return getMarket(state, res, seg[2]);
       case method === 'GET' && seg[1] === 'markets' && seg.length === 4 && seg[3] === 'stats':
@@ -92,6 +107,7 @@ export function createPredictfunServer(deps: PfServerDeps): Server {
     control.requests?.record(target.method, target.path);
     // The target lets a test aim faults at one route (`only`).
     const fault = await control.faults.gate(target);
+    control.faults.holdResponse(res, target);
     control.faults.malformResponse(res, target);
     if (fault?.kind === 'rate_limited') {
       return fail(res, 429, 'too_many_requests', 'Too many requests', {

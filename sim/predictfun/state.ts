@@ -68,6 +68,15 @@ export class PfState {
     return buildYesBook(this.world.seed, ref.id, ref.fairYes, c.decimalPrecision, step, this.trading(ref));
   }
 
+  /** Set by the order engine: the book as shown, with paper orders and what they took from the house. */
+  bookView: ((ref: PfMarketRef, house: YesBook) => YesBook) | null = null;
+
+  /** The current book as the venue shows it (the house's quote plus paper orders resting in it). */
+  liveBook(ref: PfMarketRef): YesBook {
+    const house = this.book(ref);
+    return this.bookView ? this.bookView(ref, house) : house;
+  }
+
   /** When the book last changed: the last advance, or the simulator's start. */
   bookUpdatedAt(): number {
     return this.stepTimes.at(-1) ?? this.startedAt;
@@ -181,14 +190,14 @@ export class PfState {
  * feeRateBps × min(p, 1 − p) × shares in dollars, taken from what the taker receives: a buyer gets that value fewer
  * shares (converted at the trade's price), a seller that many fewer dollars.
  */
-function takerFee(shares: bigint, priceWei: bigint, takerBuys: boolean): MatchLeg['fee'] {
+export function takerFee(shares: bigint, priceWei: bigint, takerBuys: boolean): MatchLeg['fee'] {
   const feeDollars = (shares * minWei(priceWei, WEI - priceWei) * MARKET_FEE_RATE_BPS) / (10_000n * WEI);
   return takerBuys
     ? { amount: (priceWei === 0n ? 0n : (feeDollars * WEI) / priceWei).toString(), type: 'SHARES' }
     : { amount: feeDollars.toString(), type: 'COLLATERAL' };
 }
 
-function uuid(hex: string): string {
+export function uuid(hex: string): string {
   const h = hex.slice(2, 34);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-7${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

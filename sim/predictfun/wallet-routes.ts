@@ -75,7 +75,7 @@ export function listPositions(
 function positionJson(state: PfState, p: SeededPosition): Record<string, unknown> {
   const ref = state.catalog.market(p.marketId);
   if (!ref) throw new Error(`seeded position on unknown market ${p.marketId}`);
-  const book = state.book(ref);
+  const book = state.liveBook(ref);
   const yesBid = book.bids[0];
   const yesAsk = book.asks[0];
   const bestBid = p.indexSet === 1 ? yesBid : yesAsk && ([complement(yesAsk[0]), yesAsk[1]] as const);

@@ -77,6 +77,8 @@ export interface Call {
   path: string;
   query?: Record<string, QueryValue>;
   body?: string;
+  /** Whether a lost answer may be resent; GETs are, anything else only when the caller says so. */
+  idempotent?: boolean;
   operation: string;
 }
 
@@ -222,7 +224,7 @@ export class PredictfunClient {
       query: call.query,
       body: call.body,
       headers,
-      idempotent: method === 'GET',
+      idempotent: call.idempotent ?? method === 'GET',
       operation: call.operation,
     });
     return decodeResponse(decoder, res, 'predictfun', call.operation);

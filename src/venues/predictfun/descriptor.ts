@@ -1,5 +1,6 @@
 // What the Predict.fun adapter can do, as data: GET /exchanges serves these flags and the registry checks them
-// against the facet methods at start. Data only: no order entry; price history is not offered (spec).
+// against the facet methods at start. Signed orders on the venue's CLOB (LIMIT and MARKET strategies); price
+// history is not offered (spec).
 import type { VenueDescriptor } from '../port.js';
 import { DEFAULT_RATE_LIMIT } from './client.js';
 
@@ -20,10 +21,12 @@ export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_execution_price: 'supported',
     // GET /arbitrage: its books and a published taker fee (src/domain/fees).
     fetch_arbitrage: 'supported',
-    create_order: 'unsupported',
-    cancel_order: 'unsupported',
-    fetch_order_history: 'unsupported',
-    fetch_fills: 'unsupported',
+    create_order: 'supported',
+    cancel_order: 'supported',
+    // GET /v1/orders?status=OPEN|FILLED plus the orders behind the wallet's fills.
+    fetch_order_history: 'supported',
+    // The wallet's settled matches (GET /v1/orders/matches?signerAddress=) with the fee each leg paid.
+    fetch_fills: 'supported',
     // A plain REST read (GET /v1/positions). The spec's "polling" means no position push; in a descriptor
     // `polling` means a stream emulated by polling, which this is not (the same reading as for opinion).
     fetch_positions: 'supported',
@@ -37,8 +40,11 @@ export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
     websocket: 'polling',
   }),
   features: Object.freeze({
-    orderTypes: Object.freeze([] as const),
-    gtdMinLeadSeconds: null,
+    // gtc/gtd: LIMIT orders without or with an expiration; ioc: a MARKET order (fills what it can at its price,
+    // never rests); fok: a MARKET order with isFillOrKill.
+    orderTypes: Object.freeze(['gtc', 'gtd', 'ioc', 'fok'] as const),
+    // The SDK refuses an expiration in the past; a minute ahead is our margin for the clock and the trip there.
+    gtdMinLeadSeconds: 60,
     maxBookDepth: 100,
     candleIntervals: Object.freeze([] as const),
   }),
@@ -49,7 +55,7 @@ export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
       secret: true,
       description:
         'Hex private key of the wallet (or, with predict_account, of its Privy owner); signs GET /v1/auth/message ' +
-        'for a JWT. Give this or jwt.',
+        'for a JWT and signs orders. Give this or jwt (a jwt alone reads, it cannot place orders).',
     },
     {
       name: 'predict_account',
@@ -66,7 +72,7 @@ export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
         'A Predict.fun JWT (POST /v1/auth) used as is instead of signing in; it expires after 24 hours',
     },
   ]),
-  onboarding: Object.freeze([] as const),
+  onboarding: Object.freeze(['self'] as const),
   balanceUnit: 'USDT (BSC, 18 decimals) in wei as a decimal string, read on chain with balanceOf',
   rateLimit: Object.freeze({ ...DEFAULT_RATE_LIMIT }),
 }) as VenueDescriptor;

@@ -1,5 +1,5 @@
-// The Predict.fun adapter: the only export of this folder. Data only — catalogue, books, tape, wallet activity,
-// positions and balance; the REST API (x-api-key, wallet JWTs) and the BNB Chain balance read stay behind it.
+// The Predict.fun adapter: the only export of this folder — catalogue, books, tape, wallet activity, signed orders,
+// fills, positions and balance; the REST API (x-api-key, wallet JWTs) and the BNB Chain balance read stay behind it.
 import { Type } from 'typebox';
 import type { PingOutcome, VenueAdapter, VenueContext, VenueSession } from '../port.js';
 import { describeVenueError, withMappedErrors } from '../shared/facet-errors.js';

@@ -72,6 +72,8 @@ export type PredictfunBook = Static<typeof PredictfunBook>;
 
 const MatchLeg = Type.Object({
   amount: Wei,
+  /** What the leg paid: SHARES (a buying taker, in outcome shares) or COLLATERAL (a selling taker, in USDT). */
+  fee: Nullable(Type.Object({ amount: Wei, type: Type.String() })),
   price: Wei,
   quoteType: Type.String(),
   signer: Type.String(),
@@ -107,6 +109,45 @@ export const PredictfunPosition = Type.Object({
   outcome: Type.Object({ indexSet: Type.Integer(), name: Type.String(), onChainId: Nullable(Type.String()) }),
 });
 export type PredictfunPosition = Static<typeof PredictfunPosition>;
+
+/** An order as GET /v1/orders and /v1/orders/{hash} show it: the signed struct under `order` (ccxt's recorded docs). */
+export const PredictfunOrderDoc = Type.Object({
+  id: NumOrString,
+  /** Shares in wei. */
+  amount: Wei,
+  amountFilled: Wei,
+  marketId: Type.Integer(),
+  status: Type.String(),
+  strategy: Type.String(),
+  isNegRisk: Nullable(Type.Boolean()),
+  isYieldBearing: Nullable(Type.Boolean()),
+  order: Type.Object({
+    hash: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }),
+    salt: NumOrString,
+    maker: Type.String(),
+    tokenId: Type.String(),
+    makerAmount: Wei,
+    takerAmount: Wei,
+    expiration: NumOrString,
+    side: Type.Union([Type.Literal(0), Type.Literal(1)]),
+  }),
+});
+export type PredictfunOrderDoc = Static<typeof PredictfunOrderDoc>;
+
+/** POST /v1/orders answers with the order's identifiers only. */
+export const PredictfunCreatedOrder = Type.Object({
+  orderHash: Type.String(),
+  orderId: Nullable(NumOrString),
+  code: Nullable(Type.String()),
+});
+
+/** POST /v1/orders/remove-by-hash, answered without a data envelope. */
+export const PredictfunRemoved = Type.Object({
+  success: Type.Literal(true),
+  removed: Type.Array(Type.String()),
+  rejected: Type.Array(Type.String()),
+  noop: Type.Array(Type.String()),
+});
 
 export const PredictfunAccount = Type.Object({ address: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }) });
 

@@ -175,8 +175,10 @@ export interface VenueTestHints {
   strangerCredentials(): Promise<Record<string, string>>;
   /** A well-formed order id no order has. */
   unknownOrderId: string;
-  /** The taker fee of a buy is taken in shares (Limitless): the position is the fill less the fee's shares. */
-  buyFeeInShares?: boolean;
+  /** The smallest order value the venue takes, in USD (a smaller order is refused). */
+  minOrderValue?: number;
+  /** The venue takes a buying taker's fee in shares: it holds the fee's worth fewer than it bought. */
+  feeInShares?: boolean;
 }
 
 export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
@@ -211,7 +213,7 @@ export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
     }),
     // Limitless order ids are UUIDv4 (the API answers 400 "must be a UUIDv4" otherwise).
     unknownOrderId: '5b0e0f6c-8f2d-4e8e-9a55-1c2d3e4f5a6b',
-    buyFeeInShares: true,
+    feeInShares: true,
   },
   // A well-formed OpenAPI key (32 hex digits) the simulator never issued; Opinion order ids are UUIDs.
   opinion: {
@@ -227,6 +229,9 @@ export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
     },
     // Orders are addressed by their EIP-712 hash.
     unknownOrderId: `0x${'0'.repeat(64)}`,
+    // "order must have a value of at least 0.9 USD"; the taker fee of a buy is paid in shares.
+    minOrderValue: 0.9,
+    feeInShares: true,
   },
 };
 

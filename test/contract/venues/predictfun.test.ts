@@ -188,20 +188,17 @@ describe('predictfun: key-less testnet', () => {
 });
 
 describe('predictfun: capabilities', () => {
-  test('data only: no order entry, no price history; every flag matches a facet method', () => {
+  test('order entry, no price history; every flag matches a facet method', () => {
     const { has } = adapter.descriptor;
-    for (const flag of [
-      'create_order',
-      'cancel_order',
-      'fetch_order_history',
-      'fetch_fills',
-      'fetch_price_history',
-    ] as const) {
-      assert.equal(has[flag], 'unsupported', flag);
+    for (const flag of ['create_order', 'cancel_order', 'fetch_order_history', 'fetch_fills'] as const) {
+      assert.equal(has[flag], 'supported', flag);
     }
-    assert.equal(adapter.trading.createOrder, undefined);
-    assert.equal(adapter.trading.cancelOrder, undefined);
+    assert.equal(has.fetch_price_history, 'unsupported');
+    assert.equal(typeof adapter.trading.createOrder, 'function');
+    assert.equal(typeof adapter.trading.lookupOrder, 'function');
+    assert.equal(typeof adapter.trading.cancelOrder, 'function');
     assert.equal(adapter.marketData.fetchPriceHistory, undefined);
+    assert.equal(adapter.trading.openUserStream, undefined);
     assert.equal(has.fetch_positions, 'supported');
 
     assert.equal(has.websocket, 'polling');

@@ -1,8 +1,8 @@
 // The order journal across a crash: the real `omnibook serve` runs as a child process against the polymarket,
-// kalshi and limitless simulators (which live in this test process, so they outlive it), and is killed with SIGKILL
-// after an order reached the exchange and before its answer was recorded — 21 times, taking the exchanges in turn.
-// The exchange holds the answer back (polymarket, limitless: processed, answer held) or holds the request before
-// processing it (kalshi: processed once released), and `/__sim/held` says when the order is there. After each restart the client repeats
+// kalshi, limitless and predictfun simulators (which live in this test process, so they outlive it), and is killed
+// with SIGKILL after an order reached the exchange and before its answer was recorded — 20 times, taking the
+// exchanges in turn. The exchange holds the answer back (polymarket, limitless, predictfun: processed, answer held)
+// or holds the request before processing it (kalshi: processed once released), and `/__sim/held` says when the order is there. After each restart the client repeats
 // its POST with the same Idempotency-Key: the server reconciles the journalled order with the exchange instead of
 // sending it again, exactly one order exists there, and GET /orders/:id reports it. Then the same for an order
 // killed just after its answer, before the journal wrote its acceptance.
@@ -14,18 +14,20 @@ import { after, before, test } from 'node:test';
 import { startKalshiSim } from '../../../sim/kalshi/index.js';
 import { startLimitlessSim } from '../../../sim/limitless/index.js';
 import { startPolymarketSim } from '../../../sim/polymarket/index.js';
+import { startPredictfunSim } from '../../../sim/predictfun/index.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
 import { createKalshiAdapter } from '../../../src/venues/kalshi/index.js';
 import { createLimitlessAdapter } from '../../../src/venues/limitless/index.js';
 import { createPolymarketAdapter } from '../../../src/venues/polymarket/index.js';
 import type { VenueAdapter, VenueSession } from '../../../src/venues/port.js';
+import { createPredictfunAdapter } from '../../../src/venues/predictfun/index.js';
 import { venueContext, walkVenue } from '../../support/catalogue.js';
 import { type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { send, waitFor } from '../../support/server.js';
 
-const CRASHES = 21;
-const ROTATION: readonly ExchangeId[] = ['polymarket', 'kalshi', 'limitless'];
+const CRASHES = 20;
+const ROTATION: readonly ExchangeId[] = ['polymarket', 'kalshi', 'limitless', 'predictfun'];
 const ADMIN_KEY = 'crash_test_admin_key_0123456789';
 
 interface Venue {
@@ -35,6 +37,8 @@ interface Venue {
   session: VenueSession;
   market: Market;
   outcome: string;
+  /** The resting bid's price: the market's tick, or above it where the venue has a minimum order value. */
+  price: number;
   /** The order route, as the simulator's fault filter names it, and the fault that holds it. */
   fault: Record<string, unknown>;
   close(): Promise<void>;
@@ -91,6 +95,7 @@ before(async () => {
     },
     market: limitlessMarket,
     outcome: limitlessMarket.outcomes[0]?.name as string,
+    price: limitlessMarket.tick_size ?? 0.01,
     fault: { hold_response_ms: 120_000, only: ['POST /orders'] },
     close: async () => {
       await limitlessAdapter.close();
@@ -110,6 +115,7 @@ before(async () => {
     },
     market: polyMarket,
     outcome: polyMarket.outcomes[0]?.name as string,
+    price: polyMarket.tick_size ?? 0.01,
     fault: { hold_response_ms: 120_000, only: ['POST /order'] },
     close: async () => {
       await polyAdapter.close?.();
@@ -127,10 +133,57 @@ before(async () => {
     },
     market: kalshiMarket,
     outcome: kalshiMarket.outcomes[0]?.name as string,
+    price: kalshiMarket.tick_size ?? 0.01,
     fault: { latency_ms: 120_000, only: ['POST /trade-api/v2/portfolio/events/orders'] },
     close: async () => {
       await kalshiAdapter.close?.();
       await kalshi.close();
+    },
+  });
+  const predict = await startPredictfunSim({ seed: 7, size: 20 });
+  const predictOptions = {
+    restUrl: predict.url,
+    rpcUrl: predict.rpcUrl,
+    collateralToken: predict.collateralToken,
+    apiKey: predict.apiKey,
+  };
+  const predictAdapter = createPredictfunAdapter({
+    ...predictOptions,
+    pollIntervalMs: 2_000,
+    timeoutMs: 5_000,
+    unpaced: true,
+  });
+  // Predict.fun takes orders worth $0.9 or more: 10..29 shares (50 below) at 0.1, in a market bid above it.
+  const { markets: predictMarkets } = await walkVenue(predictAdapter);
+  let predictMarket: Market | undefined;
+  for (const m of predictMarkets.filter((x) => x.status === 'active' && x.outcomes[0]?.token_id)) {
+    const book = await predictAdapter.marketData.fetchOrderBook?.(
+      venueContext(),
+      m,
+      m.outcomes[0]?.name as string,
+    );
+    if ((book?.bids[0]?.[0] ?? 0) > 0.15) {
+      predictMarket = m;
+      break;
+    }
+  }
+  assert.ok(predictMarket, 'predictfun: no active market bid above 0.15');
+  venues.set('predictfun', {
+    exchange: 'predictfun',
+    control: predict.control,
+    adapter: predictAdapter,
+    session: {
+      exchange: 'predictfun',
+      credentials: (await predict.createAccount()).credentials,
+      source: 'per_request',
+    },
+    market: predictMarket,
+    outcome: predictMarket.outcomes[0]?.name as string,
+    price: 0.1,
+    fault: { hold_response_ms: 120_000, only: ['POST /v1/orders'] },
+    close: async () => {
+      await predictAdapter.close?.();
+      await predict.close();
     },
   });
   configFile = join(dataDir, 'config.json');
@@ -149,6 +202,7 @@ before(async () => {
         },
         kalshi: { restUrl: kalshi.url, wsUrl: kalshi.wsUrl },
         limitless: { restUrl: limitless.url, wsUrl: limitless.wsUrl },
+        predictfun: predictOptions,
       },
     }),
   );
@@ -229,7 +283,7 @@ test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${
       market_id: venue.market.exchange_market_id,
       outcome: venue.outcome,
       side: 'buy',
-      price: venue.market.tick_size ?? 0.01,
+      price: venue.price,
       size,
     };
     const init = {
@@ -291,7 +345,7 @@ test('an order answered just before a SIGKILL is still reported after restart, n
         market_id: venue.market.exchange_market_id,
         outcome: venue.outcome,
         side: 'buy',
-        price: venue.market.tick_size ?? 0.01,
+        price: venue.price,
         size,
       },
       headers: {

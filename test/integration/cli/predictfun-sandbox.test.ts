@@ -1,6 +1,7 @@
 // `omnibook sandbox` serving Predict.fun as a new user meets it: the simulator behind the adapter, a funded paper
-// wallet in <data-dir>/sandbox-accounts.json whose credentials sign in as X-Exchange-Credentials, and capability
-// flags that agree with the README's table column for predictfun.
+// wallet in <data-dir>/sandbox-accounts.json whose credentials sign in as X-Exchange-Credentials and trade (a
+// resting order cancelled, a crossing one filled with its fee), and capability flags that agree with the README's
+// table column for predictfun.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,6 +53,62 @@ test('the sandbox paper wallet for predictfun signs in through X-Exchange-Creden
     },
   ]);
   assert.ok(!res.text.includes(account.credentials.private_key as string));
+});
+
+test("the sandbox user's predictfun paper credentials trade: a bid rests and is cancelled, a buy at the ask fills", async () => {
+  const accounts = JSON.parse(readFileSync(join(dataDir, 'sandbox-accounts.json'), 'utf8')) as Record<
+    string,
+    { credentials: Record<string, string> }
+  >;
+  const headers = {
+    'x-exchange-credentials': Buffer.from(JSON.stringify(accounts.predictfun?.credentials)).toString(
+      'base64',
+    ),
+  };
+  const listed = await send(
+    server.url,
+    adminKey,
+    '/api/v1/markets?exchanges=predictfun&status=active&limit=50',
+  );
+  assert.equal(listed.status, 200, listed.text);
+  const markets = (listed.body as { markets: Array<{ exchange_market_id: string; tick_size: number }> })
+    .markets;
+  let chosen: { id: string; ask: [number, number] } | null = null;
+  for (const m of markets) {
+    const book = await send(
+      server.url,
+      adminKey,
+      `/api/v1/orderbook?exchange=predictfun&market_id=${m.exchange_market_id}&outcome=Yes`,
+    );
+    const ask = (book.body as { asks: [number, number][] }).asks[0];
+    if (ask && ask[1] >= 5 && ask[0] * 5 >= 0.9 && m.tick_size === 0.01) {
+      chosen = { id: m.exchange_market_id, ask };
+      break;
+    }
+  }
+  assert.ok(chosen, 'a predictfun market to trade');
+  const order = (price: number, size: number) =>
+    send(server.url, adminKey, '/api/v1/orders?exchange=predictfun', {
+      method: 'POST',
+      headers,
+      body: { market_id: chosen?.id, outcome: 'Yes', side: 'buy', price, size },
+    });
+  const resting = await order(0.01, 100);
+  assert.equal(resting.status, 200, resting.text);
+  assert.equal((resting.body as { status: string }).status, 'open');
+  const id = (resting.body as { id: string }).id;
+  const cancelled = await send(server.url, adminKey, `/api/v1/orders/${id}?exchange=predictfun`, {
+    method: 'DELETE',
+    headers,
+  });
+  assert.equal((cancelled.body as { status: string }).status, 'cancelled', cancelled.text);
+  const crossing = await order(chosen.ask[0], 5);
+  assert.equal((crossing.body as { status: string }).status, 'filled', crossing.text);
+  const fills = await send(server.url, adminKey, '/api/v1/fills?exchange=predictfun', { headers });
+  const fill = (fills.body as Array<{ order_id: string; fee: number }>).find(
+    (f) => f.order_id === (crossing.body as { id: string }).id,
+  );
+  assert.ok(fill && fill.fee > 0, fills.text);
 });
 
 test('GET /exchanges for predictfun says exactly what the README capability table says', async () => {

@@ -90,6 +90,9 @@ function withCredentials(header: string, init: TestRequestInit = {}): TestReques
   return { ...init, headers: { ...init.headers, 'x-exchange-credentials': header } };
 }
 
+/** The smallest order value an exchange takes, in USD (predictfun: "order must have a value of at least 0.9 USD"). */
+const MIN_ORDER_VALUE: Partial<Record<ExchangeId, number>> = { predictfun: 0.9 };
+
 /** Places an order through POST /orders: a resting buy at the lowest tick, or a buy at the best ask (a fill). */
 async function placeOrder(
   exchange: ExchangeId,
@@ -111,7 +114,13 @@ async function placeOrder(
     `/api/v1/orders?exchange=${exchange}`,
     withCredentials(header, {
       method: 'POST',
-      body: { market_id: market.exchange_market_id, outcome, side: 'buy', price, size: 5 },
+      body: {
+        market_id: market.exchange_market_id,
+        outcome,
+        side: 'buy',
+        price,
+        size: Math.max(5, Math.ceil((MIN_ORDER_VALUE[exchange] ?? 0) / price)),
+      },
     }),
   );
   assert.equal(res.status, 200, `${exchange}: ${res.text}`);

@@ -41,9 +41,7 @@ describe('a per-request private key outside the secp256k1 range', () => {
       test(`${exchange} ${pk.slice(0, 6)}…: 400 on a private route, a fixed message on GET /ping`, async () => {
         const headers = { 'x-exchange-credentials': b64({ private_key: pk }) };
         const logsBefore = cat.server.logs.length;
-        // The sandbox's Predict.fun has no order routes; its balance reads the key all the same.
-        const paths = [`/api/v1/balance?exchange=${exchange}`];
-        if (exchange === 'polymarket') paths.push(`/api/v1/orders?exchange=${exchange}`);
+        const paths = [`/api/v1/balance?exchange=${exchange}`, `/api/v1/orders?exchange=${exchange}`];
         for (const path of paths) {
           const res = await call(path, { headers });
           const body = assertError(res, 400, 'validation_error');

@@ -1,9 +1,9 @@
-// Trading with each credential mode through the real server over the polymarket, kalshi and limitless simulators:
+// Trading with each credential mode through the real server over the polymarket, kalshi, limitless and predictfun simulators:
 // stored (self-onboarded) credentials for every Polymarket signature type a legacy account may use (0 EOA, 1 proxy,
 // 2 Safe) and a deposit wallet (3), and for kalshi and limitless — place, poll, fill against a resting order, cancel, with no
 // X-Exchange-Credentials header; a managed wallet trading its sandbox paper money; a post-cutover account refused
 // as an EOA with the exchange's own words (a 4xx, never a 500, nothing left unknown) and accepted through its
-// deposit wallet; and per-request credentials found nowhere in the SQLite files, the logs or an error body.
+// deposit wallet; predictfun (an EOA and a Predict account) alike; and per-request credentials found nowhere in the SQLite files, the logs or an error body.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -141,6 +141,8 @@ async function roomyMarket(exchange: ExchangeId): Promise<{ market: Market; outc
       askSize >= 5 &&
       // Polymarket takes a marketable buy of $1 or more only: the other account's 5 shares at the ask.
       (exchange !== 'polymarket' || ask * 5 >= 1) &&
+      // Predict.fun takes orders worth $0.9 or more; the other account buys 6 shares (its fee is paid in shares).
+      (exchange !== 'predictfun' || ((bid + b.tick_size) * 5 >= 0.9 && askSize >= 6)) &&
       ask - bid >= 1.5 * b.tick_size
     )
       return { market, outcome, book: b };
@@ -181,7 +183,8 @@ async function placePollFillCancel(exchange: ExchangeId, caller: Caller): Promis
     outcome,
     side: 'buy',
     price: limitless ? (b.asks[1]?.[0] ?? bestAsk) : bestAsk,
-    size: limitless ? size + 1 : size,
+    // A Predict.fun buyer's taker fee is taken in shares: it buys one more to have the 5 it sells (Limitless too).
+    size: limitless || exchange === 'predictfun' ? size + 1 : size,
   });
   assert.equal(bought.status, 200, bought.text);
   assert.equal((bought.body as ApiOrder).status, 'filled', bought.text);
@@ -312,6 +315,19 @@ describe('stored (self) credentials, no credentials header', () => {
     await onboard(key, { exchange: 'limitless', mode: 'self', ...(await sim.createAccount()).credentials });
     await placePollFillCancel('limitless', { key });
   });
+
+  test('predictfun, an EOA and a Predict (Kernel) account', async () => {
+    const sim = cat.sims.get('predictfun');
+    assert.ok(sim);
+    for (const predict_account of [false, true]) {
+      const key = await customer();
+      const account = (await simControl(cat, 'predictfun', 'POST', 'accounts', { predict_account })) as {
+        credentials: Record<string, string>;
+      };
+      await onboard(key, { exchange: 'predictfun', mode: 'self', ...account.credentials });
+      await placePollFillCancel('predictfun', { key });
+    }
+  });
 });
 
 describe('managed (polymarket)', () => {
@@ -389,7 +405,7 @@ describe('a post-cutover account', () => {
 
 describe('per-request credentials at rest', () => {
   test('those used on POST /orders, GET /fills and GET /balance are nowhere in the SQLite files, the logs or an error body', async () => {
-    for (const exchange of ['polymarket', 'kalshi', 'limitless'] as const) {
+    for (const exchange of ['polymarket', 'kalshi', 'limitless', 'predictfun'] as const) {
       const credentials = await perRequestAccount(exchange);
       const caller: Caller = { credentials };
       const { market, outcome, book: b } = await roomyMarket(exchange);
@@ -413,8 +429,8 @@ describe('per-request credentials at rest', () => {
         'insufficient_funds',
       );
       assert.equal((await call(`/api/v1/fills?exchange=${exchange}`, as(caller))).status, 200);
-      // Limitless's PnL chart has nothing to refresh (refresh_balance is unsupported there).
-      const refresh = exchange === 'limitless' ? '' : '&refresh=true';
+      // Limitless's PnL chart has nothing to refresh, and Predict.fun balances are read live from the chain.
+      const refresh = exchange === 'limitless' || exchange === 'predictfun' ? '' : '&refresh=true';
       assert.equal((await call(`/api/v1/balance?exchange=${exchange}${refresh}`, as(caller))).status, 200);
     }
     assert.ok(errorBodies.length >= 3);

@@ -497,10 +497,16 @@ describe('order rules', () => {
     ]);
     assert.deepEqual(cat.sims.get('kalshi')?.adapter.descriptor.features.orderTypes, ['gtc', 'ioc']);
     assert.deepEqual(cat.sims.get('limitless')?.adapter.descriptor.features.orderTypes, ['gtc', 'ioc']);
+    assert.deepEqual(cat.sims.get('predictfun')?.adapter.descriptor.features.orderTypes, [
+      'gtc',
+      'gtd',
+      'ioc',
+      'fok',
+    ]);
   });
 
   test('data-only exchanges answer 501 on every order route; their balance and positions are served', async () => {
-    for (const exchange of ['opinion', 'predictfun'] as const) {
+    for (const exchange of ['opinion'] as const) {
       assertError(await place(exchange, valid('polymarket'), null), 501, 'not_supported');
       assertError(await get(`/api/v1/orders?exchange=${exchange}`, null), 501, 'not_supported');
       assertError(await get(`/api/v1/orders/x?exchange=${exchange}`, null), 501, 'not_supported');

@@ -26,7 +26,7 @@ test('recorded order errors: an allowance short of the bid is insufficient_funds
   assert.deepEqual([funds.code, funds.status], ['insufficient_funds', 402]);
   assert.match(funds.message, /USDT allowance is less than the total bid amount/);
   const small = mapped(400, loadFixture('predictfun', 'http_post_v1_orders_error_min_order_value.json'));
-  assert.deepEqual([small.code, small.status], ['bad_request', 400]);
+  assert.deepEqual([small.code, small.status], ['validation_error', 400]);
   assert.match(small.message, /order must have a value of at least 0\.9 USD/);
 });
 
