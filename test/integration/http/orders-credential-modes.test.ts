@@ -1,4 +1,4 @@
-// Trading with each credential mode through the real server over the polymarket and kalshi simulators: stored
+// Trading with each credential mode through the real server over the polymarket, kalshi and opinion simulators: stored
 // (self-onboarded) credentials for every Polymarket signature type a legacy account may use (0 EOA, 1 proxy,
 // 2 Safe) and a deposit wallet (3), and for kalshi — place, poll, fill against a resting order, cancel, with no
 // X-Exchange-Credentials header; a managed wallet trading its sandbox paper money; a post-cutover account refused
@@ -28,6 +28,9 @@ interface Book {
   asks: [number, number][];
   tick_size: number;
 }
+
+/** Opinion publishes no tick size (null on its books); its simulator holds orders to 0.001 steps. */
+const OPINION_TICK = 0.001;
 
 /** What POST /__sim/accounts answers on polymarket: the credentials and the account's contract wallets. */
 interface PmAccount {
@@ -92,6 +95,7 @@ function remember(what: string, credentials: Record<string, string>): void {
     'clob_api_passphrase',
     'clob_api_key',
     'api_key_id',
+    'api_key',
   ]) {
     const value = credentials[field];
     if (value) perRequestSecrets.set(`${what} ${field} ${perRequestSecrets.size}`, value);
@@ -118,7 +122,8 @@ async function book(exchange: ExchangeId, market: Market, outcome: string): Prom
     {},
   );
   assert.equal(res.status, 200, res.text);
-  return res.body as Book;
+  const b = res.body as Book;
+  return exchange === 'opinion' ? { ...b, tick_size: b.tick_size ?? OPINION_TICK } : b;
 }
 
 /** An active market whose first outcome has room for a resting bid inside the spread and asks to buy from. */
@@ -301,6 +306,20 @@ describe('stored (self) credentials, no credentials header', () => {
     await onboard(key, { exchange: 'kalshi', mode: 'self', ...(await sim.createAccount()).credentials });
     await placePollFillCancel('kalshi', { key });
   });
+
+  test('opinion', async () => {
+    const key = await customer();
+    const sim = cat.sims.get('opinion');
+    assert.ok(sim);
+    await onboard(key, { exchange: 'opinion', mode: 'self', ...(await sim.createAccount()).credentials });
+    await placePollFillCancel('opinion', { key });
+  });
+});
+
+describe('per-request credentials (opinion)', () => {
+  test('place, poll, fill against a resting order and cancel with X-Exchange-Credentials only', async () => {
+    await placePollFillCancel('opinion', { credentials: await perRequestAccount('opinion') });
+  });
 });
 
 describe('managed (polymarket)', () => {
@@ -378,7 +397,7 @@ describe('a post-cutover account', () => {
 
 describe('per-request credentials at rest', () => {
   test('those used on POST /orders, GET /fills and GET /balance are nowhere in the SQLite files, the logs or an error body', async () => {
-    for (const exchange of ['polymarket', 'kalshi'] as const) {
+    for (const exchange of ['polymarket', 'kalshi', 'opinion'] as const) {
       const credentials = await perRequestAccount(exchange);
       const caller: Caller = { credentials };
       const { market, outcome, book: b } = await roomyMarket(exchange);
@@ -402,7 +421,9 @@ describe('per-request credentials at rest', () => {
         'insufficient_funds',
       );
       assert.equal((await call(`/api/v1/fills?exchange=${exchange}`, as(caller))).status, 200);
-      assert.equal((await call(`/api/v1/balance?exchange=${exchange}&refresh=true`, as(caller))).status, 200);
+      // Opinion has no balance refresh (501): its plain read carries the credentials just the same.
+      const refresh = exchange === 'opinion' ? 'false' : 'true';
+      assert.equal((await call(`/api/v1/balance?exchange=${exchange}&refresh=${refresh}`, as(caller))).status, 200);
     }
     assert.ok(errorBodies.length >= 3);
     // Every order this file sent is settled: the exchange's answers were evidence enough.
