@@ -423,7 +423,10 @@ describe('per-request credentials at rest', () => {
       assert.equal((await call(`/api/v1/fills?exchange=${exchange}`, as(caller))).status, 200);
       // Opinion has no balance refresh (501): its plain read carries the credentials just the same.
       const refresh = exchange === 'opinion' ? 'false' : 'true';
-      assert.equal((await call(`/api/v1/balance?exchange=${exchange}&refresh=${refresh}`, as(caller))).status, 200);
+      assert.equal(
+        (await call(`/api/v1/balance?exchange=${exchange}&refresh=${refresh}`, as(caller))).status,
+        200,
+      );
     }
     assert.ok(errorBodies.length >= 3);
     // Every order this file sent is settled: the exchange's answers were evidence enough.
