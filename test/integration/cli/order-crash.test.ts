@@ -1,8 +1,9 @@
-// The order journal across a crash: the real `omnibook serve` runs as a child process against the polymarket and
-// kalshi simulators (which live in this test process, so they outlive it), and is killed with SIGKILL after an
-// order reached the exchange and before its answer was recorded — 20 times, alternating exchanges. The exchange
-// holds the answer back (polymarket: processed, answer held) or holds the request before processing it (kalshi:
-// processed once released), and `/__sim/held` says when the order is there. After each restart the client repeats
+// The order journal across a crash: the real `omnibook serve` runs as a child process against the polymarket, kalshi
+// and opinion simulators (which live in this test process, so they outlive it), and is killed with SIGKILL after an
+// order reached the exchange and before its answer was recorded — 20 times, taking the exchanges in turn. The exchange
+// holds the answer back (polymarket and opinion: processed, answer held) or holds the request before processing it
+// (kalshi: processed once released), and `/__sim/held` says when the order is there. Opinion's order carries neither
+// our id nor a hash, so there the lost order is found by its terms (each round's size is its own). After each restart the client repeats
 // its POST with the same Idempotency-Key: the server reconciles the journalled order with the exchange instead of
 // sending it again, exactly one order exists there, and GET /orders/:id reports it. Then the same for an order
 // killed just after its answer, before the journal wrote its acceptance.
@@ -12,10 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startKalshiSim } from '../../../sim/kalshi/index.js';
+import { startOpinionSim } from '../../../sim/opinion/index.js';
 import { startPolymarketSim } from '../../../sim/polymarket/index.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
 import { createKalshiAdapter } from '../../../src/venues/kalshi/index.js';
+import { createOpinionAdapter } from '../../../src/venues/opinion/index.js';
 import { createPolymarketAdapter } from '../../../src/venues/polymarket/index.js';
 import type { VenueAdapter, VenueSession } from '../../../src/venues/port.js';
 import { venueContext, walkVenue } from '../../support/catalogue.js';
@@ -23,6 +26,7 @@ import { type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { send, waitFor } from '../../support/server.js';
 
 const CRASHES = 20;
+const ROTATION: readonly ExchangeId[] = ['polymarket', 'kalshi', 'opinion'];
 const ADMIN_KEY = 'crash_test_admin_key_0123456789';
 
 interface Venue {
@@ -53,6 +57,15 @@ before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'omnibook-crash-'));
   const poly = await startPolymarketSim({ seed: 7, size: 20, newWalletBalance: '1000000000' });
   const kalshi = await startKalshiSim({ seed: 7, size: 20 });
+  const opinion = await startOpinionSim({ seed: 7, size: 20 });
+  const opinionAdapter = createOpinionAdapter({
+    restUrl: opinion.url,
+    apiKey: opinion.apiKey,
+    pollIntervalMs: 1_000,
+    timeoutMs: 5_000,
+    unpaced: true,
+  });
+  const opinionMarket = await firstActiveMarket(opinionAdapter);
   const polyAdapter = createPolymarketAdapter({
     gammaUrl: poly.urls.gamma,
     clobUrl: poly.urls.clob,
@@ -105,6 +118,23 @@ before(async () => {
       await kalshi.close();
     },
   });
+  venues.set('opinion', {
+    exchange: 'opinion',
+    control: opinion.control,
+    adapter: opinionAdapter,
+    session: {
+      exchange: 'opinion',
+      credentials: (await opinion.createAccount()).credentials,
+      source: 'per_request',
+    },
+    market: opinionMarket,
+    outcome: opinionMarket.outcomes[0]?.name as string,
+    fault: { hold_response_ms: 120_000, only: ['POST /openapi/order'] },
+    close: async () => {
+      await opinionAdapter.close?.();
+      await opinion.close();
+    },
+  });
   configFile = join(dataDir, 'config.json');
   writeFileSync(
     configFile,
@@ -120,6 +150,7 @@ before(async () => {
           wsUserUrl: poly.urls.wsUser,
         },
         kalshi: { restUrl: kalshi.url, wsUrl: kalshi.wsUrl },
+        opinion: { restUrl: opinion.url, apiKey: opinion.apiKey },
       },
     }),
   );
@@ -192,7 +223,7 @@ async function reportedOnce(
 test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${CRASHES} times`, async () => {
   server = await startServer();
   for (let i = 0; i < CRASHES; i++) {
-    const venue = venues.get(i % 2 === 0 ? 'polymarket' : 'kalshi') as Venue;
+    const venue = venues.get(ROTATION[i % ROTATION.length] as ExchangeId) as Venue;
     const { exchange } = venue;
     // A size of its own marks this round's order among everything the account rests.
     const size = 10 + i;
@@ -226,7 +257,7 @@ test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${
     server.child.kill('SIGKILL');
     await exited;
     assert.equal(await lost, 'connection lost', `round ${i}: the server answered before it was killed`);
-    // Releasing lets the held order complete on the exchange (kalshi processes it now; polymarket already had).
+    // Releasing lets the held order complete on the exchange (kalshi processes it now; the others already had).
     await control(venue, 'DELETE', 'faults');
     await waitFor(async () => (await held(venue)) === 0, 20_000, `${exchange} releasing round ${i}`);
 
