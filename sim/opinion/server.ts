@@ -1,7 +1,8 @@
 // Loopback server speaking Opinion's OpenAPI (/openapi paths, `apikey` on every call, the {errno, errmsg,
 // result} envelope, page/limit lists as {total, list}) plus /__sim/*: markets, labels, books, prices, price
-// history, and a key holder's positions, trades, balance and identity, also by wallet address. No orders: a paper
-// account's trades are seeded at creation or made by POST /__sim/trade.
+// history, a key holder's positions, trades, balance and identity (also by wallet address), and its orders: POST
+// /order, GET /order, GET /order/{id}, POST /order/cancel (orders.ts). A paper account's trades are its orders'
+// fills, seeded at creation, or made by POST /__sim/trade.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { handleControl, type SimClock, type SimControlHooks } from '../shared/control.js';
 import type { SimFaults } from '../shared/faults.js';
