@@ -6,6 +6,7 @@
 import { hash } from 'node:crypto';
 import type { Hex } from 'viem';
 import { getAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../errors/app-error.js';
 import type { VenueContext, VenueSession } from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';
@@ -32,6 +33,13 @@ export interface OrderMarket {
   decimals: number;
 }
 
+function mismatch(): AppError {
+  return new AppError(
+    'authentication_failed',
+    'opinion private_key is not the wallet this API key belongs to: orders it signs would be refused',
+  );
+}
+
 class TtlMap<V> {
   private readonly entries = new Map<string, { value: V; until: number }>();
   constructor(private readonly ttlMs: number) {}
@@ -49,7 +57,7 @@ class TtlMap<V> {
 export class OrderContext {
   private readonly markets = new TtlMap<Omit<OrderMarket, 'exchange' | 'decimals'>>(MARKET_TTL_MS);
   private readonly quotes = new TtlMap<{ exchange: Hex; decimals: number }>(QUOTE_TTL_MS);
-  private readonly safes = new TtlMap<Hex>(SAFE_TTL_MS);
+  private readonly identities = new TtlMap<{ wallet: Hex | null; safe: Hex | null }>(SAFE_TTL_MS);
 
   constructor(private readonly client: OpinionClient) {}
 
@@ -92,8 +100,14 @@ export class OrderContext {
     return { ...market, ...(await this.quote(ctx, session, market.quoteToken)) };
   }
 
-  /** The Safe that makes the key holder's orders. */
-  async safe(ctx: VenueContext, session: VenueSession): Promise<Hex> {
+  /**
+   * The Safe that makes the key holder's orders, after checking that `private_key` is the key's own wallet (an
+   * order signed by another would be refused by the exchange after it was sent; here it is refused before).
+   */
+  async maker(ctx: VenueContext, session: VenueSession, privateKey: Hex): Promise<Hex> {
+    const { wallet, safe } = await this.identity(ctx, session);
+    const signer = privateKeyToAccount(privateKey).address;
+    if (wallet !== null && wallet.toLowerCase() !== signer.toLowerCase()) throw mismatch();
     const named = (session.credentials.multisig_address ?? '').trim();
     if (named !== '') {
       if (!/^0x[0-9a-fA-F]{40}$/.test(named)) {
@@ -101,23 +115,44 @@ export class OrderContext {
       }
       return getAddress(named);
     }
-    const cacheKey = hash('sha256', sessionKey(session), 'hex');
-    const cached = this.safes.get(cacheKey);
-    if (cached) return cached;
-    const auth = await this.client.private(ctx, session, decodeAuth, {
-      path: '/user/auth',
-      operation: 'order_safe',
-    });
-    const safe = auth.walletUsers?.['56'];
-    if (!safe || !/^0x[0-9a-fA-F]{40}$/.test(safe)) {
+    if (safe === null) {
       throw new AppError(
         'credentials_required',
         "the Opinion key's wallet has no trading wallet (Safe) on BNB Chain yet: enable trading in the Opinion app first",
       );
     }
-    const address = getAddress(safe);
-    this.safes.set(cacheKey, address);
-    return address;
+    return safe;
+  }
+
+  /** Refuses a `private_key` that is not the API key's wallet (GET /user/auth's walletAddress); absent is fine. */
+  async checkPair(ctx: VenueContext, session: VenueSession): Promise<void> {
+    const raw = (session.credentials.private_key ?? '').trim();
+    if (raw === '') return;
+    const hex = (raw.startsWith('0x') ? raw : `0x${raw}`) as Hex;
+    if (!/^0x[0-9a-fA-F]{64}$/.test(hex))
+      throw new AppError('credentials_required', 'opinion private_key must be 32-byte hex');
+    const { wallet } = await this.identity(ctx, session);
+    if (wallet !== null && wallet.toLowerCase() !== privateKeyToAccount(hex).address.toLowerCase())
+      throw mismatch();
+  }
+
+  /** The key's login wallet and its Safe on BNB Chain (null when Opinion names none). */
+  private async identity(
+    ctx: VenueContext,
+    session: VenueSession,
+  ): Promise<{ wallet: Hex | null; safe: Hex | null }> {
+    const cacheKey = hash('sha256', sessionKey(session), 'hex');
+    const cached = this.identities.get(cacheKey);
+    if (cached) return cached;
+    const auth = await this.client.private(ctx, session, decodeAuth, {
+      path: '/user/auth',
+      operation: 'identity',
+    });
+    const address = (a: string | null | undefined) =>
+      a && /^0x[0-9a-fA-F]{40}$/.test(a) ? getAddress(a) : null;
+    const found = { wallet: address(auth.walletAddress), safe: address(auth.walletUsers?.['56']) };
+    this.identities.set(cacheKey, found);
+    return found;
   }
 
   private async quote(

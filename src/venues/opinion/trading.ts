@@ -124,7 +124,7 @@ export function opinionTrading(client: OpinionClient): TradingFacet {
           validationErrors: [`outcome must be one of: ${valid}`],
         });
       }
-      const maker = await context.safe(ctx, session);
+      const maker = await context.maker(ctx, session, privateKey);
       const signed = await signOpinionOrder(privateKey, {
         marketId: market.marketId,
         tokenId: token.tokenId,
@@ -237,6 +237,8 @@ export function opinionTrading(client: OpinionClient): TradingFacet {
     },
 
     async fetchBalance(ctx, session): Promise<Balance> {
+      // The read that proves credentials at onboarding: a private_key that is not the key's wallet is refused here.
+      await context.checkPair(ctx, session);
       const raw = await client.private(ctx, session, decodeBalance, {
         path: '/user/balance',
         query: { chain_id: '56' },
