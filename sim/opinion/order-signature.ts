@@ -3,6 +3,7 @@
 // Exchange" v1, chain 56, at the quote token's exchange contract (SDK config.ts EIP712_DOMAIN,
 // order_builder.ts ORDER_TYPES). A Safe order (signatureType 2) carries a plain EIP-712 signature by its owner.
 import { getAddress, recoverAddress, TypedDataEncoder } from 'ethers';
+import { ownValue, setOwn } from '../shared/own-key.js';
 
 export const CHAIN_ID = 56;
 export const ORDER_DOMAIN = { name: 'OPINION CTF Exchange', version: '1' } as const;
@@ -30,9 +31,9 @@ const FIELDS = ORDER_TYPES.Order.map((f) => f.name);
 function structOf(body: Record<string, unknown>): Record<string, string> | string {
   const out: Record<string, string> = {};
   for (const name of FIELDS) {
-    const value = body[name];
+    const value = ownValue(body, name);
     if (typeof value !== 'string' || value === '') return name;
-    out[name] = value;
+    setOwn(out, name, value);
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // kept as history (GET /order, GET /order/{id}), cancelled by POST /order/cancel. Amounts are BSC USDT base units
 // (18 decimals) and shares likewise; prices are integers of 10^-6. Rules' sources: docs/venues/opinion.md.
 import { randomBytes } from 'node:crypto';
+import { ownValue } from '../shared/own-key.js';
 import type { OpinionAccount, SimTrade } from './accounts.js';
 import { type Book, decimal, type Level, tokenBook } from './book.js';
 import { BSC_USDT, type OpinionCatalogue, type TradableMarket } from './catalogue.js';
@@ -121,7 +122,7 @@ export class OpinionOrders {
   place(account: OpinionAccount, body: Record<string, unknown>, step: number, nowSec: number): SimOrder {
     const bad = (message: string, errno: number = ORDER_ERRNO.invalid) => new OrderRefusal(errno, message);
     const str = (name: string): string => {
-      const v = body[name];
+      const v = ownValue(body, name);
       if (typeof v !== 'string') throw bad(`invalid parameter: ${name}`);
       return v;
     };
