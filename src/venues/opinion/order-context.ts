@@ -10,7 +10,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../errors/app-error.js';
 import type { VenueContext, VenueSession } from '../port.js';
 import { payloadDecoder } from '../shared/payload.js';
-import { sessionKey } from './auth.js';
+import { sessionKey, sessionSigner } from './auth.js';
 import type { OpinionClient } from './client.js';
 import { isNotFound } from './errors.js';
 import { OpinionMarketDetail, OpinionQuoteTokenList, OpinionUserAuth } from './payloads.js';
@@ -128,9 +128,7 @@ export class OrderContext {
   async checkPair(ctx: VenueContext, session: VenueSession): Promise<void> {
     const raw = (session.credentials.private_key ?? '').trim();
     if (raw === '') return;
-    const hex = (raw.startsWith('0x') ? raw : `0x${raw}`) as Hex;
-    if (!/^0x[0-9a-fA-F]{64}$/.test(hex))
-      throw new AppError('credentials_required', 'opinion private_key must be 32-byte hex');
+    const hex = sessionSigner(session);
     const { wallet } = await this.identity(ctx, session);
     if (wallet !== null && wallet.toLowerCase() !== privateKeyToAccount(hex).address.toLowerCase())
       throw mismatch();

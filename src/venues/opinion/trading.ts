@@ -199,8 +199,9 @@ export function opinionTrading(client: OpinionClient): TradingFacet {
         operation: 'cancel_order',
       });
       const order = await readOrder(ctx, session, orderId);
-      // `result: false` is not "still open": the order may have filled or expired first; the order says which.
-      if (result !== true && order.status !== 'cancelled') {
+      // `result: false` is not "still open": the order may have filled, expired or been cancelled first; the order
+      // says which.
+      if (result !== true) {
         throw new AppError('conflict', `opinion did not cancel ${orderId}: it is ${order.status}`);
       }
       return { ...order, updated_at: new Date().toISOString() };

@@ -30,7 +30,9 @@ interface ApiOrder {
   updated_at: string | null;
 }
 
-const TRADED: ExchangeId[] = ['polymarket', 'kalshi'];
+const TRADED: ExchangeId[] = ['polymarket', 'kalshi', 'opinion'];
+/** Opinion publishes no tick size (null on its books); its simulator holds orders to 0.001 steps. */
+const OPINION_TICK = 0.001;
 /** Short enough that a held answer times out quickly, long enough for a loaded 2-core machine. */
 const TIMEOUT_MS = 2_000;
 
@@ -62,7 +64,8 @@ async function book(exchange: ExchangeId, market: Market, outcome: string): Prom
     `/api/v1/orderbook?exchange=${exchange}&market_id=${encodeURIComponent(market.exchange_market_id)}&outcome=${outcome}`,
   );
   assert.equal(res.status, 200, res.text);
-  return res.body as Book;
+  const b = res.body as Book;
+  return exchange === 'opinion' ? { ...b, tick_size: b.tick_size ?? OPINION_TICK } : b;
 }
 
 /** An active market whose first outcome has a two-sided book with room for a resting order inside the spread. */
@@ -219,7 +222,7 @@ for (const exchange of TRADED) {
       const first = await get(`/api/v1/balance?exchange=${exchange}`, fresh);
       assert.equal(first.status, 200, first.text);
       const raw = (first.body as { raw: Record<string, unknown> }).raw;
-      assert.ok('balance' in raw, first.text);
+      assert.ok((exchange === 'opinion' ? 'balances' : 'balance') in raw, first.text);
       // A filled buy spends money: a cached read does not see it, a refreshed one does.
       const [bestAsk] = (await book(exchange, market, outcome)).asks[0] as [number, number];
       const placed = await place(
@@ -231,6 +234,11 @@ for (const exchange of TRADED) {
       assert.equal((placed.body as ApiOrder).status, 'filled', placed.text);
       const cached = await get(`/api/v1/balance?exchange=${exchange}`, fresh);
       assert.deepEqual(cached.body, first.body);
+      if (exchange === 'opinion') {
+        // Opinion has no call that recomputes a balance.
+        assertError(await get(`/api/v1/balance?exchange=opinion&refresh=true`, fresh), 501, 'not_supported');
+        return;
+      }
       const refreshed = await get(`/api/v1/balance?exchange=${exchange}&refresh=true`, fresh);
       assert.equal(refreshed.status, 200, refreshed.text);
       assert.notDeepEqual(refreshed.body, first.body);
@@ -269,7 +277,7 @@ for (const exchange of TRADED) {
       // One refused before it was sent (the adapter's own check of the credentials) left no journal row, so its
       // key is free for the corrected request.
       const unusable =
-        exchange === 'kalshi'
+        exchange === 'kalshi' || exchange === 'opinion'
           ? { ...maker, private_key: 'not a PEM key' }
           : { ...maker, signature_type: '9' };
       const early = { ...body, size: 13 };
@@ -356,7 +364,9 @@ for (const exchange of TRADED) {
               clob_api_secret: Buffer.from('x'.repeat(32)).toString('base64url'),
               clob_api_passphrase: 'f'.repeat(32),
             }
-          : { private_key: maker.private_key ?? '', api_key_id: '00000000-0000-4000-8000-000000000000' };
+          : exchange === 'opinion'
+            ? { private_key: maker.private_key ?? '', api_key: '0123456789abcdef0123456789abcdef' }
+            : { private_key: maker.private_key ?? '', api_key_id: '00000000-0000-4000-8000-000000000000' };
       assertError(await place(exchange, { ...body, size: 5 }, stranger), 403, 'authentication_failed');
       const unknown =
         exchange === 'polymarket' ? `0x${'ab'.repeat(32)}` : '00000000-0000-0000-0000-000000000000';
@@ -369,20 +379,26 @@ for (const exchange of TRADED) {
       await simControl(cat, exchange, 'POST', 'faults', { error_rate: 1, error_status: 503 });
       try {
         assertError(await get(`/api/v1/orders?exchange=${exchange}`, maker), 503, 'service_unavailable');
-        assertError(
-          await get(`/api/v1/balance?exchange=${exchange}&refresh=true`, maker),
-          503,
-          'service_unavailable',
-        );
+        // Opinion has no balance refresh: its positions read stands in for a fresh private read.
+        const fresh =
+          exchange === 'opinion'
+            ? `/api/v1/positions?exchange=${exchange}`
+            : `/api/v1/balance?exchange=${exchange}&refresh=true`;
+        assertError(await get(fresh, maker), 503, 'service_unavailable');
       } finally {
         await simControl(cat, exchange, 'DELETE', 'faults');
       }
     });
 
     test('an answer lost to a timeout is reconciled: the order is reported once and exists once', async () => {
-      const route = exchange === 'polymarket' ? 'POST /order' : 'POST /trade-api/v2/portfolio/events/orders';
-      const fault =
+      const route =
         exchange === 'polymarket'
+          ? 'POST /order'
+          : exchange === 'opinion'
+            ? 'POST /openapi/order'
+            : 'POST /trade-api/v2/portfolio/events/orders';
+      const fault =
+        exchange !== 'kalshi'
           ? { hold_response_ms: 60_000, only: [route] }
           : { latency_ms: 60_000, only: [route] };
       const tick = spread.tick_size;
@@ -462,10 +478,11 @@ describe('order rules', () => {
       'gtd',
     ]);
     assert.deepEqual(cat.sims.get('kalshi')?.adapter.descriptor.features.orderTypes, ['gtc', 'ioc']);
+    assert.deepEqual(cat.sims.get('opinion')?.adapter.descriptor.features.orderTypes, ['gtc', 'gtd']);
   });
 
   test('data-only exchanges answer 501 on every order route; their balance and positions are served', async () => {
-    for (const exchange of ['limitless', 'opinion', 'predictfun'] as const) {
+    for (const exchange of ['limitless', 'predictfun'] as const) {
       assertError(await place(exchange, valid('polymarket'), null), 501, 'not_supported');
       assertError(await get(`/api/v1/orders?exchange=${exchange}`, null), 501, 'not_supported');
       assertError(await get(`/api/v1/orders/x?exchange=${exchange}`, null), 501, 'not_supported');
@@ -522,7 +539,9 @@ describe('order rules', () => {
         assertError(await place(exchange, { ...base, price }, c), 400, 'validation_error');
       }
       const tick = m.tick_size ?? 0.01;
-      assertError(await place(exchange, { ...base, price: round(tick * 1.5) }, c), 400, 'validation_error');
+      // Opinion names no tick; a price it cannot carry has more than 6 decimals.
+      const offTick = exchange === 'opinion' ? 0.0100001 : round(tick * 1.5);
+      assertError(await place(exchange, { ...base, price: offTick }, c), 400, 'validation_error');
       assertError(await place(exchange, { ...base, size: 0 }, c), 400, 'validation_error');
       if (m.min_order_size !== null && m.min_order_size !== undefined && m.min_order_size > 0.01) {
         assertError(
