@@ -235,7 +235,7 @@ async function main(): Promise<void> {
   try {
     process.stdout.write(`bench:orders — ${ORDERS} resting orders per path and exchange, interleaved\n`);
     const runs: Run[] = [];
-    for (const exchange of ['polymarket', 'kalshi', 'limitless', 'predictfun'] as ExchangeId[]) {
+    for (const exchange of ['polymarket', 'kalshi', 'limitless', 'opinion', 'predictfun'] as ExchangeId[]) {
       const sim = cat.sims.get(exchange);
       if (sim) runs.push(await prepare(cat, client, relay.url, fastify.url, exchange, sim));
     }

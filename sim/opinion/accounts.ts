@@ -2,7 +2,8 @@
 // the key alone identifies the user on /positions, /trade, /user/balance and /user/auth. The operator key the
 // sandbox gives our service has no wallet. Balances are kept in USDT base units (18 decimals).
 import { randomBytes } from 'node:crypto';
-import { getAddress } from 'viem';
+import { getAddress, keccak256, toHex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { tokenBook } from './book.js';
 import type { OpinionCatalogue, TradableMarket } from './catalogue.js';
 import { walletHex } from './phrasing.js';
@@ -23,19 +24,31 @@ export interface SimTrade {
   txHash: string;
   market: TradableMarket;
   side: 'yes' | 'no';
+  /** Buy or sell of the outcome token (a paper trade of POST /__sim/trade, or a seeded one, is a buy). */
+  dir: 'buy' | 'sell';
   price: number;
   shares: number;
   fee: number;
+  /** The fee in base units, exact (orders); seeded trades derive it from `fee`. */
+  feeWei?: bigint;
   createdAt: number;
 }
 
 export interface OpinionAccount {
   apiKey: string;
+  /** The login wallet's private key (it signs orders for the Safe). */
+  privateKey: `0x${string}`;
   /** The login wallet (EOA) the key belongs to; the "wallet address" of by-address endpoints. */
   wallet: string;
   /** The Safe holding the funds. */
   multisig: string;
   balance: bigint;
+  /** Set aside by resting buys (their cost and largest fee): `frozenBalance`. */
+  frozen: bigint;
+  /** What the Safe has approved the exchange to spend (enableTrading); unlimited unless created otherwise. */
+  allowance: bigint;
+  /** The exchange's order nonce for this maker: orders carry it; 0 until an on-chain cancel-all raises it. */
+  nonce: bigint;
   positions: SimPosition[];
   trades: SimTrade[];
 }
@@ -43,6 +56,8 @@ export interface OpinionAccount {
 export interface CreateAccountOptions {
   /** Seed this many open positions (and the buys that opened them) on activated markets. */
   positions?: number;
+  /** The Safe's allowance to the exchange in base units (default unlimited). */
+  allowance?: bigint;
   nowMs: number;
 }
 
@@ -74,11 +89,17 @@ export class OpinionAccounts {
 
   create(options: CreateAccountOptions): OpinionAccount {
     const n = this.count++;
+    // A login wallet per account, its key derived from the seed so a world is the same on every run.
+    const privateKey = keccak256(toHex(`opinion-paper-key:${this.seed}:${n}`));
     const account: OpinionAccount = {
       apiKey: randomBytes(16).toString('hex'),
-      wallet: getAddress(walletHex('eoa', this.seed, n)),
+      privateKey,
+      wallet: privateKeyToAccount(privateKey).address,
       multisig: getAddress(walletHex('safe', this.seed, n)),
       balance: INITIAL_BALANCE,
+      frozen: 0n,
+      allowance: options.allowance ?? (1n << 256n) - 1n,
+      nonce: 0n,
       positions: [],
       trades: [],
     };
@@ -123,6 +144,7 @@ export class OpinionAccounts {
         txHash: `0x${randomBytes(32).toString('hex')}`,
         market,
         side: 'yes',
+        dir: 'buy',
         price,
         shares,
         fee,
@@ -160,6 +182,7 @@ export class OpinionAccounts {
         txHash: `0x${randomBytes(32).toString('hex')}`,
         market,
         side,
+        dir: 'buy',
         price: avgPrice,
         shares,
         fee: Math.round(shares * avgPrice * 0.02 * 1e6) / 1e6,

@@ -2,11 +2,14 @@
 // the OpenAPI on loopback. `url` is the REST base (…/openapi, as the official SDK's host); `apiKey` is the
 // operator key our service uses for public data. Imports nothing from src/.
 import type { AddressInfo } from 'node:net';
+import { getAddress } from 'viem';
 import { SimClock, type SimControlHooks } from '../shared/control.js';
 import { SimFaults } from '../shared/faults.js';
 import { createWorld } from '../shared/world.js';
 import { OpinionAccounts } from './accounts.js';
 import { OpinionCatalogue } from './catalogue.js';
+import { OpinionOrders } from './orders.js';
+import { walletHex } from './phrasing.js';
 import { renderTrade } from './portfolio.js';
 import { createOpinionServer, type MarketTypeReading, type OpinionSimState } from './server.js';
 
@@ -20,8 +23,8 @@ export interface OpinionSimOptions {
 }
 
 export interface OpinionSimAccount {
-  /** Exactly our adapter's credential JSON (X-Exchange-Credentials). */
-  credentials: { api_key: string };
+  /** Exactly our adapter's credential JSON (X-Exchange-Credentials): the OpenAPI key and the wallet's key. */
+  credentials: { api_key: string; private_key: string };
   /** The account's login wallet (EOA), the address Opinion's by-address endpoints take. */
   address: string;
 }
@@ -33,8 +36,13 @@ export interface OpinionSim {
   control: string;
   /** The operator's API key (public data; holds no wallet). */
   apiKey: string;
-  /** Opens a funded paper account; `positions` seeds that many open positions and the buys behind them. */
-  createAccount(options?: { positions?: number }): Promise<OpinionSimAccount>;
+  /**
+   * Opens a funded paper account; `positions` seeds that many open positions and the buys behind them, `allowance`
+   * (base units) limits what its Safe has approved the exchange to spend.
+   */
+  createAccount(options?: { positions?: number; allowance?: string }): Promise<OpinionSimAccount>;
+  /** The CTF exchange contract orders are signed for (GET /quoteToken's ctfExchangeAddress). */
+  exchangeAddress: string;
   close(): Promise<void>;
 }
 
@@ -44,12 +52,20 @@ export async function startOpinionSim(options: OpinionSimOptions = {}): Promise<
   const accounts = new OpinionAccounts(catalogue, world.seed);
   const clock = new SimClock();
   const state: OpinionSimState = { step: 0 };
-  const open = (positions: unknown): OpinionSimAccount => {
+  // [sim] The exchange contract's address: GET /quoteToken names it; Opinion's own is not in the SDK.
+  const orders = new OpinionOrders(catalogue, world.seed, getAddress(walletHex('exchange', world.seed, 0)));
+  const open = (positions: unknown, allowance?: unknown): OpinionSimAccount => {
     const account = accounts.create({
       positions: typeof positions === 'number' && Number.isInteger(positions) ? positions : 0,
+      ...(typeof allowance === 'string' && /^\d{1,78}$/.test(allowance)
+        ? { allowance: BigInt(allowance) }
+        : {}),
       nowMs: clock.now(),
     });
-    return { credentials: { api_key: account.apiKey }, address: account.wallet };
+    return {
+      credentials: { api_key: account.apiKey, private_key: account.privateKey },
+      address: account.wallet,
+    };
   };
   const hooks: SimControlHooks = {
     manifest: () => catalogue.manifest,
@@ -57,7 +73,7 @@ export async function startOpinionSim(options: OpinionSimOptions = {}): Promise<
       state.step += steps;
       return state.step;
     },
-    createAccount: (body) => open(body.positions),
+    createAccount: (body) => open(body.positions, body.allowance),
     fund: (address, amount) => {
       if (!accounts.fund(address, BigInt(amount))) throw new RangeError(`no account holds ${address}`);
     },
@@ -75,6 +91,7 @@ export async function startOpinionSim(options: OpinionSimOptions = {}): Promise<
     clock,
     state,
     hooks,
+    orders,
     options.marketTypeReading,
   );
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -84,7 +101,8 @@ export async function startOpinionSim(options: OpinionSimOptions = {}): Promise<
     url: `${base}/openapi`,
     control: base,
     apiKey: accounts.operatorKey,
-    createAccount: async (opts = {}) => open(opts.positions),
+    exchangeAddress: orders.exchangeAddress,
+    createAccount: async (opts = {}) => open(opts.positions, opts.allowance),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((e) => (e ? reject(e) : resolve()));

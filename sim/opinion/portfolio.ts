@@ -63,7 +63,7 @@ export function renderTrade(t: SimTrade): Record<string, unknown> {
     amount: decimal(amount, 6),
     chainId: CHAIN_ID,
     createdAt: t.createdAt,
-    fee: Math.round(t.fee * 1e18),
+    fee: Number(t.feeWei ?? BigInt(Math.round(t.fee * 1e6)) * 10n ** 12n),
     feeFormatted: decimal(t.fee, 6),
     marketId: t.market.marketId,
     marketTitle: t.market.title,
@@ -77,7 +77,7 @@ export function renderTrade(t: SimTrade): Record<string, unknown> {
     quoteTokenUsdPrice: '1',
     ...root(t.market),
     shares: decimal(t.shares, 6),
-    side: 'Buy',
+    side: t.dir === 'buy' ? 'Buy' : 'Sell',
     status: 2,
     statusEnum: 'Finished',
     tradeNo: t.tradeNo,
@@ -91,8 +91,8 @@ export function renderBalance(account: OpinionAccount): Record<string, unknown> 
   return {
     balances: [
       {
-        availableBalance: total,
-        frozenBalance: '0',
+        availableBalance: formatUnits(account.balance - account.frozen, USDT_DECIMALS),
+        frozenBalance: formatUnits(account.frozen, USDT_DECIMALS),
         quoteToken: BSC_USDT,
         tokenDecimals: USDT_DECIMALS,
         totalBalance: total,

@@ -1,14 +1,16 @@
 // Loopback server speaking Opinion's OpenAPI (/openapi paths, `apikey` on every call, the {errno, errmsg,
 // result} envelope, page/limit lists as {total, list}) plus /__sim/*: markets, labels, books, prices, price
-// history, and a key holder's positions, trades, balance and identity, also by wallet address. No orders: a paper
-// account's trades are seeded at creation or made by POST /__sim/trade.
+// history, a key holder's positions, trades, balance and identity (also by wallet address), and its orders: POST
+// /order, GET /order, GET /order/{id}, POST /order/cancel (orders.ts). A paper account's trades are its orders'
+// fills, seeded at creation, or made by POST /__sim/trade.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { handleControl, type SimClock, type SimControlHooks } from '../shared/control.js';
 import type { SimFaults } from '../shared/faults.js';
-import { sendJson } from '../shared/http.js';
+import { parseJson, readBody, sendJson } from '../shared/http.js';
 import type { OpinionAccount, OpinionAccounts } from './accounts.js';
-import { decimal, lastTrade, tokenBook, yesPriceAt } from './book.js';
+import { decimal, lastTrade, yesPriceAt } from './book.js';
 import {
+  BSC_USDT,
   listedAt,
   type OpinionCatalogue,
   renderBinary,
@@ -17,6 +19,7 @@ import {
   type TopLevel,
   type TradableMarket,
 } from './catalogue.js';
+import { type OpinionOrders, OrderRefusal } from './orders.js';
 import { OPINION_LABELS } from './phrasing.js';
 import { renderBalance, renderPosition, renderTrade } from './portfolio.js';
 
@@ -85,6 +88,7 @@ export function createOpinionServer(
   clock: SimClock,
   state: OpinionSimState,
   hooks: SimControlHooks,
+  orders: OpinionOrders,
   marketTypeReading: MarketTypeReading = 'sdk',
 ): Server {
   const seed = catalogue.seed;
@@ -202,13 +206,87 @@ export function createOpinionServer(
     return { history };
   }
 
+  const nowSec = () => Math.floor(clock.now() / 1000);
+
+  /** The key holder's order `id`, or the API's "not found". */
+  function ownOrder(account: OpinionAccount, id: string) {
+    const order = orders.get(account, decodeURIComponent(id), nowSec());
+    if (!order) throw new ApiError(400, ERRNO.notFound, 'order not found');
+    return order;
+  }
+
+  function orderList(url: URL, account: OpinionAccount) {
+    const marketId = marketFilter(url);
+    // `status` is one code or a comma list of them (1 pending … 5 failed); none lists every order.
+    const raw = url.searchParams.get('status') ?? '';
+    if (raw !== '' && !/^[1-5](,[1-5])*$/.test(raw))
+      throw new ApiError(400, ERRNO.invalidParam, 'invalid parameter: status');
+    const statuses = new Set(raw === '' ? [] : raw.split(',').map(Number));
+    const all = orders
+      .list(account, nowSec())
+      .filter(
+        (o) =>
+          (marketId === 0 || o.market.marketId === marketId) &&
+          (statuses.size === 0 || statuses.has(o.status)),
+      );
+    const { total, slice } = page(url, all, 10);
+    return { list: slice.map((o) => orders.render(o, false)), total };
+  }
+
+  async function post(req: IncomingMessage, res: ServerResponse, path: string, key: string): Promise<void> {
+    let body: unknown;
+    try {
+      body = parseJson(await readBody(req));
+    } catch {
+      throw new ApiError(400, ERRNO.invalidParam, 'invalid request body');
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new ApiError(400, ERRNO.invalidParam, 'invalid request body');
+    const fields = body as Record<string, unknown>;
+    const account = holder(key);
+    if (path === '/order') {
+      try {
+        const order = orders.place(account, fields, state.step, nowSec());
+        return ok(res, { orderData: orders.render(order, false) });
+      } catch (error) {
+        if (error instanceof OrderRefusal) throw new ApiError(400, error.errno, error.message);
+        throw error;
+      }
+    }
+    if (path === '/order/cancel') {
+      const id = fields.orderId;
+      if (typeof id !== 'string' || id === '')
+        throw new ApiError(400, ERRNO.invalidParam, 'orderId is required');
+      return ok(res, { result: orders.cancel(ownOrder(account, id), nowSec()) });
+    }
+    throw new ApiError(404, 404, 'not found');
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse, url: URL, path: string): Promise<void> {
-    if (req.method !== 'GET') throw new ApiError(404, 404, 'not found');
+    if (req.method !== 'GET' && req.method !== 'POST') throw new ApiError(404, 404, 'not found');
     const key = req.headers.apikey;
     if (typeof key !== 'string' || !accounts.knows(key))
       throw new ApiError(401, ERRNO.invalidKey, 'Invalid API key');
+    if (req.method === 'POST') return post(req, res, path, key);
     const parts = path.split('/').slice(1);
     const [a, b, c] = parts;
+    if (path === '/quoteToken') {
+      return ok(res, {
+        list: [
+          {
+            chainId: '56',
+            ctfExchangeAddress: orders.exchangeAddress,
+            decimal: 18,
+            quoteTokenAddress: BSC_USDT,
+            symbol: 'USDT',
+          },
+        ],
+        total: 1,
+      });
+    }
+    if (path === '/order') return ok(res, orderList(url, holder(key)));
+    if (parts.length === 2 && a === 'order')
+      return ok(res, { orderData: orders.render(ownOrder(holder(key), b ?? ''), true) });
     if (parts.length === 1 && a === 'market') return ok(res, marketList(url));
     if (parts.length === 2 && a === 'market') return ok(res, { data: marketById(b ?? '', false) });
     if (parts.length === 3 && a === 'market' && b === 'categorical') {
@@ -231,7 +309,7 @@ export function createOpinionServer(
     }
     if (path === '/token/orderbook') {
       const { market, side, tokenId } = tokenOf(url);
-      const book = tokenBook(seed, market, side, state.step);
+      const book = orders.book(market, side, state.step, nowSec());
       const conditionId = renderBinary(seed, worldNow, market).conditionId;
       return ok(res, {
         asks: book.asks,
@@ -277,6 +355,7 @@ export function createOpinionServer(
     const target = { method: req.method ?? 'GET', path: url.pathname };
     const fault = await faults.gate(target);
     faults.malformResponse(res, target);
+    faults.holdResponse(res, target);
     // Gateway-level refusals carry the HTTP status as errno (the real gateway's body is not documented).
     if (fault?.kind === 'rate_limited') {
       return fail(res, new ApiError(429, 429, 'Too Many Requests'), {

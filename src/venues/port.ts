@@ -202,6 +202,11 @@ export interface OrderRef {
   orderId: string | null;
   /** When the order was sent (Unix ms): the lookup window starts a little before it. */
   sentAtMs: number;
+  /**
+   * The order's terms as journalled, for a venue whose orders carry neither our id nor a hash (Opinion): there the
+   * order is found by them.
+   */
+  terms?: Pick<OrderRequest, 'outcome' | 'side' | 'price' | 'size'>;
 }
 
 /** Called by createOrder after everything is checked and signed, immediately before the order goes out. */

@@ -378,6 +378,7 @@ export class OrdersService {
       clientOrderId: row.clientOrderId,
       orderId: row.venueOrderId,
       sentAtMs: row.createdMs,
+      terms: { outcome: request.outcome, side: request.side, price: request.price, size: request.size },
     });
     if (found) {
       await this.options.journal.update(

@@ -23,6 +23,24 @@ export function sessionKey(session: VenueSession): string {
   return key;
 }
 
+/** The login wallet's private key (credential `private_key`), which signs orders for the Safe. */
+export function sessionSigner(session: VenueSession): `0x${string}` {
+  const raw = (session.credentials.private_key ?? '').trim();
+  if (raw === '') {
+    throw new AppError(
+      'credentials_required',
+      'opinion orders need private_key (the 32-byte hex key of the wallet the API key belongs to)',
+    );
+  }
+  const hex = raw.startsWith('0x') ? raw : `0x${raw}`;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(hex)) {
+    throw new AppError('validation_error', 'opinion private_key must be a 32-byte hex key', {
+      validationErrors: ['credentials.private_key must be 32 bytes of hex'],
+    });
+  }
+  return hex as `0x${string}`;
+}
+
 export function keyHeaders(apiKey: string): Record<string, string> {
   return { [API_KEY_HEADER]: apiKey };
 }

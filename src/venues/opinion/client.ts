@@ -6,7 +6,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { VenueContext, VenueSession } from '../port.js';
 import { decodeResponse, type PayloadDecoder, payloadDecoder } from '../shared/payload.js';
 import { VenuePayloadError, VenueStatusError } from '../shared/venue-errors.js';
-import { type QueryValue, VenueHttp } from '../shared/venue-http.js';
+import { type QueryValue, VenueHttp, type VenueResponse } from '../shared/venue-http.js';
 import { keyHeaders, operatorKeyOrThrow, sessionKey } from './auth.js';
 import { isKeyRejected } from './errors.js';
 import { OpinionEnvelope } from './payloads.js';
@@ -24,6 +24,15 @@ export interface OpinionClientOptions {
 export interface OpinionGet {
   path: string;
   query?: Record<string, QueryValue>;
+  operation: string;
+}
+
+export interface OpinionPost {
+  path: string;
+  /** The exact JSON body. */
+  body: string;
+  /** Safe to send again after an ambiguous failure (a cancel); an order never is. */
+  idempotent: boolean;
   operation: string;
 }
 
@@ -86,6 +95,24 @@ export class OpinionClient {
     return this.get(this.privateHttp, sessionKey(session), ctx, decoder, req);
   }
 
+  /** A write under the session's own key (orders, cancels). */
+  async post<T extends TSchema>(
+    ctx: VenueContext,
+    session: VenueSession,
+    decoder: PayloadDecoder<T>,
+    req: OpinionPost,
+  ): Promise<Static<T>> {
+    const res = await this.privateHttp.send(ctx, {
+      method: 'POST',
+      path: req.path,
+      body: req.body,
+      headers: { ...keyHeaders(sessionKey(session)), 'content-type': 'application/json' },
+      idempotent: req.idempotent,
+      operation: req.operation,
+    });
+    return this.unwrap(res, decoder, req.operation);
+  }
+
   /**
    * Follows page/limit pages from page 1 until `max` items, the reported total, or a short page. `fetchPage`
    * gets the page number and returns that page's items and the venue's total.
@@ -126,19 +153,22 @@ export class OpinionClient {
       idempotent: true,
       operation: req.operation,
     });
-    const envelope = decodeResponse(decodeEnvelope, res, 'opinion', req.operation);
+    return this.unwrap(res, decoder, req.operation);
+  }
+
+  private unwrap<T extends TSchema>(
+    res: VenueResponse,
+    decoder: PayloadDecoder<T>,
+    operation: string,
+  ): Static<T> {
+    const envelope = decodeResponse(decodeEnvelope, res, 'opinion', operation);
     const code = envelope.errno ?? envelope.code;
     if (code === null || code === undefined) {
-      throw new VenuePayloadError(
-        'opinion',
-        req.operation,
-        ['envelope has neither errno nor code'],
-        ['/errno'],
-      );
+      throw new VenuePayloadError('opinion', operation, ['envelope has neither errno nor code'], ['/errno']);
     }
     // Opinion reports refusals inside a 2xx envelope too; they are the venue's answer, kept with its status.
     if (code !== 0)
-      throw new VenueStatusError('opinion', req.operation, res.status, res.text.slice(0, 4_000), null, 1);
-    return decoder(envelope.result ?? null, 'opinion', req.operation);
+      throw new VenueStatusError('opinion', operation, res.status, res.text.slice(0, 4_000), null, 1);
+    return decoder(envelope.result ?? null, 'opinion', operation);
   }
 }

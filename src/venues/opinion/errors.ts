@@ -19,6 +19,22 @@ export const OPINION_ERROR_RULES: readonly VenueErrorRule[] = [
     code: 'authentication_failed',
   },
   {
+    message: /order (not found|does not exist)/i,
+    code: 'order_not_found',
+  },
+  {
+    message: /balance not enough|insufficient (balance|funds)|position not enough|allowance not enough/i,
+    code: 'insufficient_funds',
+    describe: (m) => `opinion: ${m}`,
+  },
+  {
+    // The order was signed by a wallet other than the key's, or for another Safe: the credentials do not belong
+    // together.
+    message: /invalid signature|signer is not|maker is not/i,
+    code: 'authentication_failed',
+    describe: (m) => `opinion refused the order's signature (private_key must be the API key's wallet): ${m}`,
+  },
+  {
     message: /(market|topic|token) not found|(market|topic|token) does not exist/i,
     code: 'market_not_found',
   },

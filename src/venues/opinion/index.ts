@@ -1,5 +1,5 @@
 // The Opinion adapter: the only export of this folder. Opinion's OpenAPI (markets, books, price history, a
-// wallet's positions, trades and balance) stays behind this factory; data only, so no order path.
+// wallet's positions, trades and balance, and signed orders on BNB Chain) stays behind this factory.
 import { AppError } from '../../errors/app-error.js';
 import type { PingOutcome, VenueAdapter, VenueContext, VenueSession } from '../port.js';
 import { describeVenueError, withMappedErrors } from '../shared/facet-errors.js';

@@ -36,6 +36,9 @@ const MarketFields = {
   createdAt: Nullable(Type.Number()),
   cutoffAt: Nullable(Type.Number()),
   resolvedAt: Nullable(Type.Number()),
+  /** The collateral the market trades in (its quote token's address) and its chain ("56"). */
+  quoteToken: Nullable(Type.String()),
+  chainId: Nullable(Type.String()),
 };
 
 /** A binary market nested in a categorical one (`childMarkets[]`). */
@@ -159,4 +162,69 @@ export type OpinionUserAuth = Static<typeof OpinionUserAuth>;
 
 export const OpinionLabelList = Type.Object({
   list: Nullable(Type.Array(Type.Object({ labelId: Type.Integer(), labelName: Nullable(Type.String()) }))),
+});
+
+/** GET /quoteToken?chainId: each collateral and the CTF exchange contract its orders are signed for. */
+export const OpinionQuoteTokenList = Type.Object({
+  list: Nullable(
+    Type.Array(
+      Type.Object({
+        quoteTokenAddress: Nullable(Type.String()),
+        ctfExchangeAddress: Nullable(Type.String()),
+        decimal: Nullable(Type.Integer()),
+        chainId: Nullable(Type.String()),
+      }),
+    ),
+  ),
+});
+export type OpinionQuoteTokenList = Static<typeof OpinionQuoteTokenList>;
+
+/**
+ * An order of GET /order, GET /order/{orderId} and POST /order (OpenAPI OrderData). `status` 1 pending, 2 finished,
+ * 3 canceled, 4 expired, 5 failed; amounts are human-unit decimal strings; the numeric `side` has been documented
+ * two ways, so `sideEnum` (Buy/Sell) is read first.
+ */
+export const OpinionOrder = Type.Object({
+  orderId: Type.String(),
+  marketId: Type.Integer(),
+  side: Nullable(Type.Integer()),
+  sideEnum: Nullable(Type.String()),
+  outcome: Nullable(Type.String()),
+  outcomeSide: Nullable(Type.Integer()),
+  outcomeSideEnum: Nullable(Type.String()),
+  price: Nullable(NumOrString),
+  orderShares: Nullable(NumOrString),
+  filledShares: Nullable(NumOrString),
+  status: Type.Integer(),
+  statusEnum: Nullable(Type.String()),
+  tradingMethod: Nullable(Type.Integer()),
+  createdAt: Nullable(Type.Number()),
+  expiresAt: Nullable(Type.Number()),
+});
+export type OpinionOrder = Static<typeof OpinionOrder>;
+export const OpinionOrderPage = Type.Object({
+  total: Nullable(Type.Integer()),
+  list: Nullable(Type.Array(OpinionOrder)),
+});
+export const OpinionOrderDoc = Type.Object({ orderData: OpinionOrder });
+export const OpinionCancel = Type.Object({ result: Nullable(Type.Boolean()) });
+
+/** A row of GET /trade (the key holder's fills): `feeFormatted` is the fee in human units, `fee` the same in wei. */
+export const OpinionFillRow = Type.Object({
+  tradeNo: Type.String(),
+  orderNo: Type.String(),
+  marketId: Type.Integer(),
+  side: Type.String(),
+  outcome: Nullable(Type.String()),
+  outcomeSide: Nullable(Type.Integer()),
+  outcomeSideEnum: Nullable(Type.String()),
+  price: NumOrString,
+  shares: NumOrString,
+  feeFormatted: Nullable(NumOrString),
+  createdAt: Type.Number(),
+});
+export type OpinionFillRow = Static<typeof OpinionFillRow>;
+export const OpinionFillPage = Type.Object({
+  total: Nullable(Type.Integer()),
+  list: Nullable(Type.Array(OpinionFillRow)),
 });

@@ -217,7 +217,11 @@ export const VENUE_TEST_HINTS: Partial<Record<ExchangeId, VenueTestHints>> = {
   },
   // A well-formed OpenAPI key (32 hex digits) the simulator never issued; Opinion order ids are UUIDs.
   opinion: {
-    strangerCredentials: async () => ({ api_key: '0123456789abcdef0123456789abcdef' }),
+    // An OpenAPI key the exchange never issued, with a wallet key to sign for it.
+    strangerCredentials: async () => ({
+      api_key: '0123456789abcdef0123456789abcdef',
+      private_key: `0x${randomBytes(32).toString('hex')}`,
+    }),
     unknownOrderId: '00000000-0000-4000-8000-000000000000',
   },
   predictfun: {

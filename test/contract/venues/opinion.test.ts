@@ -37,27 +37,32 @@ describe('opinion: venue specifics', () => {
     await sim?.close();
   });
 
-  test('data only: no order, fill or order-history method exists, and the registry-facing flags say so', () => {
+  test('trading: the order methods exist exactly as the flags declare; gtc and gtd only', () => {
     const { trading, descriptor } = adapter;
     for (const method of [
       'createOrder',
+      'lookupOrder',
       'cancelOrder',
       'getOrder',
       'listOpenOrders',
       'fetchOrderHistory',
       'fetchFills',
     ]) {
-      assert.equal((trading as Record<string, unknown>)[method], undefined, method);
+      assert.equal(typeof (trading as Record<string, unknown>)[method], 'function', method);
     }
     for (const flag of ['create_order', 'cancel_order', 'fetch_order_history', 'fetch_fills'] as const) {
-      assert.equal(descriptor.has[flag], 'unsupported', flag);
+      assert.equal(descriptor.has[flag], 'supported', flag);
     }
-    assert.deepEqual(descriptor.features.orderTypes, []);
+    assert.deepEqual(descriptor.features.orderTypes, ['gtc', 'gtd']);
     assert.equal(descriptor.has.fetch_price_history, 'supported');
     assert.equal(descriptor.has.websocket, 'polling');
     assert.deepEqual(
-      descriptor.credentials.map((c) => c.name),
-      ['api_key'],
+      descriptor.credentials.map((c) => [c.name, c.required, c.secret]),
+      [
+        ['api_key', true, true],
+        ['private_key', false, true],
+        ['multisig_address', false, false],
+      ],
     );
   });
 

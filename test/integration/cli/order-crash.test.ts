@@ -1,8 +1,9 @@
-// The order journal across a crash: the real `omnibook serve` runs as a child process against the polymarket,
-// kalshi, limitless and predictfun simulators (which live in this test process, so they outlive it), and is killed
-// with SIGKILL after an order reached the exchange and before its answer was recorded — 20 times, taking the
-// exchanges in turn. The exchange holds the answer back (polymarket, limitless, predictfun: processed, answer held)
-// or holds the request before processing it (kalshi: processed once released), and `/__sim/held` says when the order is there. After each restart the client repeats
+// The order journal across a crash: the real `omnibook serve` runs as a child process against the five simulators
+// (which live in this test process, so they outlive it), and is killed with SIGKILL after an order reached the
+// exchange and before its answer was recorded — 20 times, taking the exchanges in turn. The exchange holds the answer
+// back (polymarket, limitless, opinion, predictfun: processed, answer held) or holds the request before processing it
+// (kalshi: processed once released), and `/__sim/held` says when the order is there. Opinion's order carries neither
+// our id nor a hash, so there the lost order is found by its terms (each round's size is its own). After each restart the client repeats
 // its POST with the same Idempotency-Key: the server reconciles the journalled order with the exchange instead of
 // sending it again, exactly one order exists there, and GET /orders/:id reports it. Then the same for an order
 // killed just after its answer, before the journal wrote its acceptance.
@@ -13,12 +14,14 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startKalshiSim } from '../../../sim/kalshi/index.js';
 import { startLimitlessSim } from '../../../sim/limitless/index.js';
+import { startOpinionSim } from '../../../sim/opinion/index.js';
 import { startPolymarketSim } from '../../../sim/polymarket/index.js';
 import { startPredictfunSim } from '../../../sim/predictfun/index.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
 import { createKalshiAdapter } from '../../../src/venues/kalshi/index.js';
 import { createLimitlessAdapter } from '../../../src/venues/limitless/index.js';
+import { createOpinionAdapter } from '../../../src/venues/opinion/index.js';
 import { createPolymarketAdapter } from '../../../src/venues/polymarket/index.js';
 import type { VenueAdapter, VenueSession } from '../../../src/venues/port.js';
 import { createPredictfunAdapter } from '../../../src/venues/predictfun/index.js';
@@ -27,7 +30,7 @@ import { type ServerProcess, startServerProcess } from '../../support/cli.js';
 import { send, waitFor } from '../../support/server.js';
 
 const CRASHES = 20;
-const ROTATION: readonly ExchangeId[] = ['polymarket', 'kalshi', 'limitless', 'predictfun'];
+const ROTATION: readonly ExchangeId[] = ['polymarket', 'kalshi', 'limitless', 'opinion', 'predictfun'];
 const ADMIN_KEY = 'crash_test_admin_key_0123456789';
 
 interface Venue {
@@ -60,6 +63,15 @@ before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'omnibook-crash-'));
   const poly = await startPolymarketSim({ seed: 7, size: 20, newWalletBalance: '1000000000' });
   const kalshi = await startKalshiSim({ seed: 7, size: 20 });
+  const opinion = await startOpinionSim({ seed: 7, size: 20 });
+  const opinionAdapter = createOpinionAdapter({
+    restUrl: opinion.url,
+    apiKey: opinion.apiKey,
+    pollIntervalMs: 1_000,
+    timeoutMs: 5_000,
+    unpaced: true,
+  });
+  const opinionMarket = await firstActiveMarket(opinionAdapter);
   const polyAdapter = createPolymarketAdapter({
     gammaUrl: poly.urls.gamma,
     clobUrl: poly.urls.clob,
@@ -186,6 +198,24 @@ before(async () => {
       await predict.close();
     },
   });
+  venues.set('opinion', {
+    exchange: 'opinion',
+    control: opinion.control,
+    adapter: opinionAdapter,
+    session: {
+      exchange: 'opinion',
+      credentials: (await opinion.createAccount()).credentials,
+      source: 'per_request',
+    },
+    market: opinionMarket,
+    outcome: opinionMarket.outcomes[0]?.name as string,
+    price: opinionMarket.tick_size ?? 0.01,
+    fault: { hold_response_ms: 120_000, only: ['POST /openapi/order'] },
+    close: async () => {
+      await opinionAdapter.close?.();
+      await opinion.close();
+    },
+  });
   configFile = join(dataDir, 'config.json');
   writeFileSync(
     configFile,
@@ -203,6 +233,7 @@ before(async () => {
         kalshi: { restUrl: kalshi.url, wsUrl: kalshi.wsUrl },
         limitless: { restUrl: limitless.url, wsUrl: limitless.wsUrl },
         predictfun: predictOptions,
+        opinion: { restUrl: opinion.url, apiKey: opinion.apiKey },
       },
     }),
   );

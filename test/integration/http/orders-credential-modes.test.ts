@@ -1,6 +1,7 @@
-// Trading with each credential mode through the real server over the polymarket, kalshi, limitless and predictfun simulators:
+// Trading with each credential mode through the real server over the five simulators:
 // stored (self-onboarded) credentials for every Polymarket signature type a legacy account may use (0 EOA, 1 proxy,
 // 2 Safe) and a deposit wallet (3), and for kalshi and limitless — place, poll, fill against a resting order, cancel, with no
+
 // X-Exchange-Credentials header; a managed wallet trading its sandbox paper money; a post-cutover account refused
 // as an EOA with the exchange's own words (a 4xx, never a 500, nothing left unknown) and accepted through its
 // deposit wallet; predictfun (an EOA and a Predict account) alike; and per-request credentials found nowhere in the SQLite files, the logs or an error body.
@@ -28,6 +29,9 @@ interface Book {
   asks: [number, number][];
   tick_size: number;
 }
+
+/** Opinion publishes no tick size (null on its books); its simulator holds orders to 0.001 steps. */
+const OPINION_TICK = 0.001;
 
 /** What POST /__sim/accounts answers on polymarket: the credentials and the account's contract wallets. */
 interface PmAccount {
@@ -93,6 +97,7 @@ function remember(what: string, credentials: Record<string, string>): void {
     'clob_api_key',
     'api_key_id',
     'secret',
+    'api_key',
   ]) {
     const value = credentials[field];
     if (value) perRequestSecrets.set(`${what} ${field} ${perRequestSecrets.size}`, value);
@@ -119,7 +124,8 @@ async function book(exchange: ExchangeId, market: Market, outcome: string): Prom
     {},
   );
   assert.equal(res.status, 200, res.text);
-  return res.body as Book;
+  const b = res.body as Book;
+  return exchange === 'opinion' ? { ...b, tick_size: b.tick_size ?? OPINION_TICK } : b;
 }
 
 /** An active market whose first outcome has room for a resting bid inside the spread and asks to buy from. */
@@ -328,6 +334,20 @@ describe('stored (self) credentials, no credentials header', () => {
       await placePollFillCancel('predictfun', { key });
     }
   });
+
+  test('opinion', async () => {
+    const key = await customer();
+    const sim = cat.sims.get('opinion');
+    assert.ok(sim);
+    await onboard(key, { exchange: 'opinion', mode: 'self', ...(await sim.createAccount()).credentials });
+    await placePollFillCancel('opinion', { key });
+  });
+});
+
+describe('per-request credentials (opinion)', () => {
+  test('place, poll, fill against a resting order and cancel with X-Exchange-Credentials only', async () => {
+    await placePollFillCancel('opinion', { credentials: await perRequestAccount('opinion') });
+  });
 });
 
 describe('managed (polymarket)', () => {
@@ -405,7 +425,7 @@ describe('a post-cutover account', () => {
 
 describe('per-request credentials at rest', () => {
   test('those used on POST /orders, GET /fills and GET /balance are nowhere in the SQLite files, the logs or an error body', async () => {
-    for (const exchange of ['polymarket', 'kalshi', 'limitless', 'predictfun'] as const) {
+    for (const exchange of ['polymarket', 'kalshi', 'limitless', 'opinion', 'predictfun'] as const) {
       const credentials = await perRequestAccount(exchange);
       const caller: Caller = { credentials };
       const { market, outcome, book: b } = await roomyMarket(exchange);
@@ -429,8 +449,8 @@ describe('per-request credentials at rest', () => {
         'insufficient_funds',
       );
       assert.equal((await call(`/api/v1/fills?exchange=${exchange}`, as(caller))).status, 200);
-      // Limitless's PnL chart has nothing to refresh, and Predict.fun balances are read live from the chain.
-      const refresh = exchange === 'limitless' || exchange === 'predictfun' ? '' : '&refresh=true';
+      // Limitless's PnL chart, Opinion and Predict.fun (balances read live from the chain) have nothing to refresh.
+      const refresh = ['limitless', 'opinion', 'predictfun'].includes(exchange) ? '' : '&refresh=true';
       assert.equal((await call(`/api/v1/balance?exchange=${exchange}${refresh}`, as(caller))).status, 200);
     }
     assert.ok(errorBodies.length >= 3);

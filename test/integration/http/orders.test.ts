@@ -30,9 +30,11 @@ interface ApiOrder {
   updated_at: string | null;
 }
 
-const TRADED: ExchangeId[] = ['polymarket', 'kalshi', 'limitless'];
+const TRADED: ExchangeId[] = ['polymarket', 'kalshi', 'limitless', 'opinion'];
 /** Limitless takes a buy's taker fee in shares (at most 3 % at its 300 bps rank rate): the position is that less. */
 const heldAfterBuy = (exchange: ExchangeId, size: number) => (exchange === 'limitless' ? size * 0.97 : size);
+/** Opinion publishes no tick size (null on its books); its simulator holds orders to 0.001 steps. */
+const OPINION_TICK = 0.001;
 /** Short enough that a held answer times out quickly, long enough for a loaded 2-core machine. */
 const TIMEOUT_MS = 2_000;
 
@@ -64,7 +66,8 @@ async function book(exchange: ExchangeId, market: Market, outcome: string): Prom
     `/api/v1/orderbook?exchange=${exchange}&market_id=${encodeURIComponent(market.exchange_market_id)}&outcome=${outcome}`,
   );
   assert.equal(res.status, 200, res.text);
-  return res.body as Book;
+  const b = res.body as Book;
+  return exchange === 'opinion' ? { ...b, tick_size: b.tick_size ?? OPINION_TICK } : b;
 }
 
 /** An active market whose first outcome has a two-sided book with room for a resting order inside the spread. */
@@ -240,7 +243,7 @@ for (const exchange of TRADED) {
       const first = await get(`/api/v1/balance?exchange=${exchange}`, fresh);
       assert.equal(first.status, 200, first.text);
       const raw = (first.body as { raw: Record<string, unknown> }).raw;
-      assert.ok('balance' in raw, first.text);
+      assert.ok((exchange === 'opinion' ? 'balances' : 'balance') in raw, first.text);
       // A filled buy spends money: a cached read does not see it, a refreshed one does.
       const [bestAsk] = (await book(exchange, market, outcome)).asks[0] as [number, number];
       const placed = await place(
@@ -252,6 +255,11 @@ for (const exchange of TRADED) {
       assert.equal((placed.body as ApiOrder).status, 'filled', placed.text);
       const cached = await get(`/api/v1/balance?exchange=${exchange}`, fresh);
       assert.deepEqual(cached.body, first.body);
+      if (exchange === 'opinion') {
+        // Opinion has no call that recomputes a balance.
+        assertError(await get(`/api/v1/balance?exchange=opinion&refresh=true`, fresh), 501, 'not_supported');
+        return;
+      }
       const refreshed = await get(`/api/v1/balance?exchange=${exchange}&refresh=true`, fresh);
       assert.equal(refreshed.status, 200, refreshed.text);
       assert.notDeepEqual(refreshed.body, first.body);
@@ -383,7 +391,9 @@ for (const exchange of TRADED) {
                 secret: Buffer.from('x'.repeat(32)).toString('base64'),
                 private_key: maker.private_key ?? '',
               }
-            : { private_key: maker.private_key ?? '', api_key_id: '00000000-0000-4000-8000-000000000000' };
+            : exchange === 'opinion'
+              ? { private_key: maker.private_key ?? '', api_key: '0123456789abcdef0123456789abcdef' }
+              : { private_key: maker.private_key ?? '', api_key_id: '00000000-0000-4000-8000-000000000000' };
       assertError(await place(exchange, { ...body, size: 5 }, stranger), 403, 'authentication_failed');
       const unknown =
         exchange === 'polymarket' ? `0x${'ab'.repeat(32)}` : '00000000-0000-0000-0000-000000000000';
@@ -396,12 +406,14 @@ for (const exchange of TRADED) {
       await simControl(cat, exchange, 'POST', 'faults', { error_rate: 1, error_status: 503 });
       try {
         assertError(await get(`/api/v1/orders?exchange=${exchange}`, maker), 503, 'service_unavailable');
+        // Limitless's PnL chart and Opinion have no balance refresh: Opinion's positions read stands in for a fresh
+        // private read.
         if (exchange !== 'limitless') {
-          assertError(
-            await get(`/api/v1/balance?exchange=${exchange}&refresh=true`, maker),
-            503,
-            'service_unavailable',
-          );
+          const fresh =
+            exchange === 'opinion'
+              ? `/api/v1/positions?exchange=${exchange}`
+              : `/api/v1/balance?exchange=${exchange}&refresh=true`;
+          assertError(await get(fresh, maker), 503, 'service_unavailable');
         }
       } finally {
         await simControl(cat, exchange, 'DELETE', 'faults');
@@ -414,7 +426,9 @@ for (const exchange of TRADED) {
           ? 'POST /order'
           : exchange === 'limitless'
             ? 'POST /orders'
-            : 'POST /trade-api/v2/portfolio/events/orders';
+            : exchange === 'opinion'
+              ? 'POST /openapi/order'
+              : 'POST /trade-api/v2/portfolio/events/orders';
       const fault =
         exchange !== 'kalshi'
           ? { hold_response_ms: 60_000, only: [route] }
@@ -503,22 +517,7 @@ describe('order rules', () => {
       'ioc',
       'fok',
     ]);
-  });
-
-  test('data-only exchanges answer 501 on every order route; their balance and positions are served', async () => {
-    for (const exchange of ['opinion'] as const) {
-      assertError(await place(exchange, valid('polymarket'), null), 501, 'not_supported');
-      assertError(await get(`/api/v1/orders?exchange=${exchange}`, null), 501, 'not_supported');
-      assertError(await get(`/api/v1/orders/x?exchange=${exchange}`, null), 501, 'not_supported');
-      assertError(await get(`/api/v1/orders/x?exchange=${exchange}`, null, 'DELETE'), 501, 'not_supported');
-      assertError(await get(`/api/v1/fills?exchange=${exchange}`, null), 501, 'not_supported');
-      const creds = await cat.sims.get(exchange)?.createAccount();
-      assert.ok(creds);
-      const balance = await get(`/api/v1/balance?exchange=${exchange}`, creds.credentials);
-      assert.equal(balance.status, 200, `${exchange}: ${balance.text}`);
-      const positions = await get(`/api/v1/positions?exchange=${exchange}`, creds.credentials);
-      assert.equal(positions.status, 200, `${exchange}: ${positions.text}`);
-    }
+    assert.deepEqual(cat.sims.get('opinion')?.adapter.descriptor.features.orderTypes, ['gtc', 'gtd']);
   });
 
   test('gtd: expiration required, whole seconds, at least 60 s ahead; expiration only with gtd', async () => {
@@ -563,7 +562,9 @@ describe('order rules', () => {
         assertError(await place(exchange, { ...base, price }, c), 400, 'validation_error');
       }
       const tick = m.tick_size ?? 0.01;
-      assertError(await place(exchange, { ...base, price: round(tick * 1.5) }, c), 400, 'validation_error');
+      // Opinion names no tick; a price it cannot carry has more than 6 decimals.
+      const offTick = exchange === 'opinion' ? 0.0100001 : round(tick * 1.5);
+      assertError(await place(exchange, { ...base, price: offTick }, c), 400, 'validation_error');
       assertError(await place(exchange, { ...base, size: 0 }, c), 400, 'validation_error');
       if (m.min_order_size !== null && m.min_order_size !== undefined && m.min_order_size > 0.01) {
         assertError(
