@@ -11,6 +11,7 @@ import * as searchTiers from './0008-search-tiers.js';
 import * as feeSettlement from './0009-fee-settlement.js';
 import * as noInheritedAdmin from './0010-no-inherited-admin.js';
 import * as linkPolarity from './0011-link-polarity.js';
+import * as mcpTrading from './0015-mcp-trading.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -24,4 +25,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009-fee-settlement': feeSettlement,
   '0010-no-inherited-admin': noInheritedAdmin,
   '0011-link-polarity': linkPolarity,
+  '0015-mcp-trading': mcpTrading,
 };
