@@ -17,6 +17,7 @@ import { BookRecorder } from './ingestion/book-recorder.js';
 import { BookRecorderJob } from './ingestion/book-recorder-job.js';
 import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
+import { McpEndpoint } from './mcp/http-endpoint.js';
 import { BookHub } from './realtime/book-hub.js';
 import { ClusterBooks } from './realtime/cluster-feed.js';
 import { ConnectionSeats } from './realtime/connection-seats.js';
@@ -565,6 +566,19 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       receiptTimeoutMs: config.chain.receiptTimeoutMs,
     };
     const executionPrice = new ExecutionPriceService(targets, orderbook, config.venues.timeoutMs);
+    const mcp = config.mcp.enabled
+      ? new McpEndpoint({
+          version: VERSION,
+          keys,
+          admission,
+          limits: {
+            maxSessions: config.mcp.maxSessions,
+            maxSessionsPerKey: config.mcp.maxSessionsPerKey,
+            idleMs: config.mcp.sessionIdleMs,
+          },
+          bodyLimitBytes: config.mcp.bodyLimitBytes,
+        })
+      : undefined;
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -611,6 +625,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       approvals: new ApprovalsService(onchain),
       ctf: new CtfService(onchain),
       websocket,
+      ...(mcp ? { mcp } : {}),
     });
 
     let stopping: Promise<void> | null = null;
@@ -658,6 +673,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
             clearInterval(sweeper);
           }
 
+          await mcp?.close();
           for (const job of jobs) await job.stop();
           // Updates the order journal wrote behind are written before the store closes.
           await journal.flush().catch((err) => logger.warn({ err }, 'writing the order journal failed'));

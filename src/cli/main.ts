@@ -8,6 +8,7 @@ import { UsageError } from './args.js';
 import { doctorCommand } from './doctor-command.js';
 import { keysCommand } from './keys-command.js';
 import { linksCommand } from './links-command.js';
+import { mcpCommand } from './mcp-command.js';
 import { migrateCommand } from './migrate-command.js';
 import { recordCommand } from './record-command.js';
 import { serveCommand } from './serve-command.js';
@@ -29,6 +30,7 @@ commands:
   doctor     check each exchange from this machine, read-only: reachability, clock, one page, book and stream
              message decoded, credentials (omnibook doctor --help)
   record     write an exchange's answers to the adapters' read calls as test fixtures (omnibook record --help)
+  mcp        the MCP tools on stdin/stdout against a running server (OMNIBOOK_URL, OMNIBOOK_API_KEY; omnibook mcp --help)
 
 common options: --port N (PORT, default 8080), --host H (default 127.0.0.1), --data-dir DIR (default ./data),
   --config FILE (OMNIBOOK_CONFIG). Environment: DATABASE_URL, REDIS_URL, OMNIBOOK_ADMIN_KEY, LOG_LEVEL,
@@ -56,6 +58,8 @@ export async function run(argv: string[]): Promise<number> {
       return doctorCommand(rest);
     case 'record':
       return recordCommand(rest);
+    case 'mcp':
+      return mcpCommand(rest);
     case '--version':
     case '-v':
       process.stdout.write(`${VERSION}\n`);
