@@ -5,7 +5,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadRemoteApi, RemoteApiError } from '../config/remote-api.js';
 import { VERSION } from '../main.js';
-import { httpClient } from '../mcp/api-client.js';
+import { type ApiClient, httpClient } from '../mcp/api-client.js';
 import { buildMcpServer } from '../mcp/mcp-server.js';
 import { parse, UsageError } from './args.js';
 
@@ -35,7 +35,17 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     if (error instanceof RemoteApiError) throw new UsageError(error.message);
     throw error;
   }
-  const client = httpClient(remote.url, remote.apiKey);
+  // Calls still in flight when the client closes our input are answered before the server closes.
+  const inFlight = new Set<Promise<unknown>>();
+  const http = httpClient(remote.url, remote.apiKey);
+  const client: ApiClient = {
+    send(request) {
+      const sent = http.send(request);
+      inFlight.add(sent);
+      sent.finally(() => inFlight.delete(sent)).catch(() => undefined);
+      return sent;
+    },
+  };
   const server = buildMcpServer(VERSION, {
     client: () => client,
     // Asked of the server each time, so an operator's change to the key applies to the next call.
@@ -50,7 +60,13 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   await server.connect(new StdioServerTransport());
   // The client ends the session by closing our standard input.
   process.stdin.once('end', () => {
-    server.close().catch(() => undefined);
+    const drain = async () => {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      // The answer of the last call is written a turn after its request settles.
+      await new Promise((r) => setImmediate(r));
+      await server.close();
+    };
+    drain().catch(() => undefined);
   });
   process.stderr.write(`omnibook mcp: serving on stdio against ${remote.url}\n`);
   await closed;

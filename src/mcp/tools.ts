@@ -3,6 +3,7 @@
 // ranges and formats are the route's to check, so the API's validation stays the only one and cannot drift.
 import { type TObject, type TSchema, Type } from 'typebox';
 import { EXCHANGE_IDS } from '../domain/exchanges.js';
+import { ownValue } from '../domain/own-key.js';
 import { ORDER_TYPES } from '../domain/trading.js';
 import type { ApiRequest } from './api-client.js';
 
@@ -80,7 +81,7 @@ function query(
 ): Array<[string, string]> {
   const out: Array<[string, string]> = fixed.map(([k, v]) => [k, v]);
   for (const name of names) {
-    const value = Object.hasOwn(args, name) ? args[name] : undefined;
+    const value = ownValue(args, name);
     if (value !== undefined && value !== null) out.push([name, queryValue(name, value)]);
   }
   for (const [k, v] of defaults) if (!out.some(([name]) => name === k)) out.push([k, v]);
@@ -88,7 +89,7 @@ function query(
 }
 
 function pathSegment(args: ToolArgs, name: string): string {
-  const value = Object.hasOwn(args, name) ? args[name] : undefined;
+  const value = ownValue(args, name);
   if (typeof value !== 'string' || value.length === 0) {
     throw new ToolArgumentError(`${name} is required (a string)`);
   }
