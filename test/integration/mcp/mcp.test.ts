@@ -393,8 +393,17 @@ describe('streamable HTTP (/mcp)', () => {
 });
 
 describe('stdio (omnibook mcp)', () => {
+  // Two `omnibook mcp` processes, started together: most of their cost is loading the command.
+  let traderClient: Client;
+  let limitedClient: Client;
+  before(async () => {
+    // 0.001 requests/s refills nothing during the test: see the second test for how the three tokens go.
+    const limited = await createKey({ tier: 'free', name: 'mcp stdio limited', qps_limit: 0.001, burst: 3 });
+    [traderClient, limitedClient] = await Promise.all([stdioClient(trader), stdioClient(limited)]);
+  });
+
   test('lists and calls tools against the running server with OMNIBOOK_API_KEY', async () => {
-    const client = await stdioClient(trader);
+    const client = traderClient;
     const names = (await client.listTools()).tools.map((t) => t.name);
     assert.ok(names.includes('get_orderbook') && names.includes('place_order'));
     const svc = encodeURIComponent(kalshiMarket.svc_id);
@@ -423,10 +432,9 @@ describe('stdio (omnibook mcp)', () => {
   });
 
   test('a key without mcp_trading: no order tools, an order tool refused, then a rate-limited call (429)', async () => {
-    // 0.001 requests/s refills nothing during the test. tools/list and the order tool's check each ask
-    // GET /keys/self (a token each), one read call takes the last, and the next is refused.
-    const limited = await createKey({ tier: 'free', name: 'mcp stdio limited', qps_limit: 0.001, burst: 3 });
-    const client = await stdioClient(limited);
+    // tools/list and the order tool's check each ask GET /keys/self (a token each), one read call takes the
+    // last of the three, and the next is refused.
+    const client = limitedClient;
     const names = (await client.listTools()).tools.map((t) => t.name);
     assert.ok(names.includes('get_orderbook') && !names.includes('place_order'));
     refused(
