@@ -18,6 +18,7 @@ import { BookRecorder } from './ingestion/book-recorder.js';
 import { BookRecorderJob } from './ingestion/book-recorder-job.js';
 import { CatalogSync } from './ingestion/catalog-sync.js';
 import { CatalogSyncJob } from './ingestion/catalog-sync-job.js';
+import { McpEndpoint } from './mcp/http-endpoint.js';
 import { ArbitrageScanner } from './realtime/arbitrage-hub.js';
 import { BookHub } from './realtime/book-hub.js';
 import { ClusterBooks } from './realtime/cluster-feed.js';
@@ -579,6 +580,19 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const routeQuote = new RouteQuoteService(twins, orderbook, executionPrice, exchanges, sessions);
     const routeLegs = new RouteLegs(orders, journal, exchanges, sessions, config.venues.timeoutMs);
     const routeOrdersRepo = new RouteOrdersRepo(store.db);
+    const mcp = config.mcp.enabled
+      ? new McpEndpoint({
+          version: VERSION,
+          keys,
+          admission,
+          limits: {
+            maxSessions: config.mcp.maxSessions,
+            maxSessionsPerKey: config.mcp.maxSessionsPerKey,
+            idleMs: config.mcp.sessionIdleMs,
+          },
+          bodyLimitBytes: config.mcp.bodyLimitBytes,
+        })
+      : undefined;
     const { app, shutdown } = await buildApp({
       version: VERSION,
       logger,
@@ -642,6 +656,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       approvals: new ApprovalsService(onchain),
       ctf: new CtfService(onchain),
       websocket,
+      ...(mcp ? { mcp } : {}),
     });
 
     let stopping: Promise<void> | null = null;
@@ -689,6 +704,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
             clearInterval(sweeper);
           }
 
+          await mcp?.close();
           for (const job of jobs) await job.stop();
           // Updates the order journal wrote behind are written before the store closes.
           await journal.flush().catch((err) => logger.warn({ err }, 'writing the order journal failed'));

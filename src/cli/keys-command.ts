@@ -13,6 +13,7 @@ const FLAGS = {
   builder: { type: 'boolean' },
   qps: { type: 'string' },
   burst: { type: 'string' },
+  'mcp-trading': { type: 'boolean' },
   json: { type: 'boolean' },
   'data-dir': { type: 'string' },
   config: { type: 'string' },
@@ -20,7 +21,7 @@ const FLAGS = {
 } as const;
 
 const USAGE = `usage:
-  omnibook keys create --tier ${TIER_NAMES.join('|')} [--name NAME] [--builder] [--qps N] [--burst N] [--json]
+  omnibook keys create --tier ${TIER_NAMES.join('|')} [--name NAME] [--builder] [--qps N] [--burst N] [--mcp-trading] [--json]
   omnibook keys list [--json]
   omnibook keys revoke KEY_ID
 `;
@@ -50,12 +51,13 @@ export async function keysCommand(argv: string[]): Promise<number> {
           builder: values.builder ?? false,
           qpsLimit: numberFlag(values.qps, '--qps'),
           burst: numberFlag(values.burst, '--burst'),
+          mcpTrading: values['mcp-trading'] ?? false,
         });
         if (values.json) process.stdout.write(`${JSON.stringify({ ...info, key })}\n`);
         else {
           process.stdout.write(`${key}\n`);
           process.stderr.write(
-            `created ${info.id} (tier ${info.tier}${info.builder ? ', builder' : ''}); the key above is shown only once\n`,
+            `created ${info.id} (tier ${info.tier}${info.builder ? ', builder' : ''}${info.mcp_trading ? ', MCP order tools on' : ''}); the key above is shown only once\n`,
           );
         }
         return 0;

@@ -9,6 +9,7 @@ import { CLIENT_COMMAND_NAMES } from './client-names.js';
 import { doctorCommand } from './doctor-command.js';
 import { keysCommand } from './keys-command.js';
 import { linksCommand } from './links-command.js';
+import { mcpCommand } from './mcp-command.js';
 import { migrateCommand } from './migrate-command.js';
 import { recordCommand } from './record-command.js';
 import { serveCommand } from './serve-command.js';
@@ -30,6 +31,7 @@ commands:
   doctor     check each exchange from this machine, read-only: reachability, clock, one page, book and stream
              message decoded, credentials (omnibook doctor --help)
   record     write an exchange's answers to the adapters' read calls as test fixtures (omnibook record --help)
+  mcp        the MCP tools on stdin/stdout against a running server (OMNIBOOK_URL, OMNIBOOK_API_KEY; omnibook mcp --help)
 
 client commands (talk to a running server: --url / OMNIBOOK_URL, --key / OMNIBOOK_API_KEY, --json; <command> --help):
   markets search TEXT, market SVC_ID, book SVC_ID [--watch], candles SVC_ID, quote SVC_ID --side --amount,
@@ -61,6 +63,8 @@ export async function run(argv: string[]): Promise<number> {
       return doctorCommand(rest);
     case 'record':
       return recordCommand(rest);
+    case 'mcp':
+      return mcpCommand(rest);
     case '--version':
     case '-v':
       process.stdout.write(`${VERSION}\n`);

@@ -266,6 +266,18 @@ export const ConfigSchema = Type.Object({
       leaseTtlMs: Type.Integer({ minimum: 300 }),
     }),
   }),
+  /** The MCP endpoint (`/mcp`, streamable HTTP): its sessions live in this node's memory, so each is bounded. */
+  mcp: Type.Object({
+    enabled: Type.Boolean(),
+    /** Sessions this node holds at once; past it a new session is refused (503, retryable). */
+    maxSessions: Type.Integer({ minimum: 1 }),
+    /** Sessions one API key holds on this node; a new one past it closes that key's least recently used one. */
+    maxSessionsPerKey: Type.Integer({ minimum: 1 }),
+    /** A session unused for this long is closed; the client's next request is a 404 and it starts a new one. */
+    sessionIdleMs: Type.Integer({ minimum: 1_000 }),
+    /** Largest body of one POST /mcp (a JSON-RPC message or batch); larger is a 413. */
+    bodyLimitBytes: Type.Integer({ minimum: 1024 }),
+  }),
   /** After SIGTERM, how long new requests get 503 before the listener closes. */
   shutdownDrainMs: Type.Integer({ minimum: 0 }),
   shutdownGraceMs: Type.Integer({ minimum: 0 }),
@@ -355,6 +367,13 @@ export const DEFAULT_CONFIG: Config = {
     minFeeUsdc: '10000',
     minFeeBps: 10,
     feeSettlement: { intervalMs: 10_000, leaseTtlMs: 30_000 },
+  },
+  mcp: {
+    enabled: true,
+    maxSessions: 1_000,
+    maxSessionsPerKey: 10,
+    sessionIdleMs: 900_000,
+    bodyLimitBytes: 262_144,
   },
   shutdownDrainMs: 200,
   shutdownGraceMs: 10_000,

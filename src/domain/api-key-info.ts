@@ -14,5 +14,8 @@ export const ApiKeyInfo = Type.Object({
   burst: Type.Union([Type.Number(), Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),
   revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  mcp_trading: Type.Boolean({
+    description: 'The MCP order tools (place_order, cancel_order) are enabled for this key',
+  }),
 });
 export type ApiKeyInfo = Static<typeof ApiKeyInfo>;

@@ -105,6 +105,8 @@ export interface AppDeps {
   websocket?: { register(app: FastifyInstance): void };
   /** The gateway's usage meter (GET /ws/usage); absent with no gateway. */
   wsUsage?: WsUsageView;
+  /** The MCP endpoint (`/mcp`, src/mcp/), registered on the root app beside /api/v1; absent: not served. */
+  mcp?: { register(app: FastifyInstance): void };
 }
 
 export const API_PREFIX = '/api/v1';
@@ -175,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   );
 
   deps.websocket?.register(app);
+  deps.mcp?.register(app);
   await installDocsUi(app);
   // Flags follow the routes really registered, so GET /exchanges cannot promise a route this build lacks.
   app.addHook('onReady', async () => {

@@ -13,6 +13,13 @@ export const CreateKeyBody = Type.Object(
     builder: Type.Optional(Type.Boolean({ default: false })),
     qps_limit: Type.Optional(Type.Number({ minimum: 0.001, maximum: 1e9 })),
     burst: Type.Optional(Type.Number({ minimum: 1, maximum: 1e9 })),
+    mcp_trading: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'Enable the MCP order tools (place_order, cancel_order) for this key; read tools are always on',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -40,8 +47,16 @@ export class KeysAdminService {
       builder: body.builder ?? false,
       qpsLimit: body.qps_limit,
       burst: body.burst,
+      mcpTrading: body.mcp_trading ?? false,
     });
     return { ...info, key };
+  }
+
+  /** The caller's own key, for any tier: what a client (the MCP server) may do with it. */
+  async self(caller: Principal): Promise<ApiKeyInfo> {
+    const info = await this.keys.info(caller.keyId);
+    if (!info) throw new AppError('unauthorized', 'API key has been revoked');
+    return info;
   }
 
   async list(caller: Principal): Promise<ApiKeyInfo[]> {

@@ -16,6 +16,8 @@ export interface ApiKeysTable {
   burst: number | null;
   created_at: string;
   revoked_at: string | null;
+  /** 1: the MCP order tools (place/cancel) are enabled for this key (migration 0015). */
+  mcp_trading: number;
 }
 
 export interface UsageMonthlyTable {

@@ -17,6 +17,8 @@ export interface CreateKeyInput {
   /** Overrides the tier's burst; defaults to qpsLimit × the tier's burst/rate (at least 1) when qpsLimit is set. */
   burst?: number | undefined;
   customerId?: string | undefined;
+  /** The MCP order tools (place_order, cancel_order) are enabled for this key; off by default. */
+  mcpTrading?: boolean | undefined;
 }
 
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: 'unknown' | 'revoked' };
@@ -67,6 +69,12 @@ export class ApiKeyService {
     }
     this.cache.clear();
     return toInfo({ ...existing, tier: input.tier, revoked_at: null });
+  }
+
+  /** One key as an administrator sees it (GET /keys/self answers the caller's own); null when there is none. */
+  async info(id: string): Promise<ApiKeyInfo | null> {
+    const row = await this.repo.findById(id);
+    return row ? toInfo(row) : null;
   }
 
   async list(): Promise<ApiKeyInfo[]> {
@@ -156,6 +164,7 @@ export class ApiKeyService {
       burst: input.burst ?? null,
       created_at: this.now().toISOString(),
       revoked_at: null,
+      mcp_trading: input.mcpTrading ? 1 : 0,
     };
     return row;
   }
@@ -173,6 +182,7 @@ function toInfo(row: ApiKeyRow): ApiKeyInfo {
     burst: row.burst,
     created_at: row.created_at,
     revoked_at: row.revoked_at,
+    mcp_trading: row.mcp_trading === 1,
   };
 }
 
@@ -194,6 +204,7 @@ export function toPrincipal(row: ApiKeyRow): Principal {
     customerId: row.customer_id,
     tier,
     isBuilder: row.is_builder === 1,
+    mcpTrading: row.mcp_trading === 1,
     limits: { ...base, restQps, restQpsBurst },
   };
 }

@@ -6,5 +6,7 @@ export interface Principal {
   customerId: string;
   tier: TierName;
   isBuilder: boolean;
+  /** The MCP order tools are enabled for this key (api_keys.mcp_trading). */
+  mcpTrading: boolean;
   limits: TierLimits;
 }

@@ -138,6 +138,7 @@ type Area =
   | 'ingestion'
   | 'realtime'
   | 'http'
+  | 'mcp'
   | 'main'
   | 'cli'
   | 'sim'
@@ -156,6 +157,7 @@ const SRC_FOLDERS = new Set([
   'ingestion',
   'realtime',
   'http',
+  'mcp',
   'cli',
 ]);
 
@@ -243,6 +245,11 @@ const RULES: Record<string, Rule> = {
     text: 'src/http may import services, errors, domain, config types, and tenancy with `import type` only',
     values: set('services', 'errors', 'domain'),
     types: set('config', 'tenancy'),
+  },
+  mcp: {
+    text: 'src/mcp may import domain, errors, http (the admission refusal), and tenancy with `import type` only',
+    values: set('domain', 'errors', 'http'),
+    types: set('tenancy'),
   },
   root: { text: 'src/main.ts and src/cli may import anything in src', values: 'any', venueFolders: true },
   sim: { text: 'sim/ may import nothing from src/', values: set('sim') },

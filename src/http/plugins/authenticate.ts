@@ -143,7 +143,7 @@ function applyVerdict(
   p: BillingPeriod,
   verdict: AdmitResult,
 ): AppError | null {
-  const { monthlyRequests, restQps } = principal.limits;
+  const { monthlyRequests } = principal.limits;
   const resetS = Math.floor(p.end.getTime() / 1000);
   reply.header('x-svc-tier', principal.tier);
   reply.header('x-ratelimit-monthly-limit', String(monthlyRequests));
@@ -152,6 +152,19 @@ function applyVerdict(
     String(monthlyRequests === 0 ? 0 : Math.max(0, monthlyRequests - verdict.monthlyUsed)),
   );
   reply.header('x-ratelimit-monthly-reset', String(resetS));
+  return admissionRefusal(principal, resetS, verdict);
+}
+
+/**
+ * The 429 of a request admission control did not let through, or null. Also used by the MCP endpoint for a tool
+ * call it answers without calling a route.
+ */
+export function admissionRefusal(
+  principal: Principal,
+  resetS: number,
+  verdict: AdmitResult,
+): AppError | null {
+  const { monthlyRequests, restQps } = principal.limits;
   if (verdict.allowed) return null;
   if (verdict.reason === 'rate') {
     return new AppError('rate_limit_exceeded', `rate limit of ${restQps} requests/s exceeded`, {

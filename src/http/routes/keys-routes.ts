@@ -41,6 +41,21 @@ export function keysRoutes(app: FastifyInstance, admin: KeysAdminService): void 
     async (request) => admin.list(principalOf(request)),
   );
 
+  app.get(
+    '/keys/self',
+    {
+      schema: {
+        summary: "The calling key's own record (any tier)",
+        description:
+          'Tier, limits and flags of the key in X-API-Key, never the key itself; `omnibook mcp` reads `mcp_trading` here.',
+        tags: ['admin'],
+        querystring: Type.Object({}, { additionalProperties: false }),
+        response: { 200: ApiKeyInfo, ...AUTHED_ERRORS },
+      },
+    },
+    async (request) => admin.self(principalOf(request)),
+  );
+
   app.delete(
     '/keys/:key_id',
     {

@@ -13,6 +13,7 @@ import * as noInheritedAdmin from './0010-no-inherited-admin.js';
 import * as linkPolarity from './0011-link-polarity.js';
 import * as routeOrders from './0012-route-orders.js';
 import * as linkResolutionCheck from './0013-link-resolution-check.js';
+import * as mcpTrading from './0015-mcp-trading.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -28,4 +29,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0011-link-polarity': linkPolarity,
   '0012-route-orders': routeOrders,
   '0013-link-resolution-check': linkResolutionCheck,
+  '0015-mcp-trading': mcpTrading,
 };

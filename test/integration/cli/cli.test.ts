@@ -62,6 +62,7 @@ interface CreatedKey {
   tier: string;
   prefix: string;
   revoked_at: string | null;
+  mcp_trading: boolean;
 }
 
 async function createKey(dataDir: string, ...extra: string[]): Promise<CreatedKey> {
@@ -79,9 +80,15 @@ async function listKeys(dataDir: string): Promise<{ list: CreatedKey[]; raw: str
 describe('keys create / list / revoke', () => {
   const dataDir = tempDir();
 
+  test('--mcp-trading stores the flag that enables the MCP order tools for the key', async () => {
+    const created = await createKey(dataDir, '--tier', 'pro', '--mcp-trading');
+    assert.equal(created.mcp_trading, true);
+  });
+
   test('a created pro key is listed with its tier and without any clear key or hash', async () => {
     const created = await createKey(dataDir, '--tier', 'pro', '--name', 'cli test');
     assert.equal(created.tier, 'pro');
+    assert.equal(created.mcp_trading, false, 'the MCP order tools are off unless asked for');
     assert.match(created.key, /^ob_/);
     assert.match(created.id, /^key_/);
 

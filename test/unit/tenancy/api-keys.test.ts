@@ -17,6 +17,7 @@ function row(over: Partial<ApiKeyRow>): ApiKeyRow {
     burst: null,
     created_at: '2026-01-01T00:00:00.000Z',
     revoked_at: null,
+    mcp_trading: 0,
     ...over,
   };
 }
@@ -41,4 +42,9 @@ test("a qps_limit sets the burst in the tier's proportion, never the tier's whol
 test('a builder row stored as admin acts as scale', () => {
   assert.equal(toPrincipal(row({ tier: 'admin', is_builder: 1 })).tier, 'scale');
   assert.equal(toPrincipal(row({ tier: 'admin', is_builder: 0 })).tier, 'admin');
+});
+
+test('the MCP order tools are off unless the key row enables them', () => {
+  assert.equal(toPrincipal(row({})).mcpTrading, false);
+  assert.equal(toPrincipal(row({ mcp_trading: 1 })).mcpTrading, true);
 });
