@@ -68,6 +68,10 @@ type LiveBook = Exclude<Result<'/api/v1/orderbook'>, { snapshots: unknown }>;
 type BookHistory = Extract<Result<'/api/v1/orderbook'>, { snapshots: unknown }>;
 
 const ORDERS = '/api/v1/orders';
+const ROUTE_ORDERS = '/api/v1/route/orders';
+const ARBITRAGE_EXECUTE = '/api/v1/arbitrage/execute';
+/** The POSTs that act at an exchange: each attempt carries one Idempotency-Key, so a retry never acts twice. */
+const ACTING_POSTS: ReadonlySet<string> = new Set([ORDERS, ROUTE_ORDERS, ARBITRAGE_EXECUTE]);
 
 export class OmnibookClient {
   /** The generated openapi-fetch client, for anything the named methods do not cover (no retries, no errors). */
@@ -131,7 +135,7 @@ export class OmnibookClient {
     if (credentials) headers['x-exchange-credentials'] = encodeCredentials(credentials);
     if (options.builderCustomerId !== undefined) headers['x-builder-customer-id'] = options.builderCustomerId;
     let idempotencyKey: string | undefined;
-    if (method === 'post' && path === ORDERS) {
+    if (method === 'post' && ACTING_POSTS.has(path)) {
       idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
       headers['idempotency-key'] = idempotencyKey;
     }
@@ -241,6 +245,10 @@ export class OmnibookClient {
   listKeys(options?: CallOptions) {
     return this.request('get', '/api/v1/keys', {}, options);
   }
+  /** The calling key's own record (its tier, limits and flags such as mcp_trading). */
+  selfKey(options?: CallOptions) {
+    return this.request('get', '/api/v1/keys/self', {}, options);
+  }
   revokeKey(keyId: string, options?: CallOptions) {
     return this.request('delete', '/api/v1/keys/{key_id}', { path: { key_id: keyId } }, options);
   }
@@ -344,6 +352,36 @@ export class OmnibookClient {
   /** The cheapest split of an order across the linked exchanges, fees included. */
   routeQuote(query: Query<'/api/v1/route/quote'>, options?: CallOptions) {
     return this.request('get', '/api/v1/route/quote', { query }, options);
+  }
+  /**
+   * Sends a routed order (a quote's split, one order per leg). It always carries an Idempotency-Key (yours, or one
+   * made here), so a retried call drives the same route and never sends a leg twice.
+   */
+  placeRouteOrder(body: Body<'/api/v1/route/orders'>, options?: OrderCallOptions) {
+    return this.request('post', ROUTE_ORDERS, { body }, options);
+  }
+  listRouteOrders(query: Query<'/api/v1/route/orders'> = {}, options?: CallOptions) {
+    return this.request('get', ROUTE_ORDERS, { query }, options);
+  }
+  iterateRouteOrders(query: Omit<Query<'/api/v1/route/orders'>, 'cursor'> = {}, options?: CallOptions) {
+    return paginate(async (cursor) => {
+      const page = await this.listRouteOrders({ ...query, ...(cursor ? { cursor } : {}) }, options);
+      return {
+        items: page.route_orders,
+        next: page.pagination.has_more ? (page.pagination.next_cursor ?? null) : null,
+      };
+    });
+  }
+  getRouteOrder(routeId: string, options?: CallOptions) {
+    return this.request('get', '/api/v1/route/orders/{route_id}', { path: { route_id: routeId } }, options);
+  }
+  /** Executable arbitrage between linked twins, after each exchange's taker fee, at the sizes the books hold. */
+  arbitrage(query: Query<'/api/v1/arbitrage'> = {}, options?: CallOptions) {
+    return this.request('get', '/api/v1/arbitrage', { query }, options);
+  }
+  /** Executes an arbitrage pair with bounded legging risk; carries an Idempotency-Key like placeOrder. */
+  executeArbitrage(body: Body<'/api/v1/arbitrage/execute'>, options?: OrderCallOptions) {
+    return this.request('post', ARBITRAGE_EXECUTE, { body }, options);
   }
 
   // ---------------------------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ export const RETRY_DEFAULTS: Required<RetryOptions> = {
 /** POSTs that are safe to repeat: the order route with its Idempotency-Key, and the documented idempotent ones. */
 const REPEATABLE_POSTS: ReadonlySet<string> = new Set([
   '/api/v1/orders',
+  '/api/v1/route/orders',
+  '/api/v1/arbitrage/execute',
   '/api/v1/onboard',
   '/api/v1/builder/users',
   '/api/v1/builder/onboard',

@@ -206,6 +206,35 @@ describe('REST: every operation', () => {
     await client.userActivity({ address: polymarket.address ?? '', exchanges: 'polymarket' });
     await client.consolidatedOrderbook({ svc_id: pm.svc_id });
     await tolerate('routeQuote', client.routeQuote({ svc_id: pm.svc_id, side: 'buy', amount: '1' }));
+    assert.ok(Array.isArray((await client.arbitrage({ exchanges: 'polymarket,kalshi' })).opportunities));
+    // Acting across exchanges: the sandbox may refuse a route or a pair (no twin linked, a pair costing more than
+    // it pays); either way the call went out with an Idempotency-Key made by the client.
+    await tolerate(
+      'placeRouteOrder',
+      client.placeRouteOrder({
+        svc_id: km.svc_id,
+        outcome,
+        side: 'buy',
+        amount: '1',
+        max_slippage: '0.5',
+        credentials: { kalshi: kalshi.credentials },
+      } as never),
+    );
+    const routes = await client.listRouteOrders();
+    for await (const r of client.iterateRouteOrders({ limit: 1 })) {
+      assert.equal((await client.getRouteOrder(r.id)).id, r.id);
+      break;
+    }
+    if (routes.route_orders.length === 0) await tolerate('getRouteOrder', client.getRouteOrder('rt_unknown'));
+    await tolerate(
+      'executeArbitrage',
+      client.executeArbitrage({
+        legs: km.outcomes.map((o) => ({ svc_id: km.svc_id, outcome: o.name })),
+        size: 1,
+        credentials: { kalshi: kalshi.credentials },
+      } as never),
+    );
+    assert.equal(typeof (await client.selfKey()).id, 'string');
 
     // Trading on kalshi with the paper account's per-request credentials: a resting buy at the lowest tick.
     const tick = book.tick_size ?? 0.01;

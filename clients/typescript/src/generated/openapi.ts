@@ -355,6 +355,617 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/arbitrage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Executable arbitrage between twins on two exchanges, after each exchange’s taker fee
+         * @description Scans published same_market links (`min_tier`, default HIGH) between active yes/no markets on exchanges with fetch_arbitrage (`exchanges` narrows them). An opportunity buys one outcome on one exchange and, on the other, the outcome that wins exactly when the first loses (No there, or Yes through a link asked the other way round): a pair pays 1 whichever way it settles. It is listed when the live books, walked for the same size on both and with each exchange’s taker fee, pay more than they cost: `edge_curve` prices `min_size`, 10, 100 and 1,000 pairs and the largest profitable size where both books hold them (`edge_bps` = net profit per pair in bps of the payout; `min_edge_bps` is a floor on the best point). Each opportunity names its link (confidence, and its resolution check: twins that can settle differently are `unsafe` and left out unless `include_unsafe=true`; an unchecked link says so) and its two books (time, state: only fresh books are priced). Its `id` is stable per link and direction; its legs' `{svc_id, outcome}` are what POST /arbitrage/execute takes. Books that could not be read are in `scan.failed` and produce nothing. Pages: best edge first, `limit` (default 50), `cursor`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page */
+                    cursor?: string;
+                    /** @description Comma-separated exchanges both legs must be on (default: every exchange with fetch_arbitrage) */
+                    exchanges?: string;
+                    /** @description Also list twins whose resolution check says they can settle differently */
+                    include_unsafe?: boolean;
+                    /** @description Default 50 */
+                    limit?: number;
+                    /** @description Least edge_bps (net profit per pair, in bps of the 1 payout); default: any positive net profit. A negative floor also lists near misses (net profit ≤ 0, max_profitable_size null) */
+                    min_edge_bps?: number;
+                    /** @description Pairs the books must hold; the curve starts here (default 1) */
+                    min_size?: number;
+                    /** @description The weakest link confidence tier used (default HIGH); MEDIUM also uses HIGH links, LOW all */
+                    min_tier?: "HIGH" | "MEDIUM" | "LOW";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Best edge_bps first, then by id */
+                            opportunities: {
+                                /** @description The best edge_bps of the curve's points */
+                                edge_bps: number;
+                                /** @description At min_size, at 10, 100 and 1,000 contracts, and at the largest profitable size, where both books hold them */
+                                edge_curve: {
+                                    /** @description net_profit / size × 10,000 */
+                                    edge_bps: number;
+                                    /** @description Per leg, in the order of `legs` */
+                                    legs: {
+                                        avg_price: number;
+                                        fee: number;
+                                        worst_price: number;
+                                    }[];
+                                    /** @description size (the pairs pay 1 each whichever way it settles) − total_cost */
+                                    net_profit: number;
+                                    /** @description Contracts of each leg (pairs) */
+                                    size: number;
+                                    /** @description Both legs' book cost plus each venue's taker fee */
+                                    total_cost: number;
+                                }[];
+                                /** @description Stable per link and direction */
+                                id: string;
+                                /** @description Buy both; one contract of each pays 1 whichever way the bet settles */
+                                legs: {
+                                    /** @description The best ask of the outcome bought */
+                                    best_price: number;
+                                    /** @description Contracts at the best ask */
+                                    best_size: number;
+                                    /**
+                                     * @description Only fresh books are priced
+                                     * @enum {string}
+                                     */
+                                    book_state: "fresh";
+                                    /** @description The venue's time of the book priced */
+                                    book_ts: string;
+                                    /** @description Contracts the asks hold in all */
+                                    depth: number;
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    fee_model: {
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        /** @enum {unknown} */
+                                        fee_type: "quadratic" | "linear" | "lookup_table" | "none";
+                                        /** @description False when the fee follows the venue's published formula and this market's parameters exactly; true when something the venue does not publish (an account discount, an unpublished curve) may change it */
+                                        is_estimate: boolean;
+                                        note?: string;
+                                    };
+                                    market_id: string;
+                                    min_order_size: number | null;
+                                    /** @description This venue's outcome bought (its own spelling) */
+                                    outcome: string;
+                                    /** @enum {string} */
+                                    side: "buy";
+                                    svc_id: string;
+                                    tick_size: number | null;
+                                    token_id: string;
+                                }[];
+                                link: {
+                                    confidence: number;
+                                    confidence_tier: string;
+                                    /** @description The twin asks the question the other way round (its Yes is the other's No) */
+                                    inverted: boolean;
+                                    linked_svc_id: string;
+                                    source: string;
+                                    svc_id: string;
+                                };
+                                link_confidence: number;
+                                /** @description Net profit at max_profitable_size */
+                                max_net_profit: number | null;
+                                /** @description The largest whole number of pairs both books hold with a positive net profit; null: none */
+                                max_profitable_size: number | null;
+                                resolution_check: {
+                                    /** @description False: nobody has compared how the two markets settle */
+                                    checked: boolean;
+                                    /** @description False: the twins can settle differently (left out unless include_unsafe=true); null: unknown */
+                                    comparable: boolean | null;
+                                    differences: string[];
+                                    note?: string;
+                                };
+                                /** @description The resolution check found the twins can settle differently */
+                                unsafe: boolean;
+                            }[];
+                            pagination: {
+                                count: number;
+                                has_more: boolean;
+                                next_cursor?: string;
+                                /** @description Opportunities found by this scan (all pages) */
+                                total: number;
+                            };
+                            scan: {
+                                /** @description Books read */
+                                books: number;
+                                exchanges: ("polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun")[];
+                                /** @description Books that could not be read; their directions are left out */
+                                failed: {
+                                    error: {
+                                        code: string;
+                                        error: string;
+                                        retryable: boolean;
+                                    };
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    outcome: string | null;
+                                    svc_id: string;
+                                }[];
+                                /**
+                                 * @description The weakest link confidence tier used (default HIGH); MEDIUM also uses HIGH links, LOW all
+                                 * @enum {unknown}
+                                 */
+                                min_tier: "HIGH" | "MEDIUM" | "LOW";
+                                /** @description Published same_market links scanned */
+                                pairs: number;
+                                /** @description Links that cannot be traded as an arbitrage, and why */
+                                skipped: {
+                                    linked_svc_id: string;
+                                    reason: string;
+                                    svc_id: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/arbitrage/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Execute an arbitrage pair with bounded legging risk
+         * @description Two buys that pay 1 together (Yes on one exchange and No on its twin through a published same_market link, or both outcomes of one binary market; anything else is 400). The pair’s cost on the current books, fees included, must be below 1 (or at most `max_cost`), else 409 and nothing is sent. The leg on the thinner book goes first as an immediate order; the second is sized to what the first filled. When the second fails or fills short, `on_leg_risk: unwind` (default) sells the excess on the first exchange at no less than `unwind_limit`; `hold` keeps it. The answer reports every leg, the fees, the realised edge and any residual (unhedged) exposure, priced on the books the execution was planned on for the sizes filled. `Idempotency-Key` is required; a repeat with the same body carries on from where the last stopped (e.g. after a leg whose outcome was unknown) and never sends a leg twice.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Required. A repeat with the same body answers the same execution (never sending a leg twice); with a different body, 409 */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Per-request credentials by exchange id (each the JSON X-Exchange-Credentials carries for that exchange); never stored. Exchanges not named here trade with your stored or managed credentials */
+                        credentials?: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @description The two buys, as an opportunity of GET /arbitrage lists them */
+                        legs: {
+                            outcome: string;
+                            svc_id: string;
+                        }[];
+                        /** @description The most one pair may cost on the books, both legs’ prices and fees included; default: refuse unless a pair costs less than its payout of 1 */
+                        max_cost?: string;
+                        /**
+                         * @description When the second leg fails or fills short: unwind (default) sells the unhedged excess on the first venue at no less than unwind_limit; hold keeps it
+                         * @enum {unknown}
+                         */
+                        on_leg_risk?: "unwind" | "hold";
+                        /** @description Pairs (contracts per leg) */
+                        size: string;
+                        /** @description The lowest price the unwind sells at; default: the worst bid selling the excess reached on the first venue’s book as read when the execution was planned */
+                        unwind_limit?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            decision: {
+                                books: {
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    outcome: string;
+                                    svc_id: string;
+                                    timestamp: string;
+                                }[];
+                                fee_models: {
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    /** @enum {unknown} */
+                                    fee_type: "quadratic" | "linear" | "lookup_table" | "none";
+                                    /** @description False when the fee follows the venue's published formula and this market's parameters exactly; true when something the venue does not publish (an account discount, an unpublished curve) may change it */
+                                    is_estimate: boolean;
+                                    note?: string;
+                                }[];
+                                link: {
+                                    confidence: number;
+                                    confidence_tier: string;
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    inverted: boolean;
+                                    svc_id: string;
+                                } | null;
+                            };
+                            /** @description Cost of one pair on the books as planned, fees included */
+                            est_pair_cost: number;
+                            /** @description Every leg’s fee, as its exchange’s model prices it on the planned books */
+                            fees: number;
+                            /** @description Pairs held, each paying 1 at resolution */
+                            hedged: number;
+                            id: string;
+                            legs: ({
+                                error: {
+                                    code: string;
+                                    error: string;
+                                    retryable: boolean;
+                                } | null;
+                                /** @enum {unknown} */
+                                exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                /** @description The leg as an order of its own (GET /orders/:id) */
+                                order: {
+                                    /** @description Our id for an order placed through POST /orders (journalled before sending); GET and DELETE accept it too */
+                                    client_order_id?: string;
+                                    created_at: string;
+                                    filled: number;
+                                    id: string;
+                                    market_id: string;
+                                    /** @description Present when the order sent differs from the one asked for, and says how (e.g. a Polymarket ioc/fok buy rounded down to whole cents; `size` is then the size sent) */
+                                    note?: string;
+                                    outcome: string;
+                                    price: number;
+                                    /** @enum {unknown} */
+                                    side: "buy" | "sell";
+                                    size: number;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "open" | "partially_filled" | "filled" | "cancelled" | "rejected" | "expired";
+                                    updated_at: string | null;
+                                } | null;
+                                planned: {
+                                    limit_price: number;
+                                    /** @enum {unknown} */
+                                    order_type: "gtc" | "ioc" | "fok" | "gtd";
+                                    outcome: string;
+                                    /** @enum {unknown} */
+                                    side: "buy" | "sell";
+                                    size: number;
+                                };
+                                /** @description leg (routes); first | second | unwind (paired executions) */
+                                role: string;
+                                /** @description 1 for the planned legs; 2 for a shortfall routed again (on_leg_failure keep) */
+                                round: number;
+                                /**
+                                 * @description unsent (planned, not sent yet: a retry sends it), pending (sent, outcome unknown: reconciled with the exchange, never sent again), filled, partially_filled, unfilled (the immediate order found nothing), rejected
+                                 * @enum {unknown}
+                                 */
+                                state: "unsent" | "pending" | "filled" | "partially_filled" | "unfilled" | "rejected";
+                                svc_id: string;
+                            } & {
+                                figures: {
+                                    est_avg_price: number | null;
+                                    est_fee: number;
+                                    est_notional: number;
+                                    filled: number;
+                                };
+                            })[];
+                            /** @enum {unknown} */
+                            on_leg_risk: "unwind" | "hold";
+                            /** @description hedged − what the hedged pairs cost (fees included) */
+                            realised_edge: number;
+                            realised_edge_bps: number | null;
+                            /** @description First-leg contracts neither hedged nor unwound: your unhedged exposure */
+                            residual: {
+                                cost: number;
+                                /** @enum {unknown} */
+                                exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                outcome: string;
+                                size: number;
+                                svc_id: string;
+                            } | null;
+                            size: number;
+                            /**
+                             * @description pending while a leg’s outcome is unknown (repeat the POST with the same Idempotency-Key to go on); hedged: every contract bought first is hedged or unwound; partially_hedged / unhedged: some or all of it is held unhedged (residual); unfilled: the first leg filled nothing
+                             * @enum {unknown}
+                             */
+                            status: "pending" | "hedged" | "partially_hedged" | "unhedged" | "unfilled";
+                            /** @description The unwind’s proceeds net of fee minus what those contracts cost */
+                            unwind_pnl: number;
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/balance": {
         parameters: {
             query?: never;
@@ -1944,6 +2555,28 @@ export interface paths {
                                         dependency_type?: string | null;
                                         /** @enum {unknown} */
                                         exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        /** @description How the two sides of a same_market link resolve, and the differences found */
+                                        resolution_check?: {
+                                            /** @description No difference was found in what both sides state (unknown lists what one side does not state) */
+                                            comparable: boolean;
+                                            differences: ("deadline" | "settlement_source" | "threshold_inclusive" | "void_rules" | "unknown")[];
+                                            linked: {
+                                                /** @description Resolution deadline, UTC ISO */
+                                                deadline: string | null;
+                                                /** @description text, rules or end (close time only) */
+                                                deadline_source: string | null;
+                                                /** @description null when not stated */
+                                                settlement_source: string[] | null;
+                                            };
+                                            market: {
+                                                /** @description Resolution deadline, UTC ISO */
+                                                deadline: string | null;
+                                                /** @description text, rules or end (close time only) */
+                                                deadline_source: string | null;
+                                                /** @description null when not stated */
+                                                settlement_source: string[] | null;
+                                            };
+                                        };
                                         /** @description e.g. hierarchical, deterministic_graph */
                                         source: string;
                                         /** @description The linked market's status */
@@ -1969,6 +2602,28 @@ export interface paths {
                                         dependency_type?: string | null;
                                         /** @enum {unknown} */
                                         exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        /** @description How the two sides of a same_market link resolve, and the differences found */
+                                        resolution_check?: {
+                                            /** @description No difference was found in what both sides state (unknown lists what one side does not state) */
+                                            comparable: boolean;
+                                            differences: ("deadline" | "settlement_source" | "threshold_inclusive" | "void_rules" | "unknown")[];
+                                            linked: {
+                                                /** @description Resolution deadline, UTC ISO */
+                                                deadline: string | null;
+                                                /** @description text, rules or end (close time only) */
+                                                deadline_source: string | null;
+                                                /** @description null when not stated */
+                                                settlement_source: string[] | null;
+                                            };
+                                            market: {
+                                                /** @description Resolution deadline, UTC ISO */
+                                                deadline: string | null;
+                                                /** @description text, rules or end (close time only) */
+                                                deadline_source: string | null;
+                                                /** @description null when not stated */
+                                                settlement_source: string[] | null;
+                                            };
+                                        };
                                         /** @description e.g. hierarchical, deterministic_graph */
                                         source: string;
                                         /** @description The linked market's status */
@@ -2170,8 +2825,10 @@ export interface paths {
                     content: {
                         "application/json": {
                             has: {
+                                arbitrage_execute: boolean;
                                 cancel_order: boolean;
                                 create_order: boolean;
+                                fetch_arbitrage: boolean;
                                 fetch_balance: boolean;
                                 fetch_events: boolean;
                                 fetch_execution_price: boolean;
@@ -2185,6 +2842,7 @@ export interface paths {
                                 fetch_trades: boolean;
                                 fetch_user_activity: boolean;
                                 refresh_balance: boolean;
+                                route_orders: boolean;
                                 watch_address: boolean;
                                 websocket: boolean;
                             };
@@ -2706,6 +3364,8 @@ export interface paths {
                             created_at: string;
                             customer_id: string;
                             id: string;
+                            /** @description The MCP order tools (place_order, cancel_order) are enabled for this key */
+                            mcp_trading: boolean;
                             name: string;
                             /** @description The first characters of the key, for recognising it */
                             prefix: string;
@@ -2821,6 +3481,11 @@ export interface paths {
                         /** @default false */
                         builder?: boolean;
                         burst?: number;
+                        /**
+                         * @description Enable the MCP order tools (place_order, cancel_order) for this key; read tools are always on
+                         * @default false
+                         */
+                        mcp_trading?: boolean;
                         name?: string;
                         qps_limit?: number;
                         /** @enum {unknown} */
@@ -2843,6 +3508,8 @@ export interface paths {
                             customer_id: string;
                             id: string;
                             key: string;
+                            /** @description The MCP order tools (place_order, cancel_order) are enabled for this key */
+                            mcp_trading: boolean;
                             name: string;
                             /** @description The first characters of the key, for recognising it */
                             prefix: string;
@@ -3107,6 +3774,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/keys/self": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling key's own record (any tier)
+         * @description Tier, limits and flags of the key in X-API-Key, never the key itself; `omnibook mcp` reads `mcp_trading` here.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            builder: boolean;
+                            burst: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            customer_id: string;
+                            id: string;
+                            /** @description The MCP order tools (place_order, cancel_order) are enabled for this key */
+                            mcp_trading: boolean;
+                            name: string;
+                            /** @description The first characters of the key, for recognising it */
+                            prefix: string;
+                            qps_limit: number | null;
+                            revoked_at: string | null;
+                            /** @enum {unknown} */
+                            tier: "free" | "pro" | "scale" | "admin";
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/markets": {
         parameters: {
             query?: never;
@@ -3197,6 +3987,28 @@ export interface paths {
                                     dependency_type?: string | null;
                                     /** @enum {unknown} */
                                     exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    /** @description How the two sides of a same_market link resolve, and the differences found */
+                                    resolution_check?: {
+                                        /** @description No difference was found in what both sides state (unknown lists what one side does not state) */
+                                        comparable: boolean;
+                                        differences: ("deadline" | "settlement_source" | "threshold_inclusive" | "void_rules" | "unknown")[];
+                                        linked: {
+                                            /** @description Resolution deadline, UTC ISO */
+                                            deadline: string | null;
+                                            /** @description text, rules or end (close time only) */
+                                            deadline_source: string | null;
+                                            /** @description null when not stated */
+                                            settlement_source: string[] | null;
+                                        };
+                                        market: {
+                                            /** @description Resolution deadline, UTC ISO */
+                                            deadline: string | null;
+                                            /** @description text, rules or end (close time only) */
+                                            deadline_source: string | null;
+                                            /** @description null when not stated */
+                                            settlement_source: string[] | null;
+                                        };
+                                    };
                                     /** @description e.g. hierarchical, deterministic_graph */
                                     source: string;
                                     /** @description The linked market's status */
@@ -3222,6 +4034,28 @@ export interface paths {
                                     dependency_type?: string | null;
                                     /** @enum {unknown} */
                                     exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    /** @description How the two sides of a same_market link resolve, and the differences found */
+                                    resolution_check?: {
+                                        /** @description No difference was found in what both sides state (unknown lists what one side does not state) */
+                                        comparable: boolean;
+                                        differences: ("deadline" | "settlement_source" | "threshold_inclusive" | "void_rules" | "unknown")[];
+                                        linked: {
+                                            /** @description Resolution deadline, UTC ISO */
+                                            deadline: string | null;
+                                            /** @description text, rules or end (close time only) */
+                                            deadline_source: string | null;
+                                            /** @description null when not stated */
+                                            settlement_source: string[] | null;
+                                        };
+                                        market: {
+                                            /** @description Resolution deadline, UTC ISO */
+                                            deadline: string | null;
+                                            /** @description text, rules or end (close time only) */
+                                            deadline_source: string | null;
+                                            /** @description null when not stated */
+                                            settlement_source: string[] | null;
+                                        };
+                                    };
                                     /** @description e.g. hierarchical, deterministic_graph */
                                     source: string;
                                     /** @description The linked market's status */
@@ -5883,6 +6717,1102 @@ export interface paths {
                 };
                 /** @description Every error: a human message, a machine code and whether a retry can help. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/route/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your routed orders, newest first
+         * @description Each as POST /route/orders answered it, its legs as the order journal has them now (GET /route/orders/:id reconciles a pending leg with its exchange). `limit` 1..100 (default 50); pass `pagination.next_cursor` back as `cursor` for the next page.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    /** @description Default 50 */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            pagination: {
+                                count: number;
+                                has_more: boolean;
+                                next_cursor?: string;
+                            };
+                            route_orders: {
+                                amount: number;
+                                /** @description Legs cancelled (cancel_rest) by this answer; error when the cancel failed */
+                                cancellations: {
+                                    error: {
+                                        code: string;
+                                        error: string;
+                                        retryable: boolean;
+                                    } | null;
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    svc_id: string;
+                                }[];
+                                created_at: string;
+                                decision: {
+                                    books: {
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        min_order_size: number | null;
+                                        outcome: string;
+                                        svc_id: string;
+                                        tick_size: number | null;
+                                        /** @description The venue's time of the book priced */
+                                        timestamp: string;
+                                        token_id: string;
+                                    }[];
+                                    fee_models: {
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        /** @enum {unknown} */
+                                        fee_type: "quadratic" | "linear" | "lookup_table" | "none";
+                                        /** @description False when the fee follows the venue's published formula and this market's parameters exactly; true when something the venue does not publish (an account discount, an unpublished curve) may change it */
+                                        is_estimate: boolean;
+                                        note?: string;
+                                    }[];
+                                    links: {
+                                        confidence: number;
+                                        confidence_tier: string;
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        inverted: boolean;
+                                        source: string;
+                                        svc_id: string;
+                                    }[];
+                                };
+                                excluded: {
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    reason: string;
+                                    svc_id: string;
+                                }[];
+                                /** @description Contracts the legs filled together */
+                                filled: number;
+                                id: string;
+                                legs: {
+                                    error: {
+                                        code: string;
+                                        error: string;
+                                        retryable: boolean;
+                                    } | null;
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    /** @description The leg as an order of its own (GET /orders/:id) */
+                                    order: {
+                                        /** @description Our id for an order placed through POST /orders (journalled before sending); GET and DELETE accept it too */
+                                        client_order_id?: string;
+                                        created_at: string;
+                                        filled: number;
+                                        id: string;
+                                        market_id: string;
+                                        /** @description Present when the order sent differs from the one asked for, and says how (e.g. a Polymarket ioc/fok buy rounded down to whole cents; `size` is then the size sent) */
+                                        note?: string;
+                                        outcome: string;
+                                        price: number;
+                                        /** @enum {unknown} */
+                                        side: "buy" | "sell";
+                                        size: number;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "open" | "partially_filled" | "filled" | "cancelled" | "rejected" | "expired";
+                                        updated_at: string | null;
+                                    } | null;
+                                    planned: {
+                                        limit_price: number;
+                                        /** @enum {unknown} */
+                                        order_type: "gtc" | "ioc" | "fok" | "gtd";
+                                        outcome: string;
+                                        /** @enum {unknown} */
+                                        side: "buy" | "sell";
+                                        size: number;
+                                    };
+                                    /** @description leg (routes); first | second | unwind (paired executions) */
+                                    role: string;
+                                    /** @description 1 for the planned legs; 2 for a shortfall routed again (on_leg_failure keep) */
+                                    round: number;
+                                    /**
+                                     * @description unsent (planned, not sent yet: a retry sends it), pending (sent, outcome unknown: reconciled with the exchange, never sent again), filled, partially_filled, unfilled (the immediate order found nothing), rejected
+                                     * @enum {unknown}
+                                     */
+                                    state: "unsent" | "pending" | "filled" | "partially_filled" | "unfilled" | "rejected";
+                                    svc_id: string;
+                                }[];
+                                max_slippage: number;
+                                /** @enum {unknown} */
+                                on_leg_failure: "cancel_rest" | "keep";
+                                outcome: string;
+                                plan: {
+                                    /** @description As on GET /route/quote */
+                                    est_net_cost: number;
+                                    /** @description The best fee-net price per contract on the books planned on */
+                                    reference_price: number;
+                                    size: number;
+                                    /** @description The plan's average fee-net price minus reference_price (against you) */
+                                    slippage: number;
+                                };
+                                second_round: {
+                                    /** @description Contracts short after the first round */
+                                    amount: number;
+                                    decision: {
+                                        books: {
+                                            /** @enum {unknown} */
+                                            exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                            min_order_size: number | null;
+                                            outcome: string;
+                                            svc_id: string;
+                                            tick_size: number | null;
+                                            /** @description The venue's time of the book priced */
+                                            timestamp: string;
+                                            token_id: string;
+                                        }[];
+                                        fee_models: {
+                                            /** @enum {unknown} */
+                                            exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                            /** @enum {unknown} */
+                                            fee_type: "quadratic" | "linear" | "lookup_table" | "none";
+                                            /** @description False when the fee follows the venue's published formula and this market's parameters exactly; true when something the venue does not publish (an account discount, an unpublished curve) may change it */
+                                            is_estimate: boolean;
+                                            note?: string;
+                                        }[];
+                                        links: {
+                                            confidence: number;
+                                            confidence_tier: string;
+                                            /** @enum {unknown} */
+                                            exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                            inverted: boolean;
+                                            source: string;
+                                            svc_id: string;
+                                        }[];
+                                    } | null;
+                                    exchanges: ("polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun")[];
+                                    /** @description Why nothing was sent, when nothing was */
+                                    reason: string | null;
+                                    sent: boolean;
+                                    slippage: number | null;
+                                } | null;
+                                side: "buy" | "sell";
+                                /**
+                                 * @description pending while a leg is unsent or its outcome unknown; then filled (the amount), partially_filled, unfilled (nothing filled) or rejected (every leg refused)
+                                 * @enum {unknown}
+                                 */
+                                status: "pending" | "filled" | "partially_filled" | "unfilled" | "rejected";
+                                svc_id: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Send a routed order: the split of GET /route/quote, as one order per leg
+         * @description The body is a quote’s terms (selector, `side`, `amount`, `exchanges`, `max_legs`, `min_tier`) plus `max_slippage` and `on_leg_failure`. The split is planned again on the current books and refused with 409 (nothing sent) when its average fee-net price is worse than the best fee-net price on those books by more than `max_slippage`. Each leg is then an order of its own, journalled before it is sent (`order`: the leg as GET /orders/:id reads it, with its `client_order_id`), sent concurrently as the exchange’s immediate order type (ioc, else fok) at its planned limit price. A leg fails when refused, unknown (pending) or short; then `cancel_rest` (default) sends nothing more and cancels any leg still working, `keep` keeps the legs and routes the shortfall once more on the venues whose legs did not fail (`second_round`). `Idempotency-Key` is required: a repeat with the same body drives the same route (a leg whose answer was lost is reconciled with its exchange, never sent again; one planned but not sent when the server stopped is sent); a different body is 409. Credentials: `credentials` by exchange (never stored), else your stored or managed ones (403 before anything is sent when a leg’s exchange has none). `decision` names the books, fee models and links the plan used.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Required. A repeat with the same body answers the same execution (never sending a leg twice); with a different body, 409 */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Contracts, as on GET /route/quote */
+                        amount: string;
+                        /** @description Per-request credentials by exchange id (each the JSON X-Exchange-Credentials carries for that exchange); never stored. Exchanges not named here trade with your stored or managed credentials */
+                        credentials?: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @description With market_id */
+                        exchange?: string;
+                        /** @description Exchanges to route across (each must serve route_orders); default: those you can trade (stored or managed credentials) */
+                        exchanges?: string[];
+                        /** @description The exchange's own market id, with exchange */
+                        market_id?: string;
+                        max_legs?: number;
+                        /** @description The most the plan’s average price per contract, net of fees, may be worse than the best fee-net price on the books it is planned on (the best `net_price` of /orderbook/consolidated), in price units (0.02 = 2 cents). A plan past it is refused with 409 and nothing is sent */
+                        max_slippage: string;
+                        /**
+                         * @description The weakest link confidence tier used (default HIGH); MEDIUM also uses HIGH links, LOW all
+                         * @enum {unknown}
+                         */
+                        min_tier?: "HIGH" | "MEDIUM" | "LOW";
+                        /**
+                         * @description When a leg is refused, its outcome is unknown, or it fills short. cancel_rest (default): send nothing more and cancel any leg still working; keep: keep the legs and route the shortfall once more on the venues whose legs did not fail (same max_slippage)
+                         * @enum {unknown}
+                         */
+                        on_leg_failure?: "cancel_rest" | "keep";
+                        /** @description Outcome name, case-insensitive; default yes */
+                        outcome?: string;
+                        side: "buy" | "sell";
+                        /** @description {exchange}:{native id}; or exchange + market_id */
+                        svc_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: number;
+                            /** @description Legs cancelled (cancel_rest) by this answer; error when the cancel failed */
+                            cancellations: {
+                                error: {
+                                    code: string;
+                                    error: string;
+                                    retryable: boolean;
+                                } | null;
+                                /** @enum {unknown} */
+                                exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                svc_id: string;
+                            }[];
+                            created_at: string;
+                            decision: {
+                                books: {
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    min_order_size: number | null;
+                                    outcome: string;
+                                    svc_id: string;
+                                    tick_size: number | null;
+                                    /** @description The venue's time of the book priced */
+                                    timestamp: string;
+                                    token_id: string;
+                                }[];
+                                fee_models: {
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    /** @enum {unknown} */
+                                    fee_type: "quadratic" | "linear" | "lookup_table" | "none";
+                                    /** @description False when the fee follows the venue's published formula and this market's parameters exactly; true when something the venue does not publish (an account discount, an unpublished curve) may change it */
+                                    is_estimate: boolean;
+                                    note?: string;
+                                }[];
+                                links: {
+                                    confidence: number;
+                                    confidence_tier: string;
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    inverted: boolean;
+                                    source: string;
+                                    svc_id: string;
+                                }[];
+                            };
+                            excluded: {
+                                /** @enum {unknown} */
+                                exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                reason: string;
+                                svc_id: string;
+                            }[];
+                            /** @description Contracts the legs filled together */
+                            filled: number;
+                            id: string;
+                            legs: {
+                                error: {
+                                    code: string;
+                                    error: string;
+                                    retryable: boolean;
+                                } | null;
+                                /** @enum {unknown} */
+                                exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                /** @description The leg as an order of its own (GET /orders/:id) */
+                                order: {
+                                    /** @description Our id for an order placed through POST /orders (journalled before sending); GET and DELETE accept it too */
+                                    client_order_id?: string;
+                                    created_at: string;
+                                    filled: number;
+                                    id: string;
+                                    market_id: string;
+                                    /** @description Present when the order sent differs from the one asked for, and says how (e.g. a Polymarket ioc/fok buy rounded down to whole cents; `size` is then the size sent) */
+                                    note?: string;
+                                    outcome: string;
+                                    price: number;
+                                    /** @enum {unknown} */
+                                    side: "buy" | "sell";
+                                    size: number;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "open" | "partially_filled" | "filled" | "cancelled" | "rejected" | "expired";
+                                    updated_at: string | null;
+                                } | null;
+                                planned: {
+                                    limit_price: number;
+                                    /** @enum {unknown} */
+                                    order_type: "gtc" | "ioc" | "fok" | "gtd";
+                                    outcome: string;
+                                    /** @enum {unknown} */
+                                    side: "buy" | "sell";
+                                    size: number;
+                                };
+                                /** @description leg (routes); first | second | unwind (paired executions) */
+                                role: string;
+                                /** @description 1 for the planned legs; 2 for a shortfall routed again (on_leg_failure keep) */
+                                round: number;
+                                /**
+                                 * @description unsent (planned, not sent yet: a retry sends it), pending (sent, outcome unknown: reconciled with the exchange, never sent again), filled, partially_filled, unfilled (the immediate order found nothing), rejected
+                                 * @enum {unknown}
+                                 */
+                                state: "unsent" | "pending" | "filled" | "partially_filled" | "unfilled" | "rejected";
+                                svc_id: string;
+                            }[];
+                            max_slippage: number;
+                            /** @enum {unknown} */
+                            on_leg_failure: "cancel_rest" | "keep";
+                            outcome: string;
+                            plan: {
+                                /** @description As on GET /route/quote */
+                                est_net_cost: number;
+                                /** @description The best fee-net price per contract on the books planned on */
+                                reference_price: number;
+                                size: number;
+                                /** @description The plan's average fee-net price minus reference_price (against you) */
+                                slippage: number;
+                            };
+                            second_round: {
+                                /** @description Contracts short after the first round */
+                                amount: number;
+                                decision: {
+                                    books: {
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        min_order_size: number | null;
+                                        outcome: string;
+                                        svc_id: string;
+                                        tick_size: number | null;
+                                        /** @description The venue's time of the book priced */
+                                        timestamp: string;
+                                        token_id: string;
+                                    }[];
+                                    fee_models: {
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        /** @enum {unknown} */
+                                        fee_type: "quadratic" | "linear" | "lookup_table" | "none";
+                                        /** @description False when the fee follows the venue's published formula and this market's parameters exactly; true when something the venue does not publish (an account discount, an unpublished curve) may change it */
+                                        is_estimate: boolean;
+                                        note?: string;
+                                    }[];
+                                    links: {
+                                        confidence: number;
+                                        confidence_tier: string;
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        inverted: boolean;
+                                        source: string;
+                                        svc_id: string;
+                                    }[];
+                                } | null;
+                                exchanges: ("polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun")[];
+                                /** @description Why nothing was sent, when nothing was */
+                                reason: string | null;
+                                sent: boolean;
+                                slippage: number | null;
+                            } | null;
+                            side: "buy" | "sell";
+                            /**
+                             * @description pending while a leg is unsent or its outcome unknown; then filled (the amount), partially_filled, unfilled (nothing filled) or rejected (every leg refused)
+                             * @enum {unknown}
+                             */
+                            status: "pending" | "filled" | "partially_filled" | "unfilled" | "rejected";
+                            svc_id: string;
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/route/orders/{route_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One routed order, its legs reconciled
+         * @description A leg whose outcome is unknown is looked up on its exchange first (with your stored or managed credentials). Another customer’s route is 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    route_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: number;
+                            /** @description Legs cancelled (cancel_rest) by this answer; error when the cancel failed */
+                            cancellations: {
+                                error: {
+                                    code: string;
+                                    error: string;
+                                    retryable: boolean;
+                                } | null;
+                                /** @enum {unknown} */
+                                exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                svc_id: string;
+                            }[];
+                            created_at: string;
+                            decision: {
+                                books: {
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    min_order_size: number | null;
+                                    outcome: string;
+                                    svc_id: string;
+                                    tick_size: number | null;
+                                    /** @description The venue's time of the book priced */
+                                    timestamp: string;
+                                    token_id: string;
+                                }[];
+                                fee_models: {
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    /** @enum {unknown} */
+                                    fee_type: "quadratic" | "linear" | "lookup_table" | "none";
+                                    /** @description False when the fee follows the venue's published formula and this market's parameters exactly; true when something the venue does not publish (an account discount, an unpublished curve) may change it */
+                                    is_estimate: boolean;
+                                    note?: string;
+                                }[];
+                                links: {
+                                    confidence: number;
+                                    confidence_tier: string;
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    inverted: boolean;
+                                    source: string;
+                                    svc_id: string;
+                                }[];
+                            };
+                            excluded: {
+                                /** @enum {unknown} */
+                                exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                reason: string;
+                                svc_id: string;
+                            }[];
+                            /** @description Contracts the legs filled together */
+                            filled: number;
+                            id: string;
+                            legs: {
+                                error: {
+                                    code: string;
+                                    error: string;
+                                    retryable: boolean;
+                                } | null;
+                                /** @enum {unknown} */
+                                exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                /** @description The leg as an order of its own (GET /orders/:id) */
+                                order: {
+                                    /** @description Our id for an order placed through POST /orders (journalled before sending); GET and DELETE accept it too */
+                                    client_order_id?: string;
+                                    created_at: string;
+                                    filled: number;
+                                    id: string;
+                                    market_id: string;
+                                    /** @description Present when the order sent differs from the one asked for, and says how (e.g. a Polymarket ioc/fok buy rounded down to whole cents; `size` is then the size sent) */
+                                    note?: string;
+                                    outcome: string;
+                                    price: number;
+                                    /** @enum {unknown} */
+                                    side: "buy" | "sell";
+                                    size: number;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "open" | "partially_filled" | "filled" | "cancelled" | "rejected" | "expired";
+                                    updated_at: string | null;
+                                } | null;
+                                planned: {
+                                    limit_price: number;
+                                    /** @enum {unknown} */
+                                    order_type: "gtc" | "ioc" | "fok" | "gtd";
+                                    outcome: string;
+                                    /** @enum {unknown} */
+                                    side: "buy" | "sell";
+                                    size: number;
+                                };
+                                /** @description leg (routes); first | second | unwind (paired executions) */
+                                role: string;
+                                /** @description 1 for the planned legs; 2 for a shortfall routed again (on_leg_failure keep) */
+                                round: number;
+                                /**
+                                 * @description unsent (planned, not sent yet: a retry sends it), pending (sent, outcome unknown: reconciled with the exchange, never sent again), filled, partially_filled, unfilled (the immediate order found nothing), rejected
+                                 * @enum {unknown}
+                                 */
+                                state: "unsent" | "pending" | "filled" | "partially_filled" | "unfilled" | "rejected";
+                                svc_id: string;
+                            }[];
+                            max_slippage: number;
+                            /** @enum {unknown} */
+                            on_leg_failure: "cancel_rest" | "keep";
+                            outcome: string;
+                            plan: {
+                                /** @description As on GET /route/quote */
+                                est_net_cost: number;
+                                /** @description The best fee-net price per contract on the books planned on */
+                                reference_price: number;
+                                size: number;
+                                /** @description The plan's average fee-net price minus reference_price (against you) */
+                                slippage: number;
+                            };
+                            second_round: {
+                                /** @description Contracts short after the first round */
+                                amount: number;
+                                decision: {
+                                    books: {
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        min_order_size: number | null;
+                                        outcome: string;
+                                        svc_id: string;
+                                        tick_size: number | null;
+                                        /** @description The venue's time of the book priced */
+                                        timestamp: string;
+                                        token_id: string;
+                                    }[];
+                                    fee_models: {
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        /** @enum {unknown} */
+                                        fee_type: "quadratic" | "linear" | "lookup_table" | "none";
+                                        /** @description False when the fee follows the venue's published formula and this market's parameters exactly; true when something the venue does not publish (an account discount, an unpublished curve) may change it */
+                                        is_estimate: boolean;
+                                        note?: string;
+                                    }[];
+                                    links: {
+                                        confidence: number;
+                                        confidence_tier: string;
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        inverted: boolean;
+                                        source: string;
+                                        svc_id: string;
+                                    }[];
+                                } | null;
+                                exchanges: ("polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun")[];
+                                /** @description Why nothing was sent, when nothing was */
+                                reason: string | null;
+                                sent: boolean;
+                                slippage: number | null;
+                            } | null;
+                            side: "buy" | "sell";
+                            /**
+                             * @description pending while a leg is unsent or its outcome unknown; then filled (the amount), partially_filled, unfilled (nothing filled) or rejected (every leg refused)
+                             * @enum {unknown}
+                             */
+                            status: "pending" | "filled" | "partially_filled" | "unfilled" | "rejected";
+                            svc_id: string;
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
