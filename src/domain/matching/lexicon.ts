@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { ownValue } from '../own-key.js';
 import { fold } from './text.js';
 
 export const LexiconEntry = Type.Object({
@@ -202,7 +203,14 @@ export function kalshiTitleFromTicker(ticker: string): string | null {
     let ok = true;
     const title = g.title.replace(/\{(?:(month|map):)?(\d+)\}/g, (_, kind: string | undefined, n: string) => {
       const v = m[Number(n)] ?? '';
-      const out = kind === 'month' ? MONTHS[v] : kind === 'map' ? g.codes?.[v] : v;
+      const out =
+        kind === 'month'
+          ? ownValue(MONTHS, v)
+          : kind === 'map'
+            ? g.codes
+              ? ownValue(g.codes, v)
+              : undefined
+            : v;
       if (out === undefined || out === '') ok = false;
       return out ?? '';
     });
