@@ -52,11 +52,14 @@ export class ExchangesService {
     if (capability === 'fetch_orderbook_history')
       return this.recordsBooks && venue.descriptor.has.websocket !== 'unsupported';
     if (capability === 'route_orders' || capability === 'arbitrage_execute') {
-      // Legs are immediate orders priced net of the venue's fee (route-quote-service.ts).
+      // Legs are immediate orders priced net of the venue's fee (route-quote-service.ts), so the venue's taker fee
+      // must be one the fee models compute: the condition fetch_arbitrage declares (limitless and opinion publish no
+      // fee curve, and a quote leaves them out).
       const { has, features } = venue.descriptor;
       return (
         has.create_order !== 'unsupported' &&
         has.fetch_execution_price !== 'unsupported' &&
+        has.fetch_arbitrage !== 'unsupported' &&
         features.orderTypes.some((t) => t === 'ioc' || t === 'fok')
       );
     }

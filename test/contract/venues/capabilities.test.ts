@@ -18,7 +18,10 @@ for (const id of registeredVenues()) {
     });
     after(() => venue?.close());
 
-    /** The venue's own flags as declared; the cross-venue ones need orders, an immediate type and a fee. */
+    /**
+     * The venue's own flags as declared; the cross-venue ones need orders, an immediate type and a taker fee the fee
+     * models compute (what fetch_arbitrage declares).
+     */
     const expected = (capability: Capability): boolean => {
       const { has, features } = venue.adapter.descriptor;
       const own = VENUE_CAPABILITIES.find((c) => c === capability);
@@ -26,6 +29,7 @@ for (const id of registeredVenues()) {
       return (
         has.create_order !== 'unsupported' &&
         has.fetch_execution_price !== 'unsupported' &&
+        has.fetch_arbitrage !== 'unsupported' &&
         (features.orderTypes.includes('ioc') || features.orderTypes.includes('fok'))
       );
     };
