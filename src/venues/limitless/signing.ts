@@ -7,6 +7,7 @@
 import { type Hex, hashTypedData } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../errors/app-error.js';
+import { CTF_ORDER_TYPES } from '../shared/ctf-order-types.js';
 
 export const LIMITLESS_CHAIN_ID = 8453;
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -16,22 +17,7 @@ const TICK_UNITS = 1_000n;
 /** Shares step for a limit order: 1e6 / tick (SDK `sharesStep`). */
 const SHARES_STEP = SCALE / TICK_UNITS;
 
-export const LIMITLESS_ORDER_TYPES = {
-  Order: [
-    { name: 'salt', type: 'uint256' },
-    { name: 'maker', type: 'address' },
-    { name: 'signer', type: 'address' },
-    { name: 'taker', type: 'address' },
-    { name: 'tokenId', type: 'uint256' },
-    { name: 'makerAmount', type: 'uint256' },
-    { name: 'takerAmount', type: 'uint256' },
-    { name: 'expiration', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'feeRateBps', type: 'uint256' },
-    { name: 'side', type: 'uint8' },
-    { name: 'signatureType', type: 'uint8' },
-  ],
-} as const;
+export const LIMITLESS_ORDER_TYPES = CTF_ORDER_TYPES;
 
 /** The order as POST /orders carries it (`order`), before its signature; numbers as the SDK sends them. */
 export interface LimitlessUnsignedOrder {

@@ -8,6 +8,7 @@ import { type Hex, hashTypedData, keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { Decimal } from '../../domain/decimal.js';
 import { AppError } from '../../errors/app-error.js';
+import { CTF_ORDER_TYPES } from '../shared/ctf-order-types.js';
 
 export const OPINION_CHAIN_ID = 56;
 export const OPINION_ORDER_DOMAIN = { name: 'OPINION CTF Exchange', version: '1' } as const;
@@ -17,22 +18,7 @@ export const SAFE_SIGNATURE_TYPE = 2;
 const PRICE_DECIMALS = 6;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
-export const OPINION_ORDER_TYPES = {
-  Order: [
-    { name: 'salt', type: 'uint256' },
-    { name: 'maker', type: 'address' },
-    { name: 'signer', type: 'address' },
-    { name: 'taker', type: 'address' },
-    { name: 'tokenId', type: 'uint256' },
-    { name: 'makerAmount', type: 'uint256' },
-    { name: 'takerAmount', type: 'uint256' },
-    { name: 'expiration', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'feeRateBps', type: 'uint256' },
-    { name: 'side', type: 'uint8' },
-    { name: 'signatureType', type: 'uint8' },
-  ],
-} as const;
+export const OPINION_ORDER_TYPES = CTF_ORDER_TYPES;
 
 export interface OpinionOrderStruct {
   salt: bigint;

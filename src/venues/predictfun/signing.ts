@@ -7,6 +7,7 @@ import { type Address, concat, type Hex, hashTypedData, zeroAddress } from 'viem
 import { privateKeyToAccount } from 'viem/accounts';
 import { Decimal } from '../../domain/decimal.js';
 import { AppError, validationError } from '../../errors/app-error.js';
+import { CTF_ORDER_TYPES } from '../shared/ctf-order-types.js';
 import { ECDSA_VALIDATOR, kernelWrappedHash, type PredictfunCredentials } from './auth.js';
 
 /** The four exchanges a market may settle on, by `isNegRisk` and `isYieldBearing` (SDK AddressesByChainId). */
@@ -32,22 +33,7 @@ export function exchangeAddress(chainId: number, isNegRisk: boolean, isYieldBear
   return isYieldBearing ? byChain.yield : byChain.plain;
 }
 
-const ORDER_TYPES = {
-  Order: [
-    { name: 'salt', type: 'uint256' },
-    { name: 'maker', type: 'address' },
-    { name: 'signer', type: 'address' },
-    { name: 'taker', type: 'address' },
-    { name: 'tokenId', type: 'uint256' },
-    { name: 'makerAmount', type: 'uint256' },
-    { name: 'takerAmount', type: 'uint256' },
-    { name: 'expiration', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'feeRateBps', type: 'uint256' },
-    { name: 'side', type: 'uint8' },
-    { name: 'signatureType', type: 'uint8' },
-  ],
-} as const;
+const ORDER_TYPES = CTF_ORDER_TYPES;
 
 /** The order struct as the venue's JSON carries it: uint256 as decimal strings, side 0 BUY / 1 SELL. */
 export interface PredictfunOrderStruct {
