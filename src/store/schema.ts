@@ -128,6 +128,25 @@ export interface BookSnapshotsTable {
   levels: Buffer;
 }
 
+export interface RecordedTradesTable {
+  book_id: number;
+  /** The venue's trade id: a trade heard twice is stored once. */
+  trade_id: string;
+  /** The venue's time of the trade, Unix ms. */
+  ts_ms: number;
+  /** When we heard it, Unix ms. */
+  ingest_ms: number;
+  /** UTC day of ts_ms: the retention key. */
+  day: number;
+  /** Exact decimal text. */
+  price: string;
+  size: string;
+  side: 'buy' | 'sell';
+  aggressor_side: 'buy' | 'sell' | null;
+  /** The venue feed it came from, e.g. `kalshi_ws_trade`. */
+  source_channel: string;
+}
+
 export type CredentialKind = 'exchange_credentials' | 'managed_wallet';
 
 export interface CredentialsTable {
@@ -250,6 +269,7 @@ export interface Database {
   leases: LeasesTable;
   recorded_books: RecordedBooksTable;
   book_snapshots: BookSnapshotsTable;
+  recorded_trades: RecordedTradesTable;
   credentials: CredentialsTable;
   order_journal: OrderJournalTable;
   builders: BuildersTable;
