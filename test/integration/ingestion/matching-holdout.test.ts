@@ -1,5 +1,5 @@
-// The matching engine on the real holdout set (test/fixtures/matching-real-holdout/: 396 markets of Polymarket,
-// Limitless, Opinion and predict.fun on events the development set does not have, 536 labelled pairs). The engine
+// The matching engine on the real holdout set (test/fixtures/matching-real-holdout/: 404 markets of Polymarket,
+// Limitless, Opinion, predict.fun and Kalshi on events the development set does not have, 598 labelled pairs). The engine
 // is never tuned on it; this test prints its figures per relation, tier and venue pair, asserts every target of
 // issue 32 that holds today, and lists by name the targets not met yet (printed, with a floor under today's
 // figure so a regression still fails). A target in NOT_YET_MET that starts to hold is reported so it can move out
@@ -20,8 +20,11 @@ interface Target {
 
 /** Targets of issue 32 not met on the holdout set today, with the floor each must still keep. */
 const NOT_YET_MET: Record<string, number> = {
-  'relation same_market recall': 0.6,
-  'relation co_dependent recall': 0.55,
+  'relation same_market recall': 0.55,
+  'relation co_dependent recall': 0.45,
+  'pair same_market kalshi~limitless recall': 0,
+  'pair same_market kalshi~polymarket recall': 0,
+  'pair same_market kalshi~predictfun recall': 0,
   'pair same_market limitless~predictfun recall': 0.2,
   'pair same_market opinion~predictfun recall': 0,
   'pair same_market polymarket~predictfun recall': 0.45,
