@@ -48,6 +48,12 @@ export function toMatchInput(row: RealMarketRow): MatchInput {
   const rules = (row.rules ?? row.description ?? '').trim();
   let question = (row.question ?? '').trim();
   let group: string | undefined = row.event_title ?? undefined;
+  // An option of a grouped event whose own question the source did not record (`question: null`): the venue's
+  // event title and option label are all there is. Opinion's adapter names a child market `parent - child`;
+  // elsewhere the engine gets the short option label as the question, inside its event (`group_title`).
+  if (!question && row.exchange !== 'kalshi' && row.event_title && row.group_item_title)
+    question =
+      row.exchange === 'opinion' ? `${row.event_title} - ${row.group_item_title}` : row.group_item_title;
   if (row.exchange === 'kalshi') {
     const event = row.event_title ? { title: row.event_title } : null;
     question = questionOf(
