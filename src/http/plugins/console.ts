@@ -38,8 +38,6 @@ export async function installConsole(app: FastifyInstance, dist = CONSOLE_DIST):
   await app.register(fastifyStatic, {
     root: dist,
     prefix: CONSOLE_PREFIX,
-    // /console → /console/, so the page's relative asset paths resolve under it.
-    redirect: true,
     index: ['index.html'],
     decorateReply: false,
     cacheControl: false,
@@ -57,4 +55,6 @@ export async function installConsole(app: FastifyInstance, dist = CONSOLE_DIST):
       res.setHeader('cross-origin-opener-policy', 'same-origin');
     },
   });
+  // /console → /console/, so the page's relative asset paths resolve under it.
+  app.get('/console', { schema: { hide: true } }, async (_req, reply) => reply.redirect(CONSOLE_PREFIX, 301));
 }

@@ -45,7 +45,10 @@ export function CandlesChart({ candles, label }: { candles: Candles; label: stri
     }
     series.setData(data);
     c.timeScale().fitContent();
-    return () => c.removeSeries(series);
+    return () => {
+      // Unmounting removes the chart (and its series) first: then there is nothing left to remove.
+      if (chart.current === c) c.removeSeries(series);
+    };
   }, [candles]);
   return <div class="chart" ref={box} role="img" aria-label={label} />;
 }

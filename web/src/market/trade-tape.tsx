@@ -27,7 +27,8 @@ export function TradeTape({ live, recent }: { live: Activity[]; recent: Trade[] 
       {rows.length === 0 ? (
         <p class="muted">No trades yet.</p>
       ) : (
-        <div class="table-wrap tape">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard to scroll
+        <section class="table-wrap tape" tabIndex={0} aria-label="Trade tape">
           <table>
             <caption class="sr-only">Recent trades, newest first</caption>
             <thead>
@@ -53,7 +54,7 @@ export function TradeTape({ live, recent }: { live: Activity[]; recent: Trade[] 
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
     </Section>
   );

@@ -24,6 +24,9 @@ export function AccountPage({
       'kalshi',
   );
   const [version, setVersion] = useState(0);
+  // Private reads need credentials: this tab's, or (when asked) the ones stored for the key via POST /onboard.
+  const [useStored, setUseStored] = useState(false);
+  const ready = session.credentials[exchange] !== undefined || useStored;
   return (
     <>
       <h1>Account</h1>
@@ -61,10 +64,22 @@ export function AccountPage({
               ))}
             </select>
           </div>
+          {!ready && (
+            <p>
+              No {exchange} credentials in this tab.{' '}
+              <button type="button" class="secondary" onClick={() => setUseStored(true)}>
+                Use the credentials stored for my key
+              </button>
+            </p>
+          )}
         </Section>
-        <OrdersView session={session} exchange={exchange} version={version} />
-        <FillsView session={session} exchange={exchange} version={version} />
-        <PositionsView session={session} exchange={exchange} version={version} />
+        {ready && (
+          <>
+            <OrdersView session={session} exchange={exchange} version={version} />
+            <FillsView session={session} exchange={exchange} version={version} />
+            <PositionsView session={session} exchange={exchange} version={version} />
+          </>
+        )}
         <KeysView session={session} />
         <BuilderView session={session} />
       </div>
