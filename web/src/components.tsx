@@ -25,14 +25,17 @@ export function Section({
   title,
   children,
   id,
+  wide,
 }: {
   title: string;
   children: ComponentChildren;
   id?: string;
+  /** Spans both columns of a page's grid (wide tables). */
+  wide?: boolean;
 }) {
   const headingId = `${id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-title`;
   return (
-    <section class="panel" aria-labelledby={headingId}>
+    <section class={wide ? 'panel wide' : 'panel'} aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
       {children}
     </section>

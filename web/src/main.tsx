@@ -58,7 +58,7 @@ function App() {
           </ul>
         </nav>
         <span class="who">
-          {session.key.name || `${session.key.prefix}…`} · {session.key.tier}
+          {session.key.name || session.key.prefix} · {session.key.tier}
           {session.key.builder ? ' · builder' : ''}
         </span>
         <button

@@ -24,7 +24,7 @@ export function KeysView({ session }: { session: Session }) {
         <div>
           <dt>This key</dt>
           <dd>
-            {key.name || '(unnamed)'} · {key.prefix}… · {key.tier}
+            {key.name || '(unnamed)'} · {key.prefix} · {key.tier}
             {key.builder ? ' · builder' : ''}
           </dd>
         </div>
@@ -33,7 +33,10 @@ export function KeysView({ session }: { session: Session }) {
             <div>
               <dt>Requests this period</dt>
               <dd>
-                {size(usage.data.usage.monthly_requests)} of {size(usage.data.limits.monthly_requests)}
+                {size(usage.data.usage.monthly_requests)}
+                {usage.data.limits.monthly_requests > 0
+                  ? ` of ${size(usage.data.limits.monthly_requests)}`
+                  : ' (no monthly cap)'}
               </dd>
             </div>
             <div>
@@ -122,7 +125,7 @@ export function KeysView({ session }: { session: Session }) {
                   {keys.data.map((k) => (
                     <tr key={k.id}>
                       <td>{k.name}</td>
-                      <td class="mono">{k.prefix}…</td>
+                      <td class="mono">{k.prefix}</td>
                       <td>{k.tier}</td>
                       <td>{dateTime(k.created_at)}</td>
                       <td>{k.revoked_at ? `revoked ${dateTime(k.revoked_at)}` : 'active'}</td>

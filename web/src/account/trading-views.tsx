@@ -20,7 +20,7 @@ export function OrdersView({
     [session, exchange, status, version],
   );
   return (
-    <Section title={`Orders · ${exchange}`} id="orders">
+    <Section title={`Orders · ${exchange}`} id="orders" wide>
       <div class="inline-form">
         <div class="field">
           <label for="orders-status">Show</label>

@@ -63,19 +63,22 @@ export function MatchesPanel({
   client,
   market,
   linked,
+  best,
 }: {
   client: OmnibookClient;
   market: Market;
   linked: Map<string, Market>;
+  /** This market's live best bid and ask (the catalogue's until the book arrives). */
+  best: { bid: number | null; ask: number | null };
 }) {
   const groups: Array<[string, Link[]]> = [
     ['Same market elsewhere', market.matched_markets ?? []],
     ['Related markets', market.related_markets ?? []],
   ];
   return (
-    <Section title="Matched and related markets" id="matches">
+    <Section title="Matched and related markets" id="matches" wide>
       <p class="muted">
-        This market: bid {price(market.best_bid)} / ask {price(market.best_ask)} on{' '}
+        This market: bid {price(best.bid ?? market.best_bid)} / ask {price(best.ask ?? market.best_ask)} on{' '}
         <ExchangeBadge exchange={market.exchange} />
       </p>
       {groups.map(([title, links], g) => (

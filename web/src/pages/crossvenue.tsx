@@ -42,7 +42,7 @@ export function CrossVenuePage({ session, svcId }: { session: Session; svcId: st
         </div>
         <button type="submit">Show book</button>
       </form>
-      <div class="grid">
+      <div>
         {svcId ? (
           <ConsolidatedBook session={session} svcId={svcId} tier={tier} />
         ) : (
@@ -129,7 +129,9 @@ function ConsolidatedBook({ session, svcId, tier }: { session: Session; svcId: s
                       <ExchangeBadge exchange={v.exchange} />
                     </td>
                     <td>
-                      <a href={href('market', v.svc_id)}>{v.svc_id}</a>
+                      <a href={href('market', v.svc_id)} title={v.svc_id}>
+                        {shortId(v.svc_id)}
+                      </a>
                     </td>
                     <td>
                       {v.outcome ?? '—'}
@@ -234,4 +236,9 @@ function Arbitrage({ session, tier }: { session: Session; tier: Tier }) {
       )}
     </Section>
   );
+}
+
+/** A long native id (a 66-character condition id) cut for the table; the link's title keeps it whole. */
+function shortId(svcId: string): string {
+  return svcId.length > 36 ? `${svcId.slice(0, 32)}…` : svcId;
 }

@@ -86,7 +86,12 @@ export function MarketPage({ session, svcId }: { session: Session; svcId: string
           <BookPanel book={book} outcome={outcome} />
           <ExecutionCalculator client={client} svcId={svcId} outcome={outcome} />
           <RecentTrades session={session} svcId={svcId} outcome={outcome} live={book.trades} />
-          <MatchesPanel client={client} market={market} linked={loaded.data.linked} />
+          <MatchesPanel
+            client={client}
+            market={market}
+            linked={loaded.data.linked}
+            best={{ bid: book.view?.bids[0]?.[0] ?? null, ask: book.view?.asks[0]?.[0] ?? null }}
+          />
         </div>
       )}
     </>
