@@ -145,6 +145,17 @@ async function checkPage(name: string): Promise<void> {
   assert.deepEqual(violations, [], `${name}: accessibility violations`);
 }
 
+/** At a phone's width the page is one column and nothing is wider than the screen (tables scroll in their box). */
+async function phoneWidth(name: string): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = (await page.evaluate(
+    'document.documentElement.scrollWidth - window.innerWidth',
+  )) as number;
+  await page.screenshot({ path: join(RESULTS, `${name}.png`), fullPage: true });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than a phone`);
+}
+
 /** Advances a simulator until `read` gives something other than `before` (bounded: the world may not move the top). */
 async function moveUntilChanged(
   exchange: ExchangeId,
@@ -203,8 +214,9 @@ test('the console: sign in, search, a market live, a paper order, cross-venue, a
   await page.getByRole('alert').waitFor();
   // The refused key's 401 is the one resource error this walk expects.
   problems.length = 0;
+  // By keyboard: the key field, then Enter.
   await page.getByLabel('API key').fill(sandbox.server.adminKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('API key').press('Enter');
   await page.getByRole('navigation', { name: 'Pages' }).waitFor();
   const stored = await page.evaluate(`({
     session: sessionStorage.getItem('omnibook.apiKey'),
@@ -297,14 +309,7 @@ test('the console: sign in, search, a market live, a paper order, cross-venue, a
   await page.screenshot({ path: join(RESULTS, '3-market-viewport.png') });
   if (process.env.CONSOLE_DOCS_SCREENSHOT === '1') await page.screenshot({ path: DOCS_SCREENSHOT });
 
-  // The phone width: one column, nothing wider than the screen.
-  await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = (await page.evaluate(
-    'document.documentElement.scrollWidth - window.innerWidth',
-  )) as number;
-  assert.ok(overflow <= 0, `the market page is ${overflow}px wider than a phone`);
-  await page.screenshot({ path: join(RESULTS, '4-market-phone.png'), fullPage: true });
-  await page.setViewportSize({ width: 1366, height: 900 });
+  await phoneWidth('4-market-phone');
 
   // A paper order on the kalshi simulator: credentials for this tab, the quote first, then the order; cancel it.
   await page.getByRole('link', { name: 'Trade' }).click();
@@ -353,6 +358,13 @@ test('the console: sign in, search, a market live, a paper order, cross-venue, a
   assert.match(venueText, /polymarket/);
   await page.getByTestId('arb-scan').waitFor();
   await checkPage('6-crossvenue');
+  await phoneWidth('7-crossvenue-phone');
+  await page.goto(`${sandbox.server.url}/console/#/account`);
+  await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
+  await phoneWidth('8-account-phone');
+  await page.goto(`${sandbox.server.url}/console/#/search`);
+  await page.locator('table.results tbody tr').first().waitFor();
+  await phoneWidth('9-search-phone');
 
   assert.deepEqual(problems, [], 'no script error and no CSP violation');
 });
