@@ -264,8 +264,9 @@ test('the console: sign in, search, a market live, a paper order, cross-venue, a
   );
   await checkPage('2-search');
 
-  // The market page: candles, the live book, the twin on polymarket.
-  await result.click();
+  // The market page (opened by keyboard): candles, the live book, the twin on polymarket.
+  await result.focus();
+  await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: kalshiMarket.question, level: 1 }).waitFor();
   const state = page.getByTestId('book-state');
   await waitFor(async () => (await state.textContent()) === 'live', 15_000, 'the book to be live');

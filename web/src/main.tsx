@@ -1,6 +1,6 @@
 // The console's shell: sign-in gate, navigation and the page the hash names.
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { AccountPage } from './pages/account.js';
 import { CrossVenuePage } from './pages/crossvenue.js';
 import { MarketPage } from './pages/market.js';
@@ -19,6 +19,16 @@ function App() {
       setChecking(false);
     });
   }, []);
+  // A new page moves focus to its content (announced by screen readers, Tab continues from there); the search page
+  // puts it in its keyword box itself.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (route.page !== 'search') document.getElementById('main')?.focus();
+  }, [route.page, route.arg]);
   useEffect(() => {
     const titles = { search: 'Search', market: 'Market', crossvenue: 'Cross-venue', account: 'Account' };
     document.title = `${session ? titles[route.page] : 'Sign in'} · Omnibook console`;
