@@ -299,7 +299,11 @@ test('the console: sign in, search, a market live, a paper order, cross-venue, a
   assert.match((await twinRow.textContent()) ?? '', /HIGH/);
   const twinPrice = async () =>
     `${await twinRow.getByTestId('twin-bid').textContent()}/${await twinRow.getByTestId('twin-ask').textContent()}`;
-  await waitFor(async () => /live/.test((await twinRow.textContent()) ?? ''), 15_000, 'the twin live');
+  await waitFor(
+    async () => (await twinRow.getByTestId('twin-book').textContent()) === 'live',
+    15_000,
+    'the twin live',
+  );
   await moveUntilChanged('polymarket', twinPrice, "the polymarket twin's price to move");
 
   await page.getByLabel('Shares').fill('10');

@@ -52,7 +52,7 @@ function LinkedRow({
       <td>
         <ResolutionCheck link={link} />
       </td>
-      <td>
+      <td data-testid="twin-book">
         {book.view ? (book.view.state === 'fresh' ? 'live' : book.view.state) : live ? '…' : 'snapshot'}
       </td>
     </tr>
