@@ -142,10 +142,10 @@ export function SearchPage({ session }: { session: Session }) {
               <th scope="col" class="num">
                 Price
               </th>
-              <th scope="col" class="num">
+              <th scope="col" class="num narrow-hide">
                 Bid / ask
               </th>
-              <th scope="col" class="num">
+              <th scope="col" class="num narrow-hide">
                 24h volume
               </th>
               <th scope="col" class="num">
@@ -164,10 +164,10 @@ export function SearchPage({ session }: { session: Session }) {
                   {m.outcomes.length > 2 && <span class="muted"> · {m.outcomes.length} outcomes</span>}
                 </td>
                 <td class="num">{price(m.outcomes[0]?.price ?? m.last_price)}</td>
-                <td class="num">
+                <td class="num narrow-hide">
                   {price(m.best_bid)} / {price(m.best_ask)}
                 </td>
-                <td class="num">{money(m.volume_24h)}</td>
+                <td class="num narrow-hide">{money(m.volume_24h)}</td>
                 <td class="num">{money(m.volume_total)}</td>
               </tr>
             ))}
