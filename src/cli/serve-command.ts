@@ -73,6 +73,7 @@ async function printSandboxBanner(runtime: Runtime, url: string, accountsFile: s
   }
   lines.push(`paper accounts (X-Exchange-Credentials per exchange): ${accountsFile}`);
   lines.push(`docs: ${url}/docs`);
+  lines.push(`console: ${url}/console (sign in with the API key)`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

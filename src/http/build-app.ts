@@ -32,6 +32,7 @@ import type { AdmissionControl } from '../tenancy/admission/admission.js';
 import type { ApiKeyService } from '../tenancy/api-keys.js';
 import { servedCapabilities } from './capability-routes.js';
 import { installAuthentication } from './plugins/authenticate.js';
+import { installConsole } from './plugins/console.js';
 import { installErrorHandling } from './plugins/error-handler.js';
 import { installFiniteNumberGuard } from './plugins/finite-numbers.js';
 import { clientErrorHandler, frameworkErrorHandler } from './plugins/framework-errors.js';
@@ -179,6 +180,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   deps.websocket?.register(app);
   deps.mcp?.register(app);
   await installDocsUi(app);
+  // The web console: static files that call the public API above like any client.
+  await installConsole(app);
   // Flags follow the routes really registered, so GET /exchanges cannot promise a route this build lacks.
   app.addHook('onReady', async () => {
     matrix = deps.exchanges.matrix(servedCapabilities(app));
