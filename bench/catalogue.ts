@@ -65,7 +65,8 @@ function settings(): Settings {
   const num = (name: string, fallback: number, zero = false) => {
     const raw = process.env[name];
     const n = raw ? Number(raw) : fallback;
-    if (!Number.isFinite(n) || n < 0 || (n === 0 && !zero)) throw new Error(`${name} must be a positive number`);
+    if (!Number.isFinite(n) || n < 0 || (n === 0 && !zero))
+      throw new Error(`${name} must be a positive number`);
     return Math.round(n);
   };
   const mixes = (process.env.BENCH_MIXES ?? 'realistic,today').split(',').map((m) => m.trim());
@@ -303,7 +304,8 @@ async function workload(baseUrl: string, key: string): Promise<Workload> {
     return out;
   };
   const searches = wordsOf(active.questions, 400, '');
-  for (const t of active.tickers.slice(0, 40)) searches.push(`/api/v1/markets?search=${encodeURIComponent(t)}`);
+  for (const t of active.tickers.slice(0, 40))
+    searches.push(`/api/v1/markets?search=${encodeURIComponent(t)}`);
   const statusSearches: string[] = [];
   for (const status of OTHER_STATUSES) {
     const s = await sample(baseUrl, key, status, 1000);
@@ -449,7 +451,9 @@ async function benchStore(s: Settings, dialect: Dialect, mix: Mix, tmp: string):
     const key = await createKey(target);
     const counted = await storedMarkets(target);
     const diskMiB = await storeDiskMiB(target, schema);
-    progress(`${dialect}/${mix}: ${counted.all} markets served (${counted.active} active); building the workload`);
+    progress(
+      `${dialect}/${mix}: ${counted.all} markets served (${counted.active} active); building the workload`,
+    );
     const w = await workload(ours.url, key);
     const bodyFile = join(tmp, `list-${dialect}-${mix}.json`);
     writeFileSync(bodyFile, w.listBody);

@@ -183,6 +183,11 @@ export interface Runtime {
 
 /** How long a list total (and a venue's "no such market") is reused: counting a million rows is not free. */
 const CATALOGUE_TOTALS_TTL_MS = 30_000;
+/**
+ * List and search pages kept in memory (about 100 KiB a page of 100): a write through this node drops them at once;
+ * another node's writes (in a cluster only the sync leader and on-demand lookups write) show after at most the TTL.
+ */
+const CATALOGUE_PAGE_CACHE = { maxBytes: 64 * 2 ** 20, ttlMs: 5_000 };
 
 /**
  * An order the exchange still has no record of this long after it was sent is reported rejected; before that its
@@ -333,6 +338,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       : null;
     const markets = new MarketsService(marketsRepo, eventsRepo, links, exchanges, {
       totalsTtlMs: CATALOGUE_TOTALS_TTL_MS,
+      pageCache: CATALOGUE_PAGE_CACHE,
       missTtlMs: CATALOGUE_TOTALS_TTL_MS,
       venueTimeoutMs: config.venues.timeoutMs,
       observer: matching,

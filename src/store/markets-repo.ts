@@ -65,6 +65,9 @@ const HEAP_VS_WALK = 60;
 const DESC_ONLY = sql`ts_delete(tsv_all, tsvector_to_array(tsv_question))`;
 
 export class MarketsRepo {
+  /** Bumped whenever a write changed a row: what a cache of pages compares with its entries. */
+  private generation = 0;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
@@ -86,6 +89,11 @@ export class MarketsRepo {
 
   private async rows<R>(query: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }): Promise<R[]> {
     return this.reader ? this.reader.all<R>(query.compile()) : query.execute();
+  }
+
+  /** How many writes through this repository changed rows (a page computed before one may be out of date). */
+  get writeGeneration(): number {
+    return this.generation;
   }
 
   /** Writes markets; a row whose document did not change is left alone. Returns how many rows were written. */
@@ -119,6 +127,8 @@ export class MarketsRepo {
         .executeTakeFirst();
       written += Number(result.numInsertedOrUpdatedRows ?? 0);
     }
+    // After the rows changed: a page read meanwhile holds the generation read when it started, now out of date.
+    if (written > 0) this.generation++;
     return written;
   }
 
