@@ -160,10 +160,12 @@ export class MarketsRepo {
   /**
    * Refreshes the planner's statistics after a bulk write. Without them PostgreSQL estimates a search matches a
    * handful of rows and plans a bitmap scan over every match (seconds at a million markets) instead of walking
-   * `seq` and stopping at the page size (milliseconds).
+   * `seq` and stopping at the page size (milliseconds). On PostgreSQL it is a VACUUM too: the search walk is an
+   * index-only scan only over pages the visibility map marks all-visible, and after a bulk load none is (autovacuum
+   * comes later), so the planner walked the heap instead: 73 ms against 15 ms for one walk at 88,000 markets.
    */
   async analyze(): Promise<void> {
-    if (this.dialect === 'postgres') await sql`analyze markets, events`.execute(this.db);
+    if (this.dialect === 'postgres') await sql`vacuum (analyze) markets, events`.execute(this.db);
     else await sql`pragma optimize`.execute(this.db);
   }
 

@@ -39,8 +39,9 @@ export interface MarketsServiceOptions {
   /** How long a list total may be served before it is recounted in the background. */
   totalsTtlMs: number;
   /**
-   * List and search pages served from memory: at most this many bytes, each for at most `ttlMs` (what another
-   * node's writes may leave stale) and never after a write through this node's store. Absent: no page cache.
+   * List and search pages served from memory: at most this many bytes, never after a write through this node's
+   * store, and refreshed in the background once older than `ttlMs` (what another node's writes may leave stale).
+   * Absent: no page cache.
    */
   pageCache?: { maxBytes: number; ttlMs: number };
   /** Deadline of one on-demand venue lookup. */
@@ -70,6 +71,8 @@ export class MarketsService {
   private readonly misses: TtlCache<true>;
   private readonly budget: LookupBudget;
   private readonly pages: PageCache | null;
+  /** Keys of expired pages being recomputed in the background, so each is recomputed once. */
+  private readonly refreshing = new Set<string>();
 
   constructor(
     private readonly markets: MarketsRepo,
@@ -117,12 +120,22 @@ export class MarketsService {
       q.limit ?? MAX_LIMIT,
       q.cursor ?? null,
     ]);
+    const pages = this.pages;
     const generation = this.markets.writeGeneration;
-    const cached = this.pages.get(key, generation);
-    if (cached) return cached;
-    const body = await this.listPage(q);
-    this.pages.set(key, generation, body);
-    return body;
+    const cached = pages.get(key, generation);
+    const compute = async () => {
+      const body = await this.listPage(q);
+      pages.set(key, generation, body);
+      return body;
+    };
+    if (!cached) return compute();
+    if (cached.expired && !this.refreshing.has(key)) {
+      this.refreshing.add(key);
+      compute()
+        .catch(() => undefined) // The next request asks again; this one is answered already.
+        .finally(() => this.refreshing.delete(key));
+    }
+    return cached.body;
   }
 
   private async listPage(q: MarketsQuery): Promise<Buffer> {

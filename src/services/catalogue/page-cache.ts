@@ -1,8 +1,9 @@
 // The bytes of recently served list and search pages, so a popular query is answered without the store. An entry
 // holds the store's write generation it was computed at and is not served once the store has written since (this
-// node's sync or an on-demand fetch), nor after `ttlMs`, which bounds what another node's writes can leave stale
-// in a cluster (only the node holding the sync lease writes the catalogue). Bounded by bytes, least recently used
-// out first: a page of 100 markets is about 100 KiB.
+// node's sync or an on-demand fetch). Past `ttlMs` it is still served, marked expired, while the caller refreshes it
+// once in the background: that bounds what another node's writes can leave stale in a cluster (only the node holding
+// the sync lease writes the catalogue) without ever putting a popular query back on the request path. Bounded by
+// bytes, least recently used out first: a page of 100 markets is about 100 KiB.
 export class PageCache {
   private readonly entries = new Map<string, { body: Buffer; generation: number; expires: number }>();
   private bytes = 0;
@@ -13,17 +14,18 @@ export class PageCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(key: string, generation: number): Buffer | undefined {
+  /** The page when computed at `generation`; `expired` once its TTL has passed (serve it, and refresh it). */
+  get(key: string, generation: number): { body: Buffer; expired: boolean } | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.generation !== generation || entry.expires <= this.now()) {
+    if (entry.generation !== generation) {
       this.remove(key, entry.body);
       return undefined;
     }
     // Most recently used last: Map iteration order is the eviction order.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return entry.body;
+    return { body: entry.body, expired: entry.expires <= this.now() };
   }
 
   set(key: string, generation: number, body: Buffer): void {

@@ -14,6 +14,7 @@ import * as linkPolarity from './0011-link-polarity.js';
 import * as routeOrders from './0012-route-orders.js';
 import * as linkResolutionCheck from './0013-link-resolution-check.js';
 import * as mcpTrading from './0015-mcp-trading.js';
+import * as activeSearch from './0024-active-search.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -30,4 +31,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012-route-orders': routeOrders,
   '0013-link-resolution-check': linkResolutionCheck,
   '0015-mcp-trading': mcpTrading,
+  '0024-active-search': activeSearch,
 };
