@@ -402,27 +402,21 @@ export class MarketsRepo {
     query: SelectQueryBuilder<Database, 'markets', { seq: number }>,
     withDocs: boolean,
     withMaxSeq: boolean,
-    prepared = false,
   ): Promise<{ rows: Array<{ seq: number; doc: Buffer }>; maxSeq: number }> {
     const maxSeq = withMaxSeq ? sql<number>`(select max(seq) from markets)` : sql<number>`0`;
-    // A walk window's plan is the same whatever the values (`is true` keeps GIN out of it): prepared, the server
-    // parses and plans it once per connection (planning was 0.3–0.9 ms of each statement) instead of each time.
-    const run = <R>(q: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }) =>
-      prepared && this.pgReader ? this.pgReader.all<R>(q.compile()) : q.execute();
     if (!withDocs) {
-      const rows = await run(query.select(maxSeq.as('max_seq')));
+      const rows = await query.select(maxSeq.as('max_seq')).execute();
       return {
         rows: rows.map((r) => ({ seq: Number(r.seq), doc: NO_DOC })),
         maxSeq: Number(rows[0]?.max_seq ?? 0),
       };
     }
-    const rows = await run(
-      this.db
-        .selectFrom(query.as('w'))
-        .innerJoin('markets as m', 'm.seq', 'w.seq')
-        .select(['m.seq', sql<Buffer | string>`convert_from(m.doc, 'UTF8')`.as('doc'), maxSeq.as('max_seq')])
-        .orderBy('m.seq'),
-    );
+    const rows = await this.db
+      .selectFrom(query.as('w'))
+      .innerJoin('markets as m', 'm.seq', 'w.seq')
+      .select(['m.seq', sql<Buffer | string>`convert_from(m.doc, 'UTF8')`.as('doc'), maxSeq.as('max_seq')])
+      .orderBy('m.seq')
+      .execute();
     return {
       rows: rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) })),
       maxSeq: Number(rows[0]?.max_seq ?? 0),
@@ -465,7 +459,6 @@ export class MarketsRepo {
           .limit(n),
         withDocs,
         withMaxSeq,
-        true,
       );
     let end = afterSeq + WALK_WINDOW;
     // The first window also asks for the store's highest seq, which the density rule needs when it comes up short.
