@@ -67,6 +67,7 @@ const DESC_ONLY = sql`ts_delete(tsv_all, tsvector_to_array(tsv_question))`;
 export class MarketsRepo {
   /** Bumped whenever a write changed a row: what a cache of pages compares with its entries. */
   private generation = 0;
+  private readonly exactInFlight = new Map<string, Promise<Array<{ seq: number; doc: Buffer }>>>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -258,7 +259,7 @@ export class MarketsRepo {
       const rows = await this.plainPage(f, after?.seq ?? 0, limit);
       return rows.map((r) => ({ ...r, tier: 1 }));
     }
-    const exact = await this.exactMatches(f);
+    const exact = await this.sharedExactMatches(f);
     const startTier = after?.tier ?? 0;
     if (startTier === 0) {
       const afterSeq = after?.seq ?? 0;
@@ -290,7 +291,7 @@ export class MarketsRepo {
         cap,
       );
     }
-    const exact = await this.exactMatches(f);
+    const exact = await this.sharedExactMatches(f);
     if (f.words.length === 0) return { total: exact.length, exact: true };
     const exclude = exact.map((r) => r.seq);
     return capped(await this.searchCount(f, exclude, cap), exact.length, cap);
@@ -327,6 +328,19 @@ export class MarketsRepo {
       ? await this.pgReader.all<{ seq: number; doc: Buffer | string }>(query.compile())
       : await this.rows(query);
     return rows.map((r) => ({ seq: Number(r.seq), doc: asBytes(r.doc) }));
+  }
+
+  /**
+   * exactMatches, one lookup for concurrent callers with the same filter: a list request asks for its page and its
+   * total at once, and both start with the exact matches (one round trip fewer on a query's first request).
+   */
+  private sharedExactMatches(f: PreparedFilter): Promise<Array<{ seq: number; doc: Buffer }>> {
+    const key = JSON.stringify([f.status, f.exchanges, f.minVolume, f.minLiquidity, f.search]);
+    const running = this.exactInFlight.get(key);
+    if (running) return running;
+    const promise = this.exactMatches(f).finally(() => this.exactInFlight.delete(key));
+    this.exactInFlight.set(key, promise);
+    return promise;
   }
 
   /** Rows whose svc_id, native id / ticker or slug equals the search text (case-insensitive), in seq order. */
