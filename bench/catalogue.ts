@@ -2,15 +2,19 @@
 //  1. Sync time: `omnibook sync --sandbox` of ~BENCH_SYNC_MARKETS markets from the five simulators into an empty
 //     store (target ≤ 60 s at 100,000).
 //  2. Load ~BENCH_MARKETS markets the same way (cached between runs in BENCH_CATALOGUE_DIR / a PG schema, since a
-//     million takes minutes), then run `omnibook serve` on that store with sync off and drive it with autocannon:
-//     scope=list throughput against a bare node:http server answering the same bytes (ratio, target ≥ 0.4),
-//     keyword search p50/p99 with 32 connections (target p99 ≤ 25 ms on SQLite, ≤ 50 ms on PostgreSQL), batch
-//     lookups of 100 ids p99, and the server's resident memory. Each run also reports the CPU per request of the
-//     server process and of the PostgreSQL backends serving it: on a shared machine wall-clock figures measure
-//     the neighbours too, CPU per request much less.
+//     million takes minutes), once per status mix (BENCH_MIXES): `realistic`, about a tenth active and the rest
+//     closed or resolved as the venues' history is, and `today`, the simulators' default three quarters active.
+//     Then run `omnibook serve` on each store with sync off and drive it with autocannon: scope=list throughput
+//     against a bare node:http server answering the same bytes (ratio, target ≥ 0.4); the first request of each
+//     default (status=active) search (target p99 ≤ 100 ms) and of each search with another status given (target
+//     p99 ≤ 250 ms); warm search at 4 connections (target p99 ≤ 25 ms) and at 32 against a bare server answering a
+//     search page's bytes (ratio, target ≥ 0.5); batch lookups of 100 ids p99, and the server's resident memory.
+//     Each run also reports the CPU per request of the server process and of the PostgreSQL backends serving it
+//     (search target ≤ 1.5 ms in total): on a shared machine wall-clock figures measure the neighbours too, CPU
+//     per request much less.
 // Everything runs on 127.0.0.1; the figures are printed, never asserted.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -27,6 +31,12 @@ const execFileAsync = promisify(execFile);
 /** Markets the five simulators list per world proposition (measured: 7,058 markets at size 2,000). */
 const MARKETS_PER_PROPOSITION = 3.53;
 const SEARCH_CONNECTIONS = 32;
+const WARM_SEARCH_CONNECTIONS = 4;
+/** Status mixes of the loaded store: the share of propositions the simulators list as active. */
+const MIXES = { realistic: 0.1, today: 0.75 } as const;
+type Mix = keyof typeof MIXES;
+/** Statuses other than the default that the simulators list, searched with `status` given. */
+const OTHER_STATUSES = ['closed', 'resolved'] as const;
 const BATCH_CONNECTIONS = 8;
 const BENCH_PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** The served store's connections carry this name, so their backends' CPU can be found and counted. */
@@ -40,6 +50,7 @@ interface Settings {
   durationS: number;
   rounds: number;
   dialects: Dialect[];
+  mixes: Mix[];
   cacheDir: string;
 }
 
@@ -51,21 +62,26 @@ interface Target {
 }
 
 function settings(): Settings {
-  const num = (name: string, fallback: number) => {
+  const num = (name: string, fallback: number, zero = false) => {
     const raw = process.env[name];
     const n = raw ? Number(raw) : fallback;
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number`);
+    if (!Number.isFinite(n) || n < 0 || (n === 0 && !zero))
+      throw new Error(`${name} must be a positive number`);
     return Math.round(n);
   };
+  const mixes = (process.env.BENCH_MIXES ?? 'realistic,today').split(',').map((m) => m.trim());
+  for (const m of mixes) if (!(m in MIXES)) throw new Error(`BENCH_MIXES: ${Object.keys(MIXES).join(', ')}`);
   const dialect = process.env.BENCH_DIALECT ?? 'both';
   if (!['sqlite', 'postgres', 'both'].includes(dialect))
     throw new Error('BENCH_DIALECT: sqlite, postgres or both');
   return {
     markets: num('BENCH_MARKETS', 1_000_000),
-    syncMarkets: num('BENCH_SYNC_MARKETS', 100_000),
+    // 0 skips the sync-time measurement (iterating on the served store's figures).
+    syncMarkets: num('BENCH_SYNC_MARKETS', 100_000, true),
     durationS: num('BENCH_DURATION', 10),
     rounds: num('BENCH_ROUNDS', 3),
     dialects: dialect === 'both' ? ['sqlite', 'postgres'] : [dialect as Dialect],
+    mixes: mixes as Mix[],
     cacheDir: resolve(process.env.BENCH_CATALOGUE_DIR ?? join(REPO_ROOT, '.bench-cache')),
   };
 }
@@ -152,8 +168,8 @@ function envFor(target: Target, extra: Record<string, string> = {}): NodeJS.Proc
   return cleanEnv({ ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}), ...extra });
 }
 
-/** Runs `omnibook sync --sandbox` into the target; returns wall seconds. */
-async function sync(target: Target, markets: number): Promise<number> {
+/** Runs `omnibook sync --sandbox` into the target, the simulators listing `activeShare` active; wall seconds. */
+async function sync(target: Target, markets: number, activeShare: number = MIXES.today): Promise<number> {
   const started = process.hrtime.bigint();
   await execFileAsync(
     process.execPath,
@@ -168,7 +184,7 @@ async function sync(target: Target, markets: number): Promise<number> {
     ],
     {
       cwd: REPO_ROOT,
-      env: envFor(target, { LOG_LEVEL: 'warn' }),
+      env: envFor(target, { LOG_LEVEL: 'warn', OMNIBOOK_SIM_ACTIVE_SHARE: String(activeShare) }),
       maxBuffer: 64 * 1024 * 1024,
       timeout: 60 * 60 * 1000,
     },
@@ -180,19 +196,22 @@ async function sync(target: Target, markets: number): Promise<number> {
  * Every stored market, counted in the store itself: the API's `total` stops at 1,000 (`total_exact: false`), so it
  * cannot say how large the catalogue is.
  */
-async function storedMarkets(target: Target): Promise<number> {
+async function storedMarkets(target: Target): Promise<{ all: number; active: number }> {
+  const text = "select count(*) as n, count(*) filter (where status = 'active') as active from markets";
   if (target.databaseUrl) {
     const client = new pg.Client({ connectionString: target.databaseUrl });
     await client.connect();
     try {
-      return Number((await client.query('select count(*) as n from markets')).rows[0].n);
+      const row = (await client.query(text)).rows[0];
+      return { all: Number(row.n), active: Number(row.active) };
     } finally {
       await client.end();
     }
   }
   const db = new SqliteDatabase(join(target.dataDir, 'omnibook.sqlite'), { readonly: true });
   try {
-    return Number((db.prepare('select count(*) as n from markets').get() as { n: number }).n);
+    const row = db.prepare(text).get() as { n: number; active: number };
+    return { all: Number(row.n), active: Number(row.active) };
   } finally {
     db.close();
   }
@@ -223,8 +242,41 @@ function createKey(target: Target): Promise<string> {
 interface Workload {
   listBody: Buffer;
   contentType: string;
+  /** Default searches (status=active): words of active questions, and tickers. */
   searches: string[];
+  /** Searches with another status given, words of that status's questions. */
+  statusSearches: string[];
   batches: string[];
+}
+
+interface Sample {
+  ids: string[];
+  questions: string[];
+  tickers: string[];
+}
+
+/** Markets spread over one status's whole listing: every 20th page, so samples reach its end. */
+async function sample(baseUrl: string, key: string, status: string | null, want: number): Promise<Sample> {
+  const headers = { 'x-api-key': key };
+  const out: Sample = { ids: [], questions: [], tickers: [] };
+  let cursor: string | undefined;
+  for (let page = 0; page < 4000 && out.ids.length < want; page++) {
+    const url = `${baseUrl}/api/v1/markets?limit=100${status ? `&status=${status}` : ''}${cursor ? `&cursor=${cursor}` : ''}`;
+    const body = (await (await fetch(url, { headers })).json()) as {
+      markets: Array<{ svc_id: string; question: string; exchange_market_id: string }>;
+      pagination: { next_cursor?: string };
+    };
+    if (page % 20 === 0) {
+      for (const m of body.markets) {
+        out.ids.push(m.svc_id);
+        out.questions.push(m.question);
+        if (out.ids.length % 10 === 0) out.tickers.push(m.exchange_market_id);
+      }
+    }
+    cursor = body.pagination.next_cursor;
+    if (!cursor) break;
+  }
+  return out;
 }
 
 /** Search words and batch ids drawn from what the server serves, spread over the whole catalogue. */
@@ -233,48 +285,41 @@ async function workload(baseUrl: string, key: string): Promise<Workload> {
   const first = await fetch(`${baseUrl}/api/v1/markets?limit=100`, { headers });
   const listBody = Buffer.from(await first.arrayBuffer());
   const contentType = first.headers.get('content-type') ?? 'application/json';
-  const ids: string[] = [];
-  const questions: string[] = [];
-  const tickers: string[] = [];
-  let cursor: string | undefined;
-  // Every 20th page of the walk, so samples reach the end of the catalogue without walking all of it.
-  for (let page = 0; page < 4000 && ids.length < 5000; page++) {
-    const url = `${baseUrl}/api/v1/markets?limit=100${cursor ? `&cursor=${cursor}` : ''}`;
-    const body = (await (await fetch(url, { headers })).json()) as {
-      markets: Array<{ svc_id: string; question: string; exchange_market_id: string }>;
-      pagination: { next_cursor?: string };
-    };
-    if (page % 20 === 0) {
-      for (const m of body.markets) {
-        ids.push(m.svc_id);
-        questions.push(m.question);
-        if (ids.length % 10 === 0) tickers.push(m.exchange_market_id);
-      }
-    }
-    cursor = body.pagination.next_cursor;
-    if (!cursor) break;
-  }
+  const active = await sample(baseUrl, key, null, 5000);
   let seed = 42;
   const random = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed / 0x7fffffff;
   };
-  const searches: string[] = [];
-  for (const q of questions.slice(0, 400)) {
-    const words = q.split(/[^A-Za-z]+/).filter((w) => w.length >= 4);
-    if (words.length === 0) continue;
-    const a = words[Math.floor(random() * words.length)] as string;
-    const b = words[Math.floor(random() * words.length)] as string;
-    const text = random() < 0.5 ? a : `${a} ${b}`;
-    searches.push(`/api/v1/markets?search=${encodeURIComponent(text)}`);
+  const wordsOf = (questions: readonly string[], count: number, suffix: string) => {
+    const out: string[] = [];
+    for (const q of questions.slice(0, count)) {
+      const words = q.split(/[^A-Za-z]+/).filter((w) => w.length >= 4);
+      if (words.length === 0) continue;
+      const a = words[Math.floor(random() * words.length)] as string;
+      const b = words[Math.floor(random() * words.length)] as string;
+      const text = random() < 0.5 ? a : `${a} ${b}`;
+      out.push(`/api/v1/markets?search=${encodeURIComponent(text)}${suffix}`);
+    }
+    return out;
+  };
+  const searches = wordsOf(active.questions, 400, '');
+  for (const t of active.tickers.slice(0, 40))
+    searches.push(`/api/v1/markets?search=${encodeURIComponent(t)}`);
+  const statusSearches: string[] = [];
+  for (const status of OTHER_STATUSES) {
+    const s = await sample(baseUrl, key, status, 1000);
+    statusSearches.push(...wordsOf(s.questions, 100, `&status=${status}`));
   }
-  for (const t of tickers.slice(0, 40)) searches.push(`/api/v1/markets?search=${encodeURIComponent(t)}`);
   const batches: string[] = [];
   for (let i = 0; i < 50; i++) {
-    const pick = Array.from({ length: 100 }, () => ids[Math.floor(random() * ids.length)] as string);
+    const pick = Array.from(
+      { length: 100 },
+      () => active.ids[Math.floor(random() * active.ids.length)] as string,
+    );
     batches.push(`/api/v1/markets?svc_ids=${encodeURIComponent([...new Set(pick)].join(','))}`);
   }
-  return { listBody, contentType, searches, batches };
+  return { listBody, contentType, searches, statusSearches, batches };
 }
 
 function load(
@@ -299,7 +344,7 @@ async function coldPass(
   baseUrl: string,
   key: string,
   paths: readonly string[],
-): Promise<Omit<DialectResult['cold'], 'cpu'> & { totalRequests: number }> {
+): Promise<Omit<ColdResult, 'cpu'> & { totalRequests: number }> {
   const latencies: number[] = [];
   let next = 0;
   const worker = async () => {
@@ -326,54 +371,76 @@ function checkClean(s: LoadSummary): void {
   }
 }
 
-interface DialectResult {
-  dialect: Dialect;
-  syncMarkets: number;
-  syncSeconds: number;
+interface StoreResult {
+  mix: Mix;
   loadedMarkets: number;
+  activeMarkets: number;
   loadSeconds: number | null;
+  diskMiB: number;
   listRounds: Array<{ baseline: number; ours: number; cpu: CpuPerRequest }>;
+  /** Every default search once, 4 at a time, before any load run: no page or total of it cached yet. */
+  cold: ColdResult;
+  /** The same for searches with another status given. */
+  statusCold: ColdResult;
+  warm: LoadSummary & { cpu: CpuPerRequest };
   search: LoadSummary & { cpu: CpuPerRequest };
-  /** Every search query once, 4 at a time, before the load run: latencies with the totals still uncounted. */
-  cold: { p50Ms: number; p99Ms: number; maxMs: number; count: number; cpu: CpuPerRequest };
+  /** A bare node:http server answering one search page's bytes, 32 connections. */
+  searchBaseline: number;
   batch: LoadSummary & { cpu: CpuPerRequest };
   rssMiB: number | null;
   peakMiB: number | null;
 }
 
+type ColdResult = { p50Ms: number; p99Ms: number; maxMs: number; count: number; cpu: CpuPerRequest };
+
+interface DialectResult {
+  dialect: Dialect;
+  syncMarkets: number;
+  syncSeconds: number | null;
+  stores: StoreResult[];
+}
+
 async function benchDialect(s: Settings, dialect: Dialect, tmp: string): Promise<DialectResult> {
   // 1. Sync time into an empty store.
-  const syncTarget: Target =
-    dialect === 'sqlite'
-      ? { dialect, dataDir: join(tmp, 'sync-sqlite'), databaseUrl: null }
-      : { dialect, dataDir: join(tmp, 'sync-pg'), databaseUrl: pgUrl('omnibook_bench_sync') };
-  if (dialect === 'postgres') await resetPgSchema('omnibook_bench_sync');
-  progress(
-    `${dialect}: syncing ~${s.syncMarkets} markets from the simulators (size ${sizeFor(s.syncMarkets)})`,
-  );
-  const syncSeconds = await sync(syncTarget, s.syncMarkets);
+  let syncSeconds: number | null = null;
+  let syncCount = 0;
+  if (s.syncMarkets > 0) {
+    const syncTarget: Target =
+      dialect === 'sqlite'
+        ? { dialect, dataDir: join(tmp, 'sync-sqlite'), databaseUrl: null }
+        : { dialect, dataDir: join(tmp, 'sync-pg'), databaseUrl: pgUrl('omnibook_bench_sync') };
+    if (dialect === 'postgres') await resetPgSchema('omnibook_bench_sync');
+    progress(
+      `${dialect}: syncing ~${s.syncMarkets} markets from the simulators (size ${sizeFor(s.syncMarkets)})`,
+    );
+    syncSeconds = await sync(syncTarget, s.syncMarkets);
+    syncCount = (await storedMarkets(syncTarget)).all;
+  }
+  const stores: StoreResult[] = [];
+  for (const mix of s.mixes) stores.push(await benchStore(s, dialect, mix, tmp));
+  return { dialect, syncMarkets: syncCount, syncSeconds, stores };
+}
 
-  // 2. The large catalogue, cached by size and dialect.
-  const cacheName = `${dialect}-load${s.markets}`;
+async function benchStore(s: Settings, dialect: Dialect, mix: Mix, tmp: string): Promise<StoreResult> {
+  // 2. The large catalogue, cached by size, status mix and dialect (today's mix keeps its old cache name).
+  const suffix = mix === 'today' ? '' : `-${mix}`;
+  const cacheName = `${dialect}-load${s.markets}${suffix}`;
+  const schema = `omnibook_bench_${s.markets}${mix === 'today' ? '' : `_${mix}`}`;
   const target: Target =
     dialect === 'sqlite'
       ? { dialect, dataDir: join(s.cacheDir, cacheName), databaseUrl: null }
-      : {
-          dialect,
-          dataDir: join(s.cacheDir, cacheName),
-          databaseUrl: pgUrl(`omnibook_bench_${s.markets}`, SERVED_APP_NAME),
-        };
+      : { dialect, dataDir: join(s.cacheDir, cacheName), databaseUrl: pgUrl(schema, SERVED_APP_NAME) };
   const marker = join(s.cacheDir, `${cacheName}.done`);
   let loadSeconds: number | null = null;
   if (!existsSync(marker)) {
     rmSync(target.dataDir, { recursive: true, force: true });
     mkdirSync(target.dataDir, { recursive: true });
-    if (dialect === 'postgres') await resetPgSchema(`omnibook_bench_${s.markets}`);
-    progress(`${dialect}: loading ~${s.markets} markets (cached in ${target.dataDir} for later runs)`);
-    loadSeconds = await sync(target, s.markets);
+    if (dialect === 'postgres') await resetPgSchema(schema);
+    progress(`${dialect}/${mix}: loading ~${s.markets} markets (cached in ${target.dataDir} for later runs)`);
+    loadSeconds = await sync(target, s.markets, MIXES[mix]);
     writeFileSync(marker, `${loadSeconds}\n`);
   } else {
-    progress(`${dialect}: reusing the loaded catalogue in ${target.dataDir}`);
+    progress(`${dialect}/${mix}: reusing the loaded catalogue in ${target.dataDir}`);
   }
 
   const servers: ServerProcess[] = [];
@@ -382,17 +449,19 @@ async function benchDialect(s: Settings, dialect: Dialect, tmp: string): Promise
     const ours = await startServer(target, adminKey);
     servers.push(ours);
     const key = await createKey(target);
-    const loadedMarkets = await storedMarkets(target);
-    const syncCount = await storedMarkets(syncTarget);
-    progress(`${dialect}: ${loadedMarkets} markets served; building the workload`);
+    const counted = await storedMarkets(target);
+    const diskMiB = await storeDiskMiB(target, schema);
+    progress(
+      `${dialect}/${mix}: ${counted.all} markets served (${counted.active} active); building the workload`,
+    );
     const w = await workload(ours.url, key);
-    const bodyFile = join(tmp, `list-${dialect}.json`);
+    const bodyFile = join(tmp, `list-${dialect}-${mix}.json`);
     writeFileSync(bodyFile, w.listBody);
     const baseline = await startBaseline({ bodyFile, contentType: w.contentType, anyPath: true });
     servers.push(baseline);
 
     const listUrl = '/api/v1/markets?limit=100';
-    const listRounds: DialectResult['listRounds'] = [];
+    const listRounds: StoreResult['listRounds'] = [];
     for (let round = 1; round <= s.rounds; round++) {
       await load('warm', `${baseline.url}${listUrl}`, key, 50, 2);
       const b = await load(`baseline#${round}`, `${baseline.url}${listUrl}`, key, 50, s.durationS);
@@ -404,12 +473,39 @@ async function benchDialect(s: Settings, dialect: Dialect, tmp: string): Promise
       checkClean(o);
       listRounds.push({ baseline: b.reqPerSec, ours: o.reqPerSec, cpu: o.cpu });
       progress(
-        `${dialect}: list round ${round}: ${o.reqPerSec.toFixed(0)} vs ${b.reqPerSec.toFixed(0)} req/s; ${cpuText(o.cpu)}`,
+        `${dialect}/${mix}: list round ${round}: ${o.reqPerSec.toFixed(0)} vs ${b.reqPerSec.toFixed(0)} req/s; ${cpuText(o.cpu)}`,
       );
     }
-    // One pass over every query first, measured on its own: each query's total is counted then (the cold cost),
-    // and served from the 30 s cache afterwards, as for any popular search; the measured run repeats them.
+    // One pass over every query first, measured on its own: nothing of a query is cached then (its page and its
+    // total are the cold cost), and served from the caches afterwards, as for any popular search.
     const cold = await withCpu(target, ours.pid, () => coldPass(ours.url, key, w.searches));
+    const statusCold = await withCpu(target, ours.pid, () => coldPass(ours.url, key, w.statusSearches));
+    progress(
+      `${dialect}/${mix}: first requests p99 ${cold.p99Ms.toFixed(1)} ms (active), ${statusCold.p99Ms.toFixed(1)} ms (other statuses)`,
+    );
+    const warm = await withCpu(target, ours.pid, () =>
+      load('search-warm', ours.url, key, WARM_SEARCH_CONNECTIONS, s.durationS, w.searches),
+    );
+    checkClean(warm);
+    const searchBodyFile = join(tmp, `search-${dialect}-${mix}.json`);
+    const searchRes = await fetch(`${ours.url}${w.searches[0]}`, { headers: { 'x-api-key': key } });
+    writeFileSync(searchBodyFile, Buffer.from(await searchRes.arrayBuffer()));
+    const searchBare = await startBaseline({
+      bodyFile: searchBodyFile,
+      contentType: w.contentType,
+      anyPath: true,
+    });
+    servers.push(searchBare);
+    await load('warm', searchBare.url, key, SEARCH_CONNECTIONS, 2, w.searches);
+    const bare = await load(
+      'search-baseline',
+      searchBare.url,
+      key,
+      SEARCH_CONNECTIONS,
+      s.durationS,
+      w.searches,
+    );
+    checkClean(bare);
     const search = await withCpu(target, ours.pid, () =>
       load('search', ours.url, key, SEARCH_CONNECTIONS, s.durationS, w.searches),
     );
@@ -420,14 +516,17 @@ async function benchDialect(s: Settings, dialect: Dialect, tmp: string): Promise
     checkClean(batch);
     const mem = processMemory(ours.pid);
     return {
-      dialect,
-      syncMarkets: syncCount,
-      syncSeconds,
-      loadedMarkets,
+      mix,
+      loadedMarkets: counted.all,
+      activeMarkets: counted.active,
       loadSeconds,
+      diskMiB,
       listRounds,
-      search,
       cold,
+      statusCold,
+      warm,
+      search,
+      searchBaseline: bare.reqPerSec,
       batch,
       rssMiB: mem ? mem.rssKiB / 1024 : null,
       peakMiB: mem ? mem.peakKiB / 1024 : null,
@@ -437,41 +536,75 @@ async function benchDialect(s: Settings, dialect: Dialect, tmp: string): Promise
   }
 }
 
+/** The store's size on disk: SQLite's files, or PostgreSQL's tables and indexes in the schema. */
+async function storeDiskMiB(target: Target, schema: string): Promise<number> {
+  if (target.databaseUrl) {
+    const client = new pg.Client({ connectionString: BENCH_PG_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ bytes: string }>(
+        `select coalesce(sum(pg_total_relation_size(c.oid)), 0) as bytes from pg_class c
+         join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relkind = 'r'`,
+        [schema],
+      );
+      return Number(rows[0]?.bytes ?? 0) / 2 ** 20;
+    } finally {
+      await client.end();
+    }
+  }
+  let bytes = 0;
+  for (const name of ['omnibook.sqlite', 'omnibook.sqlite-wal']) {
+    const file = join(target.dataDir, name);
+    if (existsSync(file)) bytes += statSync(file).size;
+  }
+  return bytes / 2 ** 20;
+}
+
 function report(s: Settings, results: DialectResult[]): string[] {
   const m = machineFacts();
   const lines = [
     '',
     `catalogue benchmark — ${m.cpuModel}, ${m.cores} cores, ${m.totalMemMiB} MiB, node ${m.node}`,
-    `command: BENCH_MARKETS=${s.markets} BENCH_SYNC_MARKETS=${s.syncMarkets} BENCH_DURATION=${s.durationS} npm run bench:catalogue`,
-    'load: autocannon in this process, 127.0.0.1; list 50 connections; search 32; batch 8',
+    `command: BENCH_MARKETS=${s.markets} BENCH_SYNC_MARKETS=${s.syncMarkets} BENCH_DURATION=${s.durationS} BENCH_ROUNDS=${s.rounds} BENCH_MIXES=${s.mixes.join(',')} npm run bench:catalogue`,
+    `load: autocannon in this process, 127.0.0.1; list 50 connections; search ${WARM_SEARCH_CONNECTIONS} and ${SEARCH_CONNECTIONS}; batch ${BATCH_CONNECTIONS}`,
     // Latency and req/s measure whatever else the machine runs; CPU per request much less so.
     `machine load average (1, 5, 15 min) at the end: ${loadavg()
       .map((x) => x.toFixed(2))
       .join(', ')}`,
   ];
   for (const r of results) {
-    const ratios = r.listRounds.map((x) => x.ours / x.baseline);
-    const ours = r.listRounds.reduce((a, x) => a + x.ours, 0) / r.listRounds.length;
-    const listCpu = r.listRounds.map((x) => cpuText(x.cpu)).join('; ');
-    const searchTarget = r.dialect === 'postgres' ? 50 : 25;
-    const base = r.listRounds.reduce((a, x) => a + x.baseline, 0) / r.listRounds.length;
-    lines.push(
-      '',
-      `[${r.dialect}]`,
-      `  sync: ${r.syncMarkets} markets in ${r.syncSeconds.toFixed(1)} s (${(r.syncMarkets / r.syncSeconds).toFixed(0)} markets/s; target ≤ 60 s at 100,000)`,
-      `  catalogue served: ${r.loadedMarkets} markets${r.loadSeconds === null ? ' (cached load)' : `, loaded in ${r.loadSeconds.toFixed(0)} s`}`,
-      `  scope=list limit=100: ${ours.toFixed(0)} req/s vs bare node:http ${base.toFixed(0)} req/s, ratio ${(ours / base).toFixed(2)} (rounds ${ratios.map((x) => x.toFixed(2)).join(', ')}; target ≥ 0.4)`,
-      `    ${listCpu}`,
-      `  search (${SEARCH_CONNECTIONS} connections, default limit 100): ${r.search.reqPerSec.toFixed(0)} req/s, p50 ${r.search.p50Ms.toFixed(1)} ms, p99 ${r.search.p99Ms.toFixed(1)} ms (target p99 ≤ ${searchTarget} ms)`,
-      `    ${cpuText(r.search.cpu)}`,
-      `  search, first request of each of ${r.cold.count} queries (4 at a time, totals not yet cached): p50 ${r.cold.p50Ms.toFixed(1)} ms, p99 ${r.cold.p99Ms.toFixed(1)} ms, max ${r.cold.maxMs.toFixed(1)} ms`,
-      `    ${cpuText(r.cold.cpu)}`,
-      `  batch of 100 ids (${BATCH_CONNECTIONS} connections): ${r.batch.reqPerSec.toFixed(0)} req/s, p50 ${r.batch.p50Ms.toFixed(1)} ms, p99 ${r.batch.p99Ms.toFixed(1)} ms`,
-      `    ${cpuText(r.batch.cpu)}`,
-      `  server memory after the runs: RSS ${r.rssMiB?.toFixed(0) ?? '?'} MiB, peak ${r.peakMiB?.toFixed(0) ?? '?'} MiB`,
-    );
+    lines.push('', `[${r.dialect}]`);
+    if (r.syncSeconds !== null) {
+      lines.push(
+        `  sync: ${r.syncMarkets} markets in ${r.syncSeconds.toFixed(1)} s (${(r.syncMarkets / r.syncSeconds).toFixed(0)} markets/s; target ≤ 60 s at 100,000)`,
+      );
+    }
+    for (const x of r.stores) lines.push(...storeReport(x));
   }
   return lines;
+}
+
+function storeReport(r: StoreResult): string[] {
+  const ratios = r.listRounds.map((x) => x.ours / x.baseline);
+  const ours = r.listRounds.reduce((a, x) => a + x.ours, 0) / r.listRounds.length;
+  const base = r.listRounds.reduce((a, x) => a + x.baseline, 0) / r.listRounds.length;
+  const listCpu = r.listRounds.map((x) => cpuText(x.cpu)).join('; ');
+  const total = (cpu: CpuPerRequest) => (cpu.serverMs + (cpu.dbMs ?? 0)).toFixed(2);
+  return [
+    `  store "${r.mix}" (${(MIXES[r.mix] * 100).toFixed(0)}% of propositions active): ${r.loadedMarkets} markets, ${r.activeMarkets} active, ${r.diskMiB.toFixed(0)} MiB on disk${r.loadSeconds === null ? ' (cached load)' : `, loaded in ${r.loadSeconds.toFixed(0)} s`}`,
+    `    scope=list limit=100: ${ours.toFixed(0)} req/s vs bare node:http ${base.toFixed(0)} req/s, ratio ${(ours / base).toFixed(2)} (rounds ${ratios.map((x) => x.toFixed(2)).join(', ')}; target ≥ 0.4)`,
+    `      ${listCpu}`,
+    `    search, first request of each of ${r.cold.count} default (status=active) queries, 4 at a time: p50 ${r.cold.p50Ms.toFixed(1)} ms, p99 ${r.cold.p99Ms.toFixed(1)} ms, max ${r.cold.maxMs.toFixed(1)} ms (target p99 ≤ 100 ms)`,
+    `      ${cpuText(r.cold.cpu)}`,
+    `    search, first request of each of ${r.statusCold.count} queries with status=${OTHER_STATUSES.join('|')}: p50 ${r.statusCold.p50Ms.toFixed(1)} ms, p99 ${r.statusCold.p99Ms.toFixed(1)} ms, max ${r.statusCold.maxMs.toFixed(1)} ms (target p99 ≤ 250 ms)`,
+    `      ${cpuText(r.statusCold.cpu)}`,
+    `    search warm, ${WARM_SEARCH_CONNECTIONS} connections: ${r.warm.reqPerSec.toFixed(0)} req/s, p50 ${r.warm.p50Ms.toFixed(1)} ms, p99 ${r.warm.p99Ms.toFixed(1)} ms (target p99 ≤ 25 ms); ${cpuText(r.warm.cpu)}`,
+    `    search warm, ${SEARCH_CONNECTIONS} connections: ${r.search.reqPerSec.toFixed(0)} req/s vs bare node:http ${r.searchBaseline.toFixed(0)} req/s with a search page's bytes, ratio ${(r.search.reqPerSec / r.searchBaseline).toFixed(2)} (target ≥ 0.5); p50 ${r.search.p50Ms.toFixed(1)} ms, p99 ${r.search.p99Ms.toFixed(1)} ms`,
+    `      ${cpuText(r.search.cpu)}; server + database ${total(r.search.cpu)} ms per search (target ≤ 1.5 ms)`,
+    `    batch of 100 ids (${BATCH_CONNECTIONS} connections): ${r.batch.reqPerSec.toFixed(0)} req/s, p50 ${r.batch.p50Ms.toFixed(1)} ms, p99 ${r.batch.p99Ms.toFixed(1)} ms`,
+    `      ${cpuText(r.batch.cpu)}`,
+    `    server memory after the runs: RSS ${r.rssMiB?.toFixed(0) ?? '?'} MiB, peak ${r.peakMiB?.toFixed(0) ?? '?'} MiB`,
+  ];
 }
 
 async function main(): Promise<void> {

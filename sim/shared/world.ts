@@ -53,6 +53,12 @@ export interface WorldOptions {
   size?: number;
   /** The instant the world is built around (close times, statuses). Defaults to a fixed date for determinism. */
   now?: Date;
+  /**
+   * The share of propositions still active (the rest closed or resolved, about half each). Default 0.75, or
+   * OMNIBOOK_SIM_ACTIVE_SHARE: the venues' real history is mostly closed markets (about a tenth active), which is
+   * what the catalogue benchmark builds its realistic store from, through the unchanged `omnibook sync --sandbox`.
+   */
+  activeShare?: number;
 }
 
 export interface World {
@@ -66,14 +72,24 @@ export interface World {
 export const DEFAULT_SEED = 20_261_122;
 export const DEFAULT_SIZE = 60;
 const DAY_MS = 86_400_000;
+const DEFAULT_ACTIVE_SHARE = 0.75;
+
+function activeShareFromEnv(): number {
+  const raw = process.env.OMNIBOOK_SIM_ACTIVE_SHARE;
+  if (raw === undefined || raw === '') return DEFAULT_ACTIVE_SHARE;
+  const share = Number(raw);
+  if (!(share >= 0 && share <= 1)) throw new Error('OMNIBOOK_SIM_ACTIVE_SHARE must be a number from 0 to 1');
+  return share;
+}
 
 export function createWorld(options: WorldOptions = {}): World {
   const seed = options.seed ?? DEFAULT_SEED;
   const size = options.size ?? DEFAULT_SIZE;
   const now = options.now ?? new Date(Date.UTC(2026, 10, 22, 12));
+  const activeShare = options.activeShare ?? activeShareFromEnv();
   const rng = createRng(seed);
   const propositions: Proposition[] = [];
-  for (let i = 0; i < size; i++) propositions.push(makeProposition(rng, i, now));
+  for (let i = 0; i < size; i++) propositions.push(makeProposition(rng, i, now, activeShare));
   const byVenue = new Map<VenueName, Proposition[]>(VENUES.map((v) => [v, []]));
   for (const p of propositions) for (const v of p.venues) byVenue.get(v)?.push(p);
   return { seed, now, propositions, listedOn: (venue) => byVenue.get(venue) ?? [] };
@@ -88,12 +104,16 @@ const TEAMS = ['Lakers', 'Celtics', 'Warriors', 'Knicks', 'Bulls', 'Heat', 'Suns
 const CITIES = ['New York', 'Chicago', 'Miami', 'Denver', 'Seattle'];
 const CANDIDATES = ['Alice Moreno', 'Ben Okafor', 'Chen Wei', 'Dana Kowalski', 'Elif Yilmaz'];
 
-function makeProposition(rng: Rng, index: number, now: Date): Proposition {
+function makeProposition(rng: Rng, index: number, now: Date, activeShare: number): Proposition {
   const id = `p${String(index).padStart(6, '0')}`;
   const topic = pick<Topic>(rng, ['crypto', 'crypto', 'economics', 'politics', 'sports', 'weather']);
-  // Most propositions are live; some closed or resolved so status filters have something to find.
+  // By default most propositions are live, some closed or resolved so status filters have something to find; the
+  // inactive rest splits 12:13 between closed and resolved whatever the active share (0.75 gives 0.75 / 0.87, the
+  // thresholds every seeded world was built with), and the draws stay the same, so only statuses move.
   const roll = rng();
-  const status: PropositionStatus = roll < 0.75 ? 'active' : roll < 0.87 ? 'closed' : 'resolved';
+  const closedBelow = activeShare + (1 - activeShare) * 0.48;
+  const status: PropositionStatus =
+    roll < activeShare ? 'active' : roll < closedBelow ? 'closed' : 'resolved';
   const closeOffsetDays = status === 'active' ? intBetween(rng, 1, 240) : -intBetween(rng, 1, 120);
   const closeTime = new Date(
     Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + closeOffsetDays, 23, 59),

@@ -122,7 +122,8 @@ export class CatalogSync {
     };
     await Promise.all(Array.from({ length: Math.min(limit, ids.length) }, worker));
     // A pass that rewrote much of the catalogue leaves the planner's statistics stale (PostgreSQL then plans
-    // searches as full bitmap scans); refreshing them costs well under a second.
+    // searches as full bitmap scans) and, on PostgreSQL, the visibility map empty (the search walk then reads the
+    // heap); refreshing both (VACUUM ANALYZE) costs a few seconds at 100,000 markets, once per such pass.
     const written = results.reduce((sum, r) => sum + (r?.written ?? 0), 0);
     if (written >= ANALYZE_AFTER_WRITES) {
       await this.deps.markets.analyze().catch((err: unknown) => {

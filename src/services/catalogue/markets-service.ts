@@ -30,6 +30,7 @@ import {
   type MarketsQuery,
   type Pagination,
 } from './markets-schema.js';
+import { PageCache } from './page-cache.js';
 import { TtlCache } from './ttl-cache.js';
 
 export interface MarketsServiceOptions {
@@ -37,6 +38,12 @@ export interface MarketsServiceOptions {
   observer?: { observe(markets: readonly Market[]): void };
   /** How long a list total may be served before it is recounted in the background. */
   totalsTtlMs: number;
+  /**
+   * List and search pages served from memory: at most this many bytes, never after a write through this node's
+   * store, and refreshed in the background once older than `ttlMs` (what another node's writes may leave stale).
+   * Absent: no page cache.
+   */
+  pageCache?: { maxBytes: number; ttlMs: number };
   /** Deadline of one on-demand venue lookup. */
   venueTimeoutMs: number;
   /** How long a market the venue did not know is remembered as unknown. */
@@ -63,6 +70,9 @@ export class MarketsService {
   private readonly totals: TtlCache<MarketCount>;
   private readonly misses: TtlCache<true>;
   private readonly budget: LookupBudget;
+  private readonly pages: PageCache | null;
+  /** Keys of expired pages being recomputed in the background, so each is recomputed once. */
+  private readonly refreshing = new Set<string>();
 
   constructor(
     private readonly markets: MarketsRepo,
@@ -74,6 +84,9 @@ export class MarketsService {
     this.totals = new TtlCache(options.totalsTtlMs);
     this.misses = new TtlCache(options.missTtlMs);
     this.budget = new LookupBudget(options.now);
+    this.pages = options.pageCache
+      ? new PageCache(options.pageCache.maxBytes, options.pageCache.ttlMs, options.now)
+      : null;
   }
 
   /** The response body: UTF-8 JSON. */
@@ -92,7 +105,40 @@ export class MarketsService {
     }
   }
 
+  /**
+   * A list page, from the page cache when this exact query was answered since the store last changed. Pages with
+   * links are not cached: links change without a catalogue write.
+   */
   private async list(q: MarketsQuery): Promise<Buffer> {
+    if (this.pages === null || q.include_matches || q.include_related) return this.listPage(q);
+    const key = JSON.stringify([
+      q.exchanges ?? null,
+      q.status ?? 'active',
+      q.search?.trim().toLowerCase() ?? null,
+      q.min_volume ?? null,
+      q.min_liquidity ?? null,
+      q.limit ?? MAX_LIMIT,
+      q.cursor ?? null,
+    ]);
+    const pages = this.pages;
+    const generation = this.markets.writeGeneration;
+    const cached = pages.get(key, generation);
+    const compute = async () => {
+      const body = await this.listPage(q);
+      pages.set(key, generation, body);
+      return body;
+    };
+    if (!cached) return compute();
+    if (cached.expired && !this.refreshing.has(key)) {
+      this.refreshing.add(key);
+      compute()
+        .catch(() => undefined) // The next request asks again; this one is answered already.
+        .finally(() => this.refreshing.delete(key));
+    }
+    return cached.body;
+  }
+
+  private async listPage(q: MarketsQuery): Promise<Buffer> {
     const filter: MarketFilter = {
       status: q.status ?? 'active',
       exchanges: this.exchanges.filterList(q.exchanges, 'fetch_markets'),

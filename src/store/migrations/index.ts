@@ -15,6 +15,7 @@ import * as routeOrders from './0012-route-orders.js';
 import * as linkResolutionCheck from './0013-link-resolution-check.js';
 import * as mcpTrading from './0015-mcp-trading.js';
 import * as recordedTrades from './0018-recorded-trades.js';
+import * as activeSearch from './0024-active-search.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -32,4 +33,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013-link-resolution-check': linkResolutionCheck,
   '0015-mcp-trading': mcpTrading,
   '0018-recorded-trades': recordedTrades,
+  '0024-active-search': activeSearch,
 };
