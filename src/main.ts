@@ -67,6 +67,7 @@ import { WsUsage, type WsUsageView } from './services/ws-usage.js';
 import { ClusterWsUsage } from './services/ws-usage-cluster.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
 import { BookSnapshotsRepo } from './store/book-snapshots-repo.js';
+import { RecordedTradesRepo } from './store/recorded-trades-repo.js';
 import { BuilderRepo } from './store/builder-repo.js';
 import { CredentialsRepo } from './store/credentials-repo.js';
 import { openStore, type Store } from './store/database.js';
@@ -340,10 +341,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const targets = new MarketTargets(markets, exchanges);
     const liveBooks = new LiveBooks(logger.child({ component: 'live-books' }));
     const snapshotsRepo = new BookSnapshotsRepo(store.db);
+    const recordedTrades = new RecordedTradesRepo(store.db);
     const bookRecorder = config.recorder.enabled
       ? new BookRecorder({
           books: liveBooks,
           sink: snapshotsRepo,
+          trades: recordedTrades,
           intervalMs: config.recorder.intervalMs,
           logger: logger.child({ component: 'book-recorder' }),
         })
@@ -358,7 +361,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
               .list()
               .filter((v) => exchanges.offers(v, 'fetch_orderbook_history'))
               .map((v) => v.descriptor.id),
-          dropBefore: (day) => snapshotsRepo.dropBefore(day),
+          // Book states and trades share the retention rule: whole UTC days older than retentionDays.
+          dropBefore: async (day) => (await snapshotsRepo.dropBefore(day)) + (await recordedTrades.dropBefore(day)),
           books: config.recorder.books,
           topN: config.recorder.topN,
           refreshIntervalMs: config.recorder.refreshIntervalMs,

@@ -38,7 +38,7 @@ export function descriptorFor(
     id,
     name: `Loopback ${id}`,
     has,
-    features: { orderTypes: ['gtc'], gtdMinLeadSeconds: null, maxBookDepth: 100, candleIntervals: ['1h'] },
+    features: { orderTypes: ['gtc'], gtdMinLeadSeconds: null, maxBookDepth: 100, candleIntervals: ['1h'], streamTrades: false },
     credentials,
     onboarding: [],
     balanceUnit: 'none',
