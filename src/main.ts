@@ -67,7 +67,6 @@ import { WsUsage, type WsUsageView } from './services/ws-usage.js';
 import { ClusterWsUsage } from './services/ws-usage-cluster.js';
 import { ApiKeysRepo } from './store/api-keys-repo.js';
 import { BookSnapshotsRepo } from './store/book-snapshots-repo.js';
-import { RecordedTradesRepo } from './store/recorded-trades-repo.js';
 import { BuilderRepo } from './store/builder-repo.js';
 import { CredentialsRepo } from './store/credentials-repo.js';
 import { openStore, type Store } from './store/database.js';
@@ -78,6 +77,7 @@ import { MarketsRepo } from './store/markets-repo.js';
 import { MatchStateRepo } from './store/match-state-repo.js';
 import { ORDER_INTENTS_FILE, OrderIntentLog } from './store/order-intent-log.js';
 import { OrderJournalRepo } from './store/order-journal-repo.js';
+import { RecordedTradesRepo } from './store/recorded-trades-repo.js';
 import { RouteOrdersRepo } from './store/route-orders-repo.js';
 import { ServerLock } from './store/server-lock.js';
 import { SyncStateRepo } from './store/sync-state-repo.js';
@@ -362,7 +362,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
               .filter((v) => exchanges.offers(v, 'fetch_orderbook_history'))
               .map((v) => v.descriptor.id),
           // Book states and trades share the retention rule: whole UTC days older than retentionDays.
-          dropBefore: async (day) => (await snapshotsRepo.dropBefore(day)) + (await recordedTrades.dropBefore(day)),
+          dropBefore: async (day) =>
+            (await snapshotsRepo.dropBefore(day)) + (await recordedTrades.dropBefore(day)),
           books: config.recorder.books,
           topN: config.recorder.topN,
           refreshIntervalMs: config.recorder.refreshIntervalMs,

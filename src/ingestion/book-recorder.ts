@@ -148,7 +148,11 @@ export class BookRecorder {
         observer.trade = (event) => this.streamTraded(fresh, event);
       fresh.hold = this.options.books.hold(target.venue, target.market, target.outcome, observer);
       this.recordings.set(key, fresh);
-      if (recordTrades && !target.venue.descriptor.features.streamTrades && target.venue.marketData.fetchTrades)
+      if (
+        recordTrades &&
+        !target.venue.descriptor.features.streamTrades &&
+        target.venue.marketData.fetchTrades
+      )
         this.startPolling(fresh, target);
       recording = fresh;
       // A book another holder already follows is current now: record it at once rather than at its next move.
@@ -264,7 +268,10 @@ export class BookRecorder {
   private queueTrade(recording: Recording, trade: Trade, ingestMs: number, sourceChannel: string): void {
     const tsMs = Date.parse(trade.timestamp);
     if (!Number.isFinite(tsMs)) {
-      this.options.logger.warn({ trade: trade.id, timestamp: trade.timestamp }, 'trade without a time not recorded');
+      this.options.logger.warn(
+        { trade: trade.id, timestamp: trade.timestamp },
+        'trade without a time not recorded',
+      );
       return;
     }
     this.tradeQueue.push({

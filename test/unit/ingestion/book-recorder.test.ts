@@ -54,12 +54,7 @@ class FakeBooks implements BookSource {
   holds = 0;
   releases = 0;
 
-  hold(
-    _venue: VenueAdapter,
-    _market: Market,
-    outcome: MarketTarget['outcome'],
-    observer?: BookObserver,
-  ) {
+  hold(_venue: VenueAdapter, _market: Market, outcome: MarketTarget['outcome'], observer?: BookObserver) {
     this.holds += 1;
     if (observer) this.listeners.set(outcome.token_id, observer);
     return {
