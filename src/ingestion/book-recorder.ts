@@ -39,6 +39,9 @@ export interface TradeSink {
   insertMany(rows: readonly RecordedTradeRow[]): Promise<void>;
 }
 
+/** Rows per trade insert: 10 bound values a row stays under SQLite's and PostgreSQL's parameter limits. */
+const TRADE_INSERT_MAX = 1_000;
+
 /** Trades asked of `fetchTrades` per poll: the newest page since the last one seen. */
 export const TRADE_POLL_LIMIT = 100;
 
@@ -388,8 +391,11 @@ export class BookRecorder {
           bookId: await this.options.sink.bookId(recording.instrument),
         })),
       );
-      await sink.insertMany(rows);
-      this.tradesWrittenCount += rows.length;
+      for (let i = 0; i < rows.length; i += TRADE_INSERT_MAX) {
+        const chunk = rows.slice(i, i + TRADE_INSERT_MAX);
+        await sink.insertMany(chunk);
+        this.tradesWrittenCount += chunk.length;
+      }
       this.lastErrorText = null;
     } catch (error) {
       // A polled trade is read again only if it is still on the venue's newest page; a streamed one is lost.
