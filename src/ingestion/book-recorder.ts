@@ -7,8 +7,9 @@
 //
 // With a trade sink it also records each book's public trades (for replay, issue 38): heard on the venue's stream
 // where it carries them (`descriptor.features.streamTrades`), else read with `fetchTrades` once per `intervalMs`
-// (the newest page since the last trade seen). Every trade is written, by the same writer, with the venue's time
-// and ours; price and size become exact decimal text once, here, from the number the adapter parsed.
+// (at least TRADE_POLL_MIN_MS apart: the newest page since the last trade seen). Every trade is written by the
+// same writer, with the venue's time and ours; price and size become exact decimal text once, here, from the
+// number the adapter parsed.
 import type { OrderBook, Trade } from '../domain/book.js';
 import { Decimal } from '../domain/decimal.js';
 import type { BookHold, BookObserver, StreamTrade } from '../services/market-data/live-books.js';
@@ -41,6 +42,9 @@ export interface TradeSink {
 
 /** Rows per trade insert: 10 bound values a row stays under SQLite's and PostgreSQL's parameter limits. */
 const TRADE_INSERT_MAX = 1_000;
+
+/** The shortest pause between two trade reads of one book: a REST read, where the book interval may be 10 ms. */
+export const TRADE_POLL_MIN_MS = 250;
 
 /** Trades asked of `fetchTrades` per poll: the newest page since the last one seen. */
 export const TRADE_POLL_LIMIT = 100;
@@ -345,7 +349,10 @@ export class BookRecorder {
       );
     }
     if (recording.poll !== poll) return;
-    poll.cancel = this.clock.schedule(() => void this.pollTrades(recording), this.options.intervalMs);
+    poll.cancel = this.clock.schedule(
+      () => void this.pollTrades(recording),
+      Math.max(this.options.intervalMs, TRADE_POLL_MIN_MS),
+    );
   }
 
   private async drain(): Promise<void> {
