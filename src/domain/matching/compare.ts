@@ -250,6 +250,8 @@ const MIN_PLACE_SIMILARITY = 0.85;
  */
 export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): PairVerdict | null {
   if (a.svcId === b.svcId) return null;
+  // A market known by an unreadable ticker alone says nothing to compare (features.ts `unread`).
+  if (a.unread || b.unread) return null;
   if (entitiesConflict(a, b) || timesConflict(a, b) || namesConflict(a, b, weight)) return null;
   const nested = touchWindows(a, b, weight);
   if (nested !== undefined) return nested;

@@ -80,6 +80,11 @@ export interface MatchFeatures {
   window: Window | null;
   /** How the market resolves as far as its text says (deadline, settlement source, inclusiveness, void rules). */
   resolution: ResolutionFacts;
+  /**
+   * Nothing says what the market asks: a Kalshi record that kept its ticker alone, which no series grammar reads.
+   * Its only words are the ticker's codes, so no rule can tell it from another market of its series and day.
+   */
+  unread?: boolean;
   /** Hash of the inputs matching reads: equal fingerprints need no relinking. */
   fingerprint: string;
 }
@@ -292,8 +297,8 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     m.exchange === 'kalshi' &&
     m.exchange_market_id !== undefined &&
     m.question.trim() === m.exchange_market_id;
-  const question =
-    (untitled && kalshiTitleFromTicker(m.exchange_market_id as string)) || withoutTags(m.question);
+  const rebuilt = untitled ? kalshiTitleFromTicker(m.exchange_market_id as string) : null;
+  const question = rebuilt || withoutTags(m.question);
   const groupTitle = untitled && m.group_title === m.question ? '' : (m.group_title ?? '').trim();
   const context =
     groupTitle.length > 0 && groupTitle !== question && !question.includes(groupTitle) ? groupTitle : null;
@@ -396,6 +401,7 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     place: q.place ?? c?.place ?? null,
     window,
     resolution,
+    ...(untitled && !rebuilt ? { unread: true } : {}),
     fingerprint: fingerprintOf(m),
   };
 }

@@ -10,7 +10,8 @@
 //  4. Ladder links go to the nearest rung per exchange (implication is transitive; every rung is not linked to every
 //     other), symmetric: a pair is linked when either side is the other's nearest.
 import type { ExchangeId } from '../../domain/exchanges.js';
-import { comparePair, type PairVerdict, tokenWeight } from '../../domain/matching/compare.js';
+import { comparePair, mirror, type PairVerdict, tokenWeight } from '../../domain/matching/compare.js';
+import { tierOf } from '../../domain/matching/confidence.js';
 import { extractFeatures, type MatchFeatures, type MatchInput } from '../../domain/matching/features.js';
 import {
   blockKeys,
@@ -220,9 +221,12 @@ export class MatchEngine {
       }
     }
     const ids = [...scope];
+    this.verdicts = new Map();
+    this.coCache = new Map();
+    const extra = this.farEnds(scope);
     return {
       scope: ids.map((id) => (this.features[id] as MatchFeatures).svcId),
-      links: [...this.walk(ids, false)],
+      links: [...this.walk(ids, false, extra)],
     };
   }
 
@@ -420,11 +424,20 @@ export class MatchEngine {
    * Links with an endpoint in `ids`. A full walk (`everything`) emits each pair from its lower id only and forgets
    * a market's verdicts and best matches once it is done, so it holds no link and no per-pair state behind it.
    */
-  private *walk(ids: readonly number[], everything: boolean): Generator<EngineLink> {
+  private *walk(
+    ids: readonly number[],
+    everything: boolean,
+    extra: readonly number[] = [],
+  ): Generator<EngineLink> {
     this.verdicts = new Map();
     this.groupCache = new Map();
+    this.coCache = new Map();
     const bestCache = new Map<number, Map<ExchangeId, number>>();
     const seen = new Set<string>();
+    // Links derived through twins are found from either end (see throughTwins): each is emitted once.
+    const derivedSeen = new Set<string>();
+    const scopeSet = everything ? null : new Set(ids);
+    let onlyInto: Set<number> | null = null;
     const linkOf = (x: number, y: number, v: PairVerdict): EngineLink => {
       const [lo, hi] = x < y ? [x, y] : [y, x];
       const fa = this.features[lo] as MatchFeatures;
@@ -433,7 +446,20 @@ export class MatchEngine {
       return { ...v, a: fa.svcId, b: fb.svcId };
     };
     try {
-      for (const x of ids) {
+      for (const x of [...ids, ...extra]) {
+        if (extra.length > 0 && onlyInto === null && !(scopeSet as Set<number>).has(x)) {
+          // Past the scope: markets whose twin is related to a market in scope, read for their derived links only.
+          onlyInto = scopeSet;
+        }
+        if (onlyInto !== null) {
+          for (const d of this.throughTwins(x, bestCache)) {
+            const key = x < d.z ? `${x}:${d.z}` : `${d.z}:${x}`;
+            if (!onlyInto.has(d.z) || seen.has(key)) continue;
+            seen.add(key);
+            yield this.derivedLink(x, d);
+          }
+          continue;
+        }
         if (everything) {
           this.memoOnly = x;
           this.verdicts = new Map();
@@ -468,14 +494,128 @@ export class MatchEngine {
           const v = this.verdict(x, y);
           if (v && v.relation === 'co_dependent' && fresh(y)) yield linkOf(x, y, v);
         }
+        for (const d of this.throughTwins(x, bestCache)) {
+          const key = x < d.z ? `${x}:${d.z}` : `${d.z}:${x}`;
+          if (derivedSeen.has(key) || (!everything && seen.has(key))) continue;
+          derivedSeen.add(key);
+          if (!everything) seen.add(key);
+          yield this.derivedLink(x, d);
+        }
         if (everything) bestCache.delete(x);
       }
     } finally {
       this.memoOnly = null;
       this.verdicts = new Map();
       this.groupCache = new Map();
+      this.coCache = new Map();
     }
   }
+
+  /** A derived link as an engine link, its direction read from its lower id as every link's is. */
+  private derivedLink(x: number, d: Derived): EngineLink {
+    const [lo, hi] = x < d.z ? [x, d.z] : [d.z, x];
+    return {
+      ...d.verdict,
+      direction: lo === x ? d.verdict.direction : mirror(d.verdict.direction),
+      a: (this.features[lo] as MatchFeatures).svcId,
+      b: (this.features[hi] as MatchFeatures).svcId,
+    };
+  }
+
+  /** x's same_market twins: the best candidate on each other exchange that has x as its own best there. */
+  private twinsOf(x: number, bestCache: Map<number, Map<ExchangeId, number>>): number[] {
+    const ex = (this.features[x] as MatchFeatures).exchange;
+    const out: number[] = [];
+    for (const y of this.best(x, bestCache).values()) {
+      if (this.best(y, bestCache).get(ex) === x) out.push(y);
+    }
+    return out;
+  }
+
+  /** Co-dependent links of a market as comparePair sees them (candidates and ladder neighbours), cached per walk. */
+  private coCache = new Map<number, Array<{ z: number; v: PairVerdict }>>();
+
+  private coNeighbours(y: number): Array<{ z: number; v: PairVerdict }> {
+    const known = this.coCache.get(y);
+    if (known) return known;
+    const out: Array<{ z: number; v: PairVerdict }> = [];
+    const seen = new Set<number>();
+    for (const z of [...this.candidates(y), ...this.ladderNeighbours(y)]) {
+      if (seen.has(z)) continue;
+      seen.add(z);
+      const v = this.verdict(y, z);
+      if (v?.relation === 'co_dependent') out.push({ z, v });
+    }
+    // Bounded: a full walk visits markets in id order, so the twins it reads are mostly recent ones.
+    if (this.coCache.size >= 4_096) this.coCache.clear();
+    this.coCache.set(y, out);
+    return out;
+  }
+
+  /**
+   * Dependencies carried across a twin: x ≡ y (same_market) and y related to z (co_dependent) make x related to z
+   * the same way (A ≡ A′ and A′ excludes B ⇒ A excludes B; A′ implies B ⇒ A implies B), where comparePair says
+   * nothing about x and z directly (another venue's phrasing it cannot read). The evidence names the chain. A pair is
+   * derived from either end (x's twin, or z's twin when z is processed), so every walk finds the same set.
+   */
+  private *throughTwins(x: number, bestCache: Map<number, Map<ExchangeId, number>>): Generator<Derived> {
+    const twins = this.twinsOf(x, bestCache);
+    if (twins.length === 0) return;
+    const fx = this.features[x] as MatchFeatures;
+    const twinSet = new Set(twins);
+    const done = new Set<number>();
+    const ordered = twins
+      .map((y) => ({ y, f: this.features[y] as MatchFeatures }))
+      .sort((p, q) => (p.f.svcId < q.f.svcId ? -1 : 1));
+    for (const { y, f: fy } of ordered) {
+      const twin = this.verdict(x, y);
+      if (twin?.relation !== 'same_market') continue;
+      for (const { z, v } of this.coNeighbours(y)) {
+        if (z === x || twinSet.has(z) || done.has(z)) continue;
+        done.add(z);
+        const fz = this.features[z] as MatchFeatures;
+        // A pair comparePair decides (linked or not) is decided; only what it cannot read is derived.
+        if (this.verdict(x, z) !== null) continue;
+        const yToZ = y < z ? v.direction : mirror(v.direction);
+        const confidence = Math.min(twin.confidence, v.confidence);
+        yield {
+          z,
+          verdict: {
+            relation: 'co_dependent',
+            confidence,
+            tier: tierOf(confidence),
+            source: 'deterministic_graph',
+            dependencyType: v.dependencyType,
+            direction: yToZ,
+            evidence: [
+              `through twin ${fy.svcId}: ${fx.svcId} ≡ ${fy.svcId} (same_market ${twin.confidence.toFixed(3)}), ${fy.svcId} ${v.dependencyType} ${yToZ} ${fz.svcId}`,
+              ...v.evidence.map((e) => `twin's link: ${e}`),
+            ],
+          },
+        };
+      }
+    }
+  }
+
+  /**
+   * Markets outside `scope` whose derived links may end in it: the twins of the markets related to it (a link z ~ s
+   * derived from z's twin w, w related to s, is found from z's side only).
+   */
+  private farEnds(scope: ReadonlySet<number>): number[] {
+    const bestCache = new Map<number, Map<ExchangeId, number>>();
+    const out = new Set<number>();
+    for (const s of scope) {
+      for (const { z: w } of this.coNeighbours(s)) {
+        for (const t of this.twinsOf(w, bestCache)) if (!scope.has(t)) out.add(t);
+      }
+    }
+    return [...out];
+  }
+}
+
+interface Derived {
+  z: number;
+  verdict: PairVerdict;
 }
 
 /** Every ladder, deadline and window group a market belongs to. */
