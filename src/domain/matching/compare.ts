@@ -431,10 +431,26 @@ function rateDisjoint(a: Threshold, b: Threshold): boolean {
   return ah < bl || bh < al;
 }
 
-/** Something that can happen any time before a deadline: by an earlier date implies by a later one. */
+/**
+ * Something that can happen any time before a deadline: by an earlier date implies by a later one. A one-off asked
+ * over a calendar year (`launch a token in 2025`, features.ts `yearWindow`) implies it by any deadline from that
+ * year's end on (`by June 30, 2026`); it says nothing about an earlier deadline, nor about another year's window.
+ */
 function dateLadder(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): PairVerdict | null {
-  if (!a.cumulative || !b.cumulative || a.date === null || b.date === null) return null;
-  if (a.date.precision === 'year' || b.date.precision === 'year') return null;
+  if (a.date === null || b.date === null) return null;
+  const aYear = a.yearWindow === true;
+  const bYear = b.yearWindow === true;
+  if (!(a.cumulative || aYear) || !(b.cumulative || bYear) || (aYear && bYear)) return null;
+  if ((!aYear && a.date.precision === 'year') || (!bYear && b.date.precision === 'year')) return null;
+  // A deadline given without its year (`by June 30?`) is read in the other's year: its day of the year decides.
+  const yearless = a.date.iso.startsWith('????') || b.date.iso.startsWith('????');
+  let aEarlier = yearless ? a.date.iso.slice(4) < b.date.iso.slice(4) : a.date.iso < b.date.iso;
+  if (aYear || bYear) {
+    const [window, deadline] = aYear ? [a.date, b.date] : [b.date, a.date];
+    const yearEnd = `${window.iso}-12-31`.slice(0, deadline.iso.length);
+    if (deadline.iso.startsWith('????') || deadline.iso < yearEnd) return null;
+    aEarlier = aYear;
+  }
   const ta = a.threshold;
   const tb = b.threshold;
   if ((ta === null) !== (tb === null)) return null;
@@ -451,10 +467,9 @@ function dateLadder(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): Pa
   const sim = similarity(eventTokens(a), eventTokens(b), weight);
   if (sim < MIN_DEPENDENT_SIMILARITY) return null;
   const entity = sharedEntity(a, b);
-  const aEarlier = a.date.iso < b.date.iso;
   const evidence = [
     ...(entity ? [`entity ${entity}`] : []),
-    `deadline ${a.date.iso} vs ${b.date.iso}`,
+    `deadline ${a.date.iso}${aYear ? ' (the year)' : ''} vs ${b.date.iso}${bYear ? ' (the year)' : ''}`,
     ...(ta ? [`threshold ${describeThreshold(ta)}`] : []),
     `wording ${sim.toFixed(3)}`,
   ];

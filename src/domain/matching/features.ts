@@ -72,6 +72,11 @@ export interface MatchFeatures {
   rate: boolean;
   /** Deadline phrasing (`by`/`before` a date) of something that can happen any time before it. */
   cumulative: boolean;
+  /**
+   * Something that happens once, asked over a calendar year (`Will MetaMask launch a token in 2025?`): it implies the
+   * same thing by any deadline from that year's end on. No threshold, no rate decision, no point event.
+   */
+  yearWindow?: boolean;
   /** Exclusive-outcome wording (who wins, winner, nominee): options of one event exclude each other. */
   exclusive: boolean;
   /** The finishing place asked about (`second place`, `finish third`, `runner-up`); null when none is named. */
@@ -364,6 +369,15 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
   const cumulative =
     !rate && !pointEvent && date !== null && (date.preposition === 'by' || date.preposition === 'before');
   const exclusive = rate || dashLayout || EXCLUSIVE_CUES.test(allText);
+  const yearWindow =
+    !rate &&
+    !pointEvent &&
+    !exclusive &&
+    threshold === null &&
+    date !== null &&
+    date.precision === 'year' &&
+    date.preposition === 'in' &&
+    !date.iso.startsWith('????');
 
   const touch = threshold?.comparator === 'touch_up' || threshold?.comparator === 'touch_down';
   const window = touch ? windowOf(date, cumulative, windowHint(allText)) : null;
@@ -397,6 +411,7 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     time,
     rate,
     cumulative,
+    ...(yearWindow ? { yearWindow } : {}),
     exclusive,
     place: q.place ?? c?.place ?? null,
     window,

@@ -350,7 +350,18 @@ export class MatchEngine {
       return adjacency;
     }
     const byExchange = new Map<ExchangeId, Array<{ id: number; rung: number }>>();
+    // A rung that cannot be placed (a deadline without its year or a close) may be any rung on another exchange's
+    // ladder: it is paired with each of them, and comparePair decides.
+    const unplaced = rungs.filter((r) => Number.isNaN(r.rung));
+    for (const x of unplaced) {
+      for (const y of rungs) {
+        if (x.ex === y.ex || x.id === y.id) continue;
+        link(x.id, y.id);
+        link(y.id, x.id);
+      }
+    }
     for (const r of rungs) {
+      if (Number.isNaN(r.rung)) continue;
       const list = byExchange.get(r.ex);
       if (list) list.push(r);
       else byExchange.set(r.ex, [r]);
