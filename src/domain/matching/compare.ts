@@ -333,9 +333,22 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
       : (entity !== null || ta !== null) && (dates === 'day' || dates === 'month')
         ? 'deterministic_graph'
         : 'text_similarity';
+  const check = resolutionCheck(a.resolution, b.resolution);
+  // Two deadlines both sides state (title, rules, ticker) a day or more apart are two questions, never one: a
+  // deadline ladder if the wording says one, else nothing. Two settlement indices both sides name (BRTI and
+  // Binance) can settle one line differently: not the same market either.
+  if (check.differences.includes('deadline') && statedDeadlines(a, b)) return dateLadder(a, b, weight);
+  if (check.differences.includes('settlement_source')) return null;
   const same = verdict('same_market', confidence, source, null, null, evidence);
-  if (same) same.resolution = resolutionCheck(a.resolution, b.resolution);
+  if (same) same.resolution = check;
   return same;
+}
+
+/** Both sides' deadlines were read from what the market states, not from a venue's close time. */
+function statedDeadlines(a: MatchFeatures, b: MatchFeatures): boolean {
+  const stated = (f: MatchFeatures) =>
+    f.resolution.deadlineSource !== null && f.resolution.deadlineSource !== 'end';
+  return stated(a) && stated(b);
 }
 
 function verdict(

@@ -383,10 +383,9 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
   const window = touch ? windowOf(date, cumulative, windowHint(allText)) : null;
   const endAt = endInstant(m.end_date);
   // The day the market states (title, rules or Kalshi ticker), year known; an end date alone is the close time.
+  const lastDay = date === null || date.source === 'end' ? null : deadlineDay(date);
   const statedDay =
-    date !== null && date.precision === 'day' && !date.iso.startsWith('????') && date.source !== 'end'
-      ? { iso: date.iso, source: date.source as 'text' | 'rules' | 'ticker' }
-      : null;
+    lastDay === null ? null : { iso: lastDay, source: date?.source as 'text' | 'rules' | 'ticker' };
   const resolution = resolutionFacts({
     question: `${question} ${groupTitle}`,
     rules: m.rules || m.description || '',
@@ -419,6 +418,23 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     ...(untitled && !rebuilt ? { unread: true } : {}),
     fingerprint: fingerprintOf(m),
   };
+}
+
+/**
+ * The last day a stated date leaves the market open, year known: the day itself; a month's or a year's last day
+ * (`in April 2026`, `in 2026`); the day before a month or year a market must happen `before` (`before 2027` is by
+ * December 31, 2026). null for a date without its year.
+ */
+export function deadlineDay(date: MarketDate): string | null {
+  if (date.iso.startsWith('????')) return null;
+  if (date.precision === 'day') return date.iso;
+  const [y = 0, m] = date.iso.split('-').map(Number);
+  const before = date.preposition === 'before';
+  if (date.precision === 'year') return before ? `${y - 1}-12-31` : `${y}-12-31`;
+  const month = m ?? 1;
+  // Day 0 of the next month is this month's last; day 0 of this month is the previous month's last.
+  const last = new Date(Date.UTC(y, before ? month - 1 : month, 0));
+  return last.toISOString().slice(0, 10);
 }
 
 /** Tokens of the event: everything but the option. */
