@@ -13,6 +13,8 @@ import type { ExchangeId } from '../../domain/exchanges.js';
 import { comparePair, mirror, type PairVerdict, tokenWeight } from '../../domain/matching/compare.js';
 import { tierOf } from '../../domain/matching/confidence.js';
 import { extractFeatures, type MatchFeatures, type MatchInput } from '../../domain/matching/features.js';
+import { optionForm } from '../../domain/matching/options.js';
+import { resolutionCheck } from '../../domain/matching/resolution.js';
 import {
   blockKeys,
   coarseDatePart,
@@ -105,6 +107,8 @@ export class MatchEngine {
   private readonly index = new Postings();
   private readonly probes = new Postings();
   private readonly ladders = new Postings();
+  /** Options of each event (svc_group_id): what the event-alignment pass reads. */
+  private readonly members = new Postings();
   private live = 0;
   private skippedBlocks = 0;
   /** Coarse date parts (months, years) of the dated markets, counted: what an undated market looks up. */
@@ -219,6 +223,9 @@ export class MatchEngine {
         const members = this.ladders.get(key);
         if (members.length <= this.maxBlock) for (const m of members) scope.add(m);
       }
+      // Its event's other options: their option-pass links read which of them have twins (alignedOptions).
+      const siblings = f.group === null ? NONE : this.members.get(f.group);
+      if (siblings.length <= this.maxBlock) for (const m of siblings) scope.add(m);
     }
     const ids = [...scope];
     this.verdicts = new Map();
@@ -236,6 +243,7 @@ export class MatchEngine {
     for (const k of keys.index) this.index.add(k, id);
     for (const k of keys.probe) this.probes.add(k, id);
     for (const k of groupKeys(f)) this.ladders.add(k, id);
+    if (f.group !== null) this.members.add(f.group, id);
     const part = coarseDatePart(f);
     if (part !== null) this.coarseParts.set(part, (this.coarseParts.get(part) ?? 0) + 1);
   }
@@ -247,6 +255,7 @@ export class MatchEngine {
     for (const k of keys.index) this.index.remove(k, id);
     for (const k of keys.probe) this.probes.remove(k, id);
     for (const k of groupKeys(f)) this.ladders.remove(k, id);
+    if (f.group !== null) this.members.remove(f.group, id);
     const part = coarseDatePart(f);
     if (part !== null) {
       const left = (this.coarseParts.get(part) ?? 1) - 1;
@@ -443,6 +452,7 @@ export class MatchEngine {
     this.verdicts = new Map();
     this.groupCache = new Map();
     this.coCache = new Map();
+    this.alignCache = new Map();
     const bestCache = new Map<number, Map<ExchangeId, number>>();
     const seen = new Set<string>();
     // Links derived through twins are found from either end (see throughTwins): each is emitted once.
@@ -505,6 +515,10 @@ export class MatchEngine {
           const v = this.verdict(x, y);
           if (v && v.relation === 'co_dependent' && fresh(y)) yield linkOf(x, y, v);
         }
+        for (const o of this.alignedOptions(x, bestCache)) {
+          if (everything && o.z < x) continue;
+          if (fresh(o.z)) yield this.derivedLink(x, o);
+        }
         for (const d of this.throughTwins(x, bestCache)) {
           const key = x < d.z ? `${x}:${d.z}` : `${d.z}:${x}`;
           if (derivedSeen.has(key) || (!everything && seen.has(key))) continue;
@@ -519,6 +533,7 @@ export class MatchEngine {
       this.verdicts = new Map();
       this.groupCache = new Map();
       this.coCache = new Map();
+      this.alignCache = new Map();
     }
   }
 
@@ -531,6 +546,100 @@ export class MatchEngine {
       a: (this.features[lo] as MatchFeatures).svcId,
       b: (this.features[hi] as MatchFeatures).svcId,
     };
+  }
+
+  private alignCache = new Map<string, Map<ExchangeId, { group: string; votes: number }>>();
+
+  /**
+   * The events on other exchanges an event is aligned with: for each exchange, the event holding the twins of most
+   * of its options, when at least two options are twinned there and no other event of that exchange ties.
+   */
+  private alignmentOf(
+    group: string,
+    bestCache: Map<number, Map<ExchangeId, number>>,
+  ): Map<ExchangeId, { group: string; votes: number }> {
+    const known = this.alignCache.get(group);
+    if (known) return known;
+    const votes = new Map<ExchangeId, Map<string, number>>();
+    const list = this.members.get(group);
+    if (list.length <= this.maxBlock) {
+      for (const s of list) {
+        for (const t of this.twinsOf(s, bestCache)) {
+          const ft = this.features[t] as MatchFeatures;
+          if (ft.group === null) continue;
+          let byGroup = votes.get(ft.exchange);
+          if (!byGroup) {
+            byGroup = new Map();
+            votes.set(ft.exchange, byGroup);
+          }
+          byGroup.set(ft.group, (byGroup.get(ft.group) ?? 0) + 1);
+        }
+      }
+    }
+    const out = new Map<ExchangeId, { group: string; votes: number }>();
+    for (const [ex, byGroup] of votes) {
+      const ranked = [...byGroup].sort((p, q) => q[1] - p[1]);
+      const [top, second] = ranked;
+      if (top && top[1] >= 2 && (!second || second[1] < top[1]))
+        out.set(ex, { group: top[0], votes: top[1] });
+    }
+    if (this.alignCache.size >= 4_096) this.alignCache.clear();
+    this.alignCache.set(group, out);
+    return out;
+  }
+
+  /**
+   * Events first, then options: x's twin inside an event aligned with x's own, on an exchange where x has none,
+   * matched by a form only an aligned event makes safe (domain/matching/options.ts: containment, a ticker code) and
+   * only when the match is the one both ways among the options still without a twin there. Symmetric: the other
+   * side reaches x by the same rule (the two events must be each other's alignment).
+   */
+  private *alignedOptions(x: number, bestCache: Map<number, Map<ExchangeId, number>>): Generator<Derived> {
+    const fx = this.features[x] as MatchFeatures;
+    if (fx.group === null) return;
+    const twinned = new Set(
+      this.twinsOf(x, bestCache).map((t) => (this.features[t] as MatchFeatures).exchange),
+    );
+    for (const [ex, aligned] of this.alignmentOf(fx.group, bestCache)) {
+      if (twinned.has(ex) || ex === fx.exchange) continue;
+      if (this.alignmentOf(aligned.group, bestCache).get(fx.exchange)?.group !== fx.group) continue;
+      const open = (group: string, onto: ExchangeId) =>
+        this.members
+          .get(group)
+          .filter(
+            (m) =>
+              !this.twinsOf(m, bestCache).some((t) => (this.features[t] as MatchFeatures).exchange === onto),
+          );
+      const theirs = open(aligned.group, fx.exchange);
+      const matches = (p: MatchFeatures, q: MatchFeatures) =>
+        sameCondition(p, q) ? optionForm(p.option, q.option, p.svcId, q.svcId) : null;
+      const found = theirs.filter((m) => matches(fx, this.features[m] as MatchFeatures) !== null);
+      if (found.length !== 1) continue;
+      const z = found[0] as number;
+      const fz = this.features[z] as MatchFeatures;
+      const ours = open(fx.group, ex).filter((m) => matches(this.features[m] as MatchFeatures, fz) !== null);
+      if (ours.length !== 1 || ours[0] !== x) continue;
+      const form = matches(fx, fz) as string;
+      const confidence = aligned.votes >= 3 ? 0.9 : 0.8;
+      const [lo, hi] = x < z ? [fx, fz] : [fz, fx];
+      yield {
+        z,
+        verdict: {
+          relation: 'same_market',
+          confidence,
+          tier: tierOf(confidence),
+          source: 'hierarchical',
+          dependencyType: null,
+          direction: null,
+          evidence: [
+            // Written from the lower id's side, so both ends derive the same link.
+            `event ${lo.group} aligned with ${hi.group} (${aligned.votes} options twinned)`,
+            `option ${lo.option.join(' ') || lo.svcId} ~ ${hi.option.join(' ') || hi.svcId}: ${form}, the only match both ways`,
+          ],
+          resolution: resolutionCheck(lo.resolution, hi.resolution),
+        },
+      };
+    }
   }
 
   /** x's same_market twins: the best candidate on each other exchange that has x as its own best there. */
@@ -627,6 +736,15 @@ export class MatchEngine {
 interface Derived {
   z: number;
   verdict: PairVerdict;
+}
+
+/** The two options ask the same thing of their option: the same condition (threshold) and finishing place. */
+function sameCondition(a: MatchFeatures, b: MatchFeatures): boolean {
+  if ((a.place ?? 1) !== (b.place ?? 1)) return false;
+  const ta = a.threshold;
+  const tb = b.threshold;
+  if (ta === null || tb === null) return ta === tb;
+  return ta.comparator === tb.comparator && ta.value === tb.value && ta.high === tb.high;
 }
 
 /** Every ladder, deadline and window group a market belongs to. */
