@@ -72,6 +72,11 @@ export interface MatchFeatures {
   rate: boolean;
   /** Deadline phrasing (`by`/`before` a date) of something that can happen any time before it. */
   cumulative: boolean;
+  /**
+   * Something that happens once, asked over a calendar year (`Will MetaMask launch a token in 2025?`): it implies the
+   * same thing by any deadline from that year's end on. No threshold, no rate decision, no point event.
+   */
+  yearWindow?: boolean;
   /** Exclusive-outcome wording (who wins, winner, nominee): options of one event exclude each other. */
   exclusive: boolean;
   /** The finishing place asked about (`second place`, `finish third`, `runner-up`); null when none is named. */
@@ -80,6 +85,11 @@ export interface MatchFeatures {
   window: Window | null;
   /** How the market resolves as far as its text says (deadline, settlement source, inclusiveness, void rules). */
   resolution: ResolutionFacts;
+  /**
+   * Nothing says what the market asks: a Kalshi record that kept its ticker alone, which no series grammar reads.
+   * Its only words are the ticker's codes, so no rule can tell it from another market of its series and day.
+   */
+  unread?: boolean;
   /** Hash of the inputs matching reads: equal fingerprints need no relinking. */
   fingerprint: string;
 }
@@ -292,8 +302,8 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     m.exchange === 'kalshi' &&
     m.exchange_market_id !== undefined &&
     m.question.trim() === m.exchange_market_id;
-  const question =
-    (untitled && kalshiTitleFromTicker(m.exchange_market_id as string)) || withoutTags(m.question);
+  const rebuilt = untitled ? kalshiTitleFromTicker(m.exchange_market_id as string) : null;
+  const question = rebuilt || withoutTags(m.question);
   const groupTitle = untitled && m.group_title === m.question ? '' : (m.group_title ?? '').trim();
   const context =
     groupTitle.length > 0 && groupTitle !== question && !question.includes(groupTitle) ? groupTitle : null;
@@ -359,15 +369,23 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
   const cumulative =
     !rate && !pointEvent && date !== null && (date.preposition === 'by' || date.preposition === 'before');
   const exclusive = rate || dashLayout || EXCLUSIVE_CUES.test(allText);
+  const yearWindow =
+    !rate &&
+    !pointEvent &&
+    !exclusive &&
+    threshold === null &&
+    date !== null &&
+    date.precision === 'year' &&
+    date.preposition === 'in' &&
+    !date.iso.startsWith('????');
 
   const touch = threshold?.comparator === 'touch_up' || threshold?.comparator === 'touch_down';
   const window = touch ? windowOf(date, cumulative, windowHint(allText)) : null;
   const endAt = endInstant(m.end_date);
   // The day the market states (title, rules or Kalshi ticker), year known; an end date alone is the close time.
+  const lastDay = date === null || date.source === 'end' ? null : deadlineDay(date);
   const statedDay =
-    date !== null && date.precision === 'day' && !date.iso.startsWith('????') && date.source !== 'end'
-      ? { iso: date.iso, source: date.source as 'text' | 'rules' | 'ticker' }
-      : null;
+    lastDay === null ? null : { iso: lastDay, source: date?.source as 'text' | 'rules' | 'ticker' };
   const resolution = resolutionFacts({
     question: `${question} ${groupTitle}`,
     rules: m.rules || m.description || '',
@@ -392,12 +410,31 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     time,
     rate,
     cumulative,
+    ...(yearWindow ? { yearWindow } : {}),
     exclusive,
     place: q.place ?? c?.place ?? null,
     window,
     resolution,
+    ...(untitled && !rebuilt ? { unread: true } : {}),
     fingerprint: fingerprintOf(m),
   };
+}
+
+/**
+ * The last day a stated date leaves the market open, year known: the day itself; a month's or a year's last day
+ * (`in April 2026`, `in 2026`); the day before a month or year a market must happen `before` (`before 2027` is by
+ * December 31, 2026). null for a date without its year.
+ */
+export function deadlineDay(date: MarketDate): string | null {
+  if (date.iso.startsWith('????')) return null;
+  if (date.precision === 'day') return date.iso;
+  const [y = 0, m] = date.iso.split('-').map(Number);
+  const before = date.preposition === 'before';
+  if (date.precision === 'year') return before ? `${y - 1}-12-31` : `${y}-12-31`;
+  const month = m ?? 1;
+  // Day 0 of the next month is this month's last; day 0 of this month is the previous month's last.
+  const last = new Date(Date.UTC(y, before ? month - 1 : month, 0));
+  return last.toISOString().slice(0, 10);
 }
 
 /** Tokens of the event: everything but the option. */

@@ -44,6 +44,8 @@ interface Compiled {
   entities: Set<string>;
   settlement: RegExp | null;
   settlementIds: Map<string, string>;
+  /** Kalshi ticker codes of an option (`BIH`) → the entry's id. */
+  kalshiCodes: Map<string, string>;
 }
 
 const checkFile = Compile(LexiconFile);
@@ -79,12 +81,14 @@ function compile(files: ReadonlyArray<{ file: LexiconFile; kind: Kind }>): Compi
   const phraseIds = new Map<string, string>();
   const settlementIds = new Map<string, string>();
   const entities = new Set<string>();
+  const kalshiCodes = new Map<string, string>();
   const versions: string[] = [];
   for (const { file, kind } of files) {
     versions.push(file.version);
     for (const e of file.entries) {
       const target = kind === 'settlement' ? settlementIds : phraseIds;
       for (const name of e.names) target.set(fold(name).replace(/\s+/g, ' ').trim(), e.id);
+      for (const code of e.kalshi_codes ?? []) kalshiCodes.set(code.toUpperCase(), e.id);
       if (kind === 'competitions') entities.add(e.id);
     }
   }
@@ -95,6 +99,7 @@ function compile(files: ReadonlyArray<{ file: LexiconFile; kind: Kind }>): Compi
     entities,
     settlement: alternation(settlementIds.keys()),
     settlementIds,
+    kalshiCodes,
   };
 }
 
@@ -136,6 +141,11 @@ export function applyLexicon(folded: string): string {
     return id === undefined ? folded : ` ${id} `;
   }
   return folded.replace(re, (m) => ` ${active.phraseIds.get(m.replace(/\s+/g, ' ')) ?? m} `);
+}
+
+/** The id a Kalshi option code stands for (`BIH` → bosniaherzegovina), from the entries' `kalshi_codes`. */
+export function kalshiCodeId(code: string): string | null {
+  return active.kalshiCodes.get(code.toUpperCase()) ?? null;
 }
 
 /** Competition ids: named events two markets must share to be about the same thing. */
