@@ -15,7 +15,7 @@ import {
   type TimeMention,
 } from './dates.js';
 import { canonicalPhrases, canonicalToken, isEntity, kalshiSeriesEntity } from './entities.js';
-import { kalshiTitleFromTicker, lexiconVersion } from './lexicon.js';
+import { kalshiOptionId, kalshiTitleFromTicker, lexiconVersion } from './lexicon.js';
 import { type ResolutionFacts, resolutionFacts } from './resolution.js';
 import { contentTokens, fold } from './text.js';
 import { asTouch, extractThreshold, type Threshold } from './thresholds.js';
@@ -149,20 +149,40 @@ function parse(text: string, reference: Date | null): Parsed {
   return { dates: d.dates, times: t.times, place: p.place, rest: p.rest };
 }
 
-/** Tokens of words written with a capital in the original text (names), canonicalised. */
+const NAME_JOINERS: ReadonlySet<string> = new Set(['and', 'of', 'de', 'del', '&']);
+
+/**
+ * Tokens of words written with a capital in the original text (names), canonicalised: each word alone, and each run
+ * of capitalised words (joined by `and`, `of`, `de`, `&`) as one name, so a name the lexicon spells in several words
+ * (`Man City` → manchester city) reads as the lexicon's words.
+ */
 function properTokens(text: string): Set<string> {
   const out = new Set<string>();
   const raw = text.split(/[^\p{L}\p{N}$&.'-]+/u);
+  let run: string[] = [];
+  const flush = () => {
+    while (run.length > 0 && NAME_JOINERS.has(run[run.length - 1] ?? '')) run.pop();
+    if (run.length > 1) for (const t of tokensOf(run.join(' '))) out.add(t);
+    run = [];
+  };
   for (const w of raw) {
-    if (!/^\p{Lu}/u.test(w)) continue;
+    if (!/^\p{Lu}/u.test(w)) {
+      if (run.length > 0 && NAME_JOINERS.has(w)) run.push(w);
+      else flush();
+      continue;
+    }
+    run.push(w);
     for (const t of tokensOf(w)) out.add(t);
   }
+  flush();
   return out;
 }
 
-// A name of up to four capitalised words, which may be joined by `and`, `of`, `de`, `&` (`Bosnia and Herzegovina`).
+// A name of up to four capitalised words, which may be joined by `and`, `of`, `de`, `&` (`Bosnia and Herzegovina`),
+// before the verb of a contest: `win`, `be elected`, or `be the … champion/winner/MVP` (`Will Lando Norris be the 2026
+// F1 Drivers' Champion?`, predict.fun's wording).
 const WINNER_RE =
-  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+(?:(?:and|of|de|del|&)\s+)?){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected|be the nominee|be nominated|finish|come)\b/u;
+  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+(?:(?:and|of|de|del|&)\s+)?){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected|be the nominee|be nominated|be\s+(?:the\s+)?(?=[^?]{0,60}\b(?:[Cc]hampions?|[Ww]inners?|MVP)\b)|finish|come)\b/u;
 /** The person someone picks (`Will Trump next nominate Kevin Warsh as Fed Chair?`): the option is the object. */
 const PICKED_RE =
   /\b(?:nominate|appoint|pick|name|choose|select)\s+((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:as|for|to)\b/u;
@@ -334,9 +354,14 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
 
   // Opinion's categorical children (`parent - option`): one option of one outcome, exclusive by construction.
   const dashLayout = dashContext !== null && question.startsWith(`${dashContext} - `);
-  const option = dashLayout
+  let option = dashLayout
     ? dashOption(question.slice(dashContext.length + 3))
     : optionTokens(question, context, eventTokens, questionTokens);
+  // A Kalshi option named by its ticker code in a series the lexicon lists (KXNBA-26-LAL, titled only `Los Angeles
+  // L`): the lexicon's name for it, so it compares with the full name other venues write.
+  const coded =
+    m.exchange === 'kalshi' && m.exchange_market_id ? kalshiOptionId(m.exchange_market_id) : null;
+  if (coded !== null) option = [...new Set(tokensOf(coded.replace(/_/g, ' ')))].sort();
   for (const t of option) tokenSet.add(t);
   const tokens = [...tokenSet].sort();
   const optionSet = new Set(option);
