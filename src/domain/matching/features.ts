@@ -166,7 +166,8 @@ function properTokens(text: string): Set<string> {
     run = [];
   };
   for (const w of raw) {
-    if (!/^\p{Lu}/u.test(w)) {
+    // A name word starts with a capital, or with digits then letters (`76ers`, `49ers`).
+    if (!/^(?:\p{Lu}|\p{N}+\p{L})/u.test(w)) {
       if (run.length > 0 && NAME_JOINERS.has(w)) run.push(w);
       else flush();
       continue;
@@ -182,7 +183,7 @@ function properTokens(text: string): Set<string> {
 // before the verb of a contest: `win`, `be elected`, or `be the … champion/winner/MVP` (`Will Lando Norris be the 2026
 // F1 Drivers' Champion?`, predict.fun's wording).
 const WINNER_RE =
-  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+(?:(?:and|of|de|del|&)\s+)?){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected|be the nominee|be nominated|be\s+(?:the\s+)?(?=[^?]{0,60}\b(?:[Cc]hampions?|[Ww]inners?|MVP)\b)|finish|come)\b/u;
+  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+(?:(?:and|of|de|del|&)\s+)?){0,3}(?:\p{Lu}|\p{N}+\p{L})[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected|be the nominee|be nominated|be\s+(?:the\s+)?(?=[^?]{0,60}\b(?:[Cc]hampions?|[Ww]inners?|MVP)\b)|finish|come)\b/u;
 /** The person someone picks (`Will Trump next nominate Kevin Warsh as Fed Chair?`): the option is the object. */
 const PICKED_RE =
   /\b(?:nominate|appoint|pick|name|choose|select)\s+((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:as|for|to)\b/u;
