@@ -179,6 +179,21 @@ function fitOptions(a: readonly string[], b: readonly string[]): OptionFit {
   return shared === Math.min(a.length, b.length) ? 'same' : 'partial';
 }
 
+/**
+ * Two labels that share words and whose other words are abbreviations of each other's (`Man City` / `Manchester
+ * City`: `man` begins `manchester`) may be two spellings of one name: not known to be different options, so never
+ * declared exclusive. `Kevin Hassett` / `Kevin Warsh` share a first name and differ after it: two people.
+ */
+export function mayAbbreviate(a: readonly string[], b: readonly string[]): boolean {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  const onlyA = a.filter((t) => !sb.has(t));
+  const onlyB = b.filter((t) => !sa.has(t));
+  if (onlyA.length === 0 || onlyB.length === 0 || onlyA.length !== onlyB.length) return false;
+  const prefix = (x: string, y: string) => x !== y && (y.startsWith(x) || x.startsWith(y));
+  return onlyA.every((x) => onlyB.some((y) => prefix(x, y)));
+}
+
 function entitiesConflict(a: MatchFeatures, b: MatchFeatures): boolean {
   if (a.entities.length === 0 || b.entities.length === 0) return false;
   const set = new Set(a.entities);
@@ -302,6 +317,7 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
   // `kevin hassett` / `kevin warsh`: a shared first name, but neither names the other; two options.
   if (options === 'different' || options === 'partial') {
     if (!a.exclusive || !b.exclusive || sim < MIN_DEPENDENT_SIMILARITY) return null;
+    if (options === 'partial' && mayAbbreviate(a.option, b.option)) return null;
     if (dates === 'end_near') return null;
     // A date one title states and the other does not may be another contest (the 2024 race, the next one); a date
     // only the rules or end date give, beside a title that names none either, is no such difference.

@@ -360,8 +360,7 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     : optionTokens(question, context, eventTokens, questionTokens);
   // A Kalshi option named by its ticker code in a series the lexicon lists (KXNBA-26-LAL, titled only `Los Angeles
   // L`): the lexicon's name for it, so it compares with the full name other venues write.
-  const coded =
-    m.exchange === 'kalshi' && m.exchange_market_id ? kalshiOptionId(m.exchange_market_id) : null;
+  const coded = m.exchange === 'kalshi' && m.exchange_market_id ? kalshiOptionId(m.exchange_market_id) : null;
   if (coded !== null) option = [...new Set(tokensOf(coded.replace(/_/g, ' ')))].sort();
   for (const t of option) tokenSet.add(t);
   const tokens = [...tokenSet].sort();
