@@ -351,10 +351,11 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
         : 'text_similarity';
   const check = resolutionCheck(a.resolution, b.resolution);
   // Two deadlines both sides state (title, rules, ticker) a day or more apart are two questions, never one: a
-  // deadline ladder if the wording says one, else nothing. Two settlement indices both sides name (BRTI and
-  // Binance) can settle one line differently: not the same market either.
+  // deadline ladder if the wording says one, else nothing. Two settlement indices (BRTI and Binance) for one line on
+  // one day stay the same question — the labelled sets and the venues' own pairings call them so — and the check
+  // says `settlement_source` (comparable false), which arbitrage and a reader of `omnibook links` see. A touch
+  // against a close is never the same question (comparators differ: thresholdDependency).
   if (check.differences.includes('deadline') && statedDeadlines(a, b)) return dateLadder(a, b, weight);
-  if (check.differences.includes('settlement_source')) return null;
   const same = verdict('same_market', confidence, source, null, null, evidence);
   if (same) same.resolution = check;
   return same;

@@ -114,3 +114,25 @@ test('a dependency carried across a twin names the chain, from both sides and in
     assert.deepEqual(find(around, 'predictfun:927', 'polymarket:657287'), derived, `relinking ${id}`);
   }
 });
+
+// Every market of the development set relinked alone answers exactly the full walk's links around it: the
+// event-alignment and through-twin passes read their neighbourhood as the full walk does.
+test('development set: relinking any one market gives the full walk’s links of its neighbourhood', () => {
+  const engine = new MatchEngine();
+  const markets = devSet().markets;
+  engine.upsert(markets);
+  const shape = (l: EngineLink) =>
+    `${l.a}|${l.b}|${l.relation}|${l.dependencyType}|${l.direction}|${l.source}`;
+  const all = engine.linkAll();
+  const full = new Set(all.map(shape));
+  for (const m of markets) {
+    const { scope, links } = engine.linkAround([m.svc_id]);
+    const inScope = new Set(scope);
+    const got = new Set(links.map(shape));
+    for (const l of all) {
+      if (inScope.has(l.a) || inScope.has(l.b))
+        assert.ok(got.has(shape(l)), `${m.svc_id}: ${shape(l)} missing`);
+    }
+    for (const k of got) assert.ok(full.has(k), `${m.svc_id}: ${k} not in the full walk`);
+  }
+});
