@@ -179,6 +179,21 @@ function fitOptions(a: readonly string[], b: readonly string[]): OptionFit {
   return shared === Math.min(a.length, b.length) ? 'same' : 'partial';
 }
 
+/**
+ * Two labels that share words and whose other words are abbreviations of each other's (`Man City` / `Manchester
+ * City`: `man` begins `manchester`) may be two spellings of one name: not known to be different options, so never
+ * declared exclusive. `Kevin Hassett` / `Kevin Warsh` share a first name and differ after it: two people.
+ */
+export function mayAbbreviate(a: readonly string[], b: readonly string[]): boolean {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  const onlyA = a.filter((t) => !sb.has(t));
+  const onlyB = b.filter((t) => !sa.has(t));
+  if (onlyA.length === 0 || onlyB.length === 0 || onlyA.length !== onlyB.length) return false;
+  const prefix = (x: string, y: string) => x !== y && (y.startsWith(x) || x.startsWith(y));
+  return onlyA.every((x) => onlyB.some((y) => prefix(x, y)));
+}
+
 function entitiesConflict(a: MatchFeatures, b: MatchFeatures): boolean {
   if (a.entities.length === 0 || b.entities.length === 0) return false;
   const set = new Set(a.entities);
@@ -250,6 +265,8 @@ const MIN_PLACE_SIMILARITY = 0.85;
  */
 export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): PairVerdict | null {
   if (a.svcId === b.svcId) return null;
+  // A market known by an unreadable ticker alone says nothing to compare (features.ts `unread`).
+  if (a.unread || b.unread) return null;
   if (entitiesConflict(a, b) || timesConflict(a, b) || namesConflict(a, b, weight)) return null;
   const nested = touchWindows(a, b, weight);
   if (nested !== undefined) return nested;
@@ -300,6 +317,7 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
   // `kevin hassett` / `kevin warsh`: a shared first name, but neither names the other; two options.
   if (options === 'different' || options === 'partial') {
     if (!a.exclusive || !b.exclusive || sim < MIN_DEPENDENT_SIMILARITY) return null;
+    if (options === 'partial' && mayAbbreviate(a.option, b.option)) return null;
     if (dates === 'end_near') return null;
     // A date one title states and the other does not may be another contest (the 2024 race, the next one); a date
     // only the rules or end date give, beside a title that names none either, is no such difference.
@@ -331,9 +349,23 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
       : (entity !== null || ta !== null) && (dates === 'day' || dates === 'month')
         ? 'deterministic_graph'
         : 'text_similarity';
+  const check = resolutionCheck(a.resolution, b.resolution);
+  // Two deadlines both sides state (title, rules, ticker) a day or more apart are two questions, never one: a
+  // deadline ladder if the wording says one, else nothing. Two settlement indices (BRTI and Binance) for one line on
+  // one day stay the same question — the labelled sets and the venues' own pairings call them so — and the check
+  // says `settlement_source` (comparable false), which arbitrage and a reader of `omnibook links` see. A touch
+  // against a close is never the same question (comparators differ: thresholdDependency).
+  if (check.differences.includes('deadline') && statedDeadlines(a, b)) return dateLadder(a, b, weight);
   const same = verdict('same_market', confidence, source, null, null, evidence);
-  if (same) same.resolution = resolutionCheck(a.resolution, b.resolution);
+  if (same) same.resolution = check;
   return same;
+}
+
+/** Both sides' deadlines were read from what the market states, not from a venue's close time. */
+function statedDeadlines(a: MatchFeatures, b: MatchFeatures): boolean {
+  const stated = (f: MatchFeatures) =>
+    f.resolution.deadlineSource !== null && f.resolution.deadlineSource !== 'end';
+  return stated(a) && stated(b);
 }
 
 function verdict(
@@ -429,10 +461,26 @@ function rateDisjoint(a: Threshold, b: Threshold): boolean {
   return ah < bl || bh < al;
 }
 
-/** Something that can happen any time before a deadline: by an earlier date implies by a later one. */
+/**
+ * Something that can happen any time before a deadline: by an earlier date implies by a later one. A one-off asked
+ * over a calendar year (`launch a token in 2025`, features.ts `yearWindow`) implies it by any deadline from that
+ * year's end on (`by June 30, 2026`); it says nothing about an earlier deadline, nor about another year's window.
+ */
 function dateLadder(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): PairVerdict | null {
-  if (!a.cumulative || !b.cumulative || a.date === null || b.date === null) return null;
-  if (a.date.precision === 'year' || b.date.precision === 'year') return null;
+  if (a.date === null || b.date === null) return null;
+  const aYear = a.yearWindow === true;
+  const bYear = b.yearWindow === true;
+  if (!(a.cumulative || aYear) || !(b.cumulative || bYear) || (aYear && bYear)) return null;
+  if ((!aYear && a.date.precision === 'year') || (!bYear && b.date.precision === 'year')) return null;
+  // A deadline given without its year (`by June 30?`) is read in the other's year: its day of the year decides.
+  const yearless = a.date.iso.startsWith('????') || b.date.iso.startsWith('????');
+  let aEarlier = yearless ? a.date.iso.slice(4) < b.date.iso.slice(4) : a.date.iso < b.date.iso;
+  if (aYear || bYear) {
+    const [window, deadline] = aYear ? [a.date, b.date] : [b.date, a.date];
+    const yearEnd = `${window.iso}-12-31`.slice(0, deadline.iso.length);
+    if (deadline.iso.startsWith('????') || deadline.iso < yearEnd) return null;
+    aEarlier = aYear;
+  }
   const ta = a.threshold;
   const tb = b.threshold;
   if ((ta === null) !== (tb === null)) return null;
@@ -449,10 +497,9 @@ function dateLadder(a: MatchFeatures, b: MatchFeatures, weight: TokenWeight): Pa
   const sim = similarity(eventTokens(a), eventTokens(b), weight);
   if (sim < MIN_DEPENDENT_SIMILARITY) return null;
   const entity = sharedEntity(a, b);
-  const aEarlier = a.date.iso < b.date.iso;
   const evidence = [
     ...(entity ? [`entity ${entity}`] : []),
-    `deadline ${a.date.iso} vs ${b.date.iso}`,
+    `deadline ${a.date.iso}${aYear ? ' (the year)' : ''} vs ${b.date.iso}${bYear ? ' (the year)' : ''}`,
     ...(ta ? [`threshold ${describeThreshold(ta)}`] : []),
     `wording ${sim.toFixed(3)}`,
   ];

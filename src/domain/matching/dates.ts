@@ -96,6 +96,16 @@ const PATTERNS: ReadonlyArray<{
     read: (m) => (m[1] ? month(null, monthOf(m[2])) : null),
   },
   {
+    // A season over two calendar years (`the 2025–26 La Liga`, `2025-2026 NBA MVP`, `2025/26`) is decided in its
+    // later year: it reads as that year, as `La Liga Winner 2026` and `2026 NBA Champion` name it.
+    re: new RegExp(`${PREP_RE}(?<![$\\d.,])\\b(20\\d{2})\\s*[-/]\\s*(20\\d{2}|\\d{2})\\b(?![-/]\\d)`, 'g'),
+    read: (m) => {
+      const first = Number(m[2]);
+      const second = m[3]?.length === 2 ? Math.floor(first / 100) * 100 + Number(m[3]) : Number(m[3]);
+      return second === first + 1 ? { iso: String(second), precision: 'year', endOf: false } : null;
+    },
+  },
+  {
     re: new RegExp(`${PREP_RE}(?<![$\\d.,])\\b(20\\d{2})\\b${NOT_AMOUNT}`, 'g'),
     read: (m) => ({ iso: String(m[2]), precision: 'year', endOf: false }),
   },

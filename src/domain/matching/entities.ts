@@ -82,9 +82,17 @@ const KALSHI_SERIES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:KX)?GDP/, 'gdp'],
 ];
 
+/**
+ * Winning a competition's final (or Finals, the NBA's series) is being its champion: `win the 2026 NBA Finals` asks
+ * what `2026 NBA Champion` does, so `finals` reads as `champion` after `win the` (a few words between).
+ */
+const WIN_THE_FINAL = /\b(win|wins|won|winning)\s+the\s+((?:[a-z0-9'._]+\s+){0,4}?)finals?\b/g;
+
 /** Folded text with multi-word spellings and `$TICKER` replaced by canonical tokens. */
 export function canonicalPhrases(folded: string): string {
-  let out = applyLexicon(folded).replace(/\$([a-z]{2,6})\b/g, ' $1 ');
+  let out = applyLexicon(folded)
+    .replace(/\$([a-z]{2,6})\b/g, ' $1 ')
+    .replace(WIN_THE_FINAL, '$1 the $2champion');
   for (const [re, token] of PHRASES) out = out.replace(re, token);
   return out;
 }

@@ -15,7 +15,7 @@ import {
   type TimeMention,
 } from './dates.js';
 import { canonicalPhrases, canonicalToken, isEntity, kalshiSeriesEntity } from './entities.js';
-import { kalshiTitleFromTicker, lexiconVersion } from './lexicon.js';
+import { kalshiOptionId, kalshiTitleFromTicker, lexiconVersion } from './lexicon.js';
 import { type ResolutionFacts, resolutionFacts } from './resolution.js';
 import { contentTokens, fold } from './text.js';
 import { asTouch, extractThreshold, type Threshold } from './thresholds.js';
@@ -72,6 +72,11 @@ export interface MatchFeatures {
   rate: boolean;
   /** Deadline phrasing (`by`/`before` a date) of something that can happen any time before it. */
   cumulative: boolean;
+  /**
+   * Something that happens once, asked over a calendar year (`Will MetaMask launch a token in 2025?`): it implies the
+   * same thing by any deadline from that year's end on. No threshold, no rate decision, no point event.
+   */
+  yearWindow?: boolean;
   /** Exclusive-outcome wording (who wins, winner, nominee): options of one event exclude each other. */
   exclusive: boolean;
   /** The finishing place asked about (`second place`, `finish third`, `runner-up`); null when none is named. */
@@ -80,6 +85,11 @@ export interface MatchFeatures {
   window: Window | null;
   /** How the market resolves as far as its text says (deadline, settlement source, inclusiveness, void rules). */
   resolution: ResolutionFacts;
+  /**
+   * Nothing says what the market asks: a Kalshi record that kept its ticker alone, which no series grammar reads.
+   * Its only words are the ticker's codes, so no rule can tell it from another market of its series and day.
+   */
+  unread?: boolean;
   /** Hash of the inputs matching reads: equal fingerprints need no relinking. */
   fingerprint: string;
 }
@@ -139,20 +149,41 @@ function parse(text: string, reference: Date | null): Parsed {
   return { dates: d.dates, times: t.times, place: p.place, rest: p.rest };
 }
 
-/** Tokens of words written with a capital in the original text (names), canonicalised. */
+const NAME_JOINERS: ReadonlySet<string> = new Set(['and', 'of', 'de', 'del', '&']);
+
+/**
+ * Tokens of words written with a capital in the original text (names), canonicalised: each word alone, and each run
+ * of capitalised words (joined by `and`, `of`, `de`, `&`) as one name, so a name the lexicon spells in several words
+ * (`Man City` → manchester city) reads as the lexicon's words.
+ */
 function properTokens(text: string): Set<string> {
   const out = new Set<string>();
   const raw = text.split(/[^\p{L}\p{N}$&.'-]+/u);
+  let run: string[] = [];
+  const flush = () => {
+    while (run.length > 0 && NAME_JOINERS.has(run[run.length - 1] ?? '')) run.pop();
+    if (run.length > 1) for (const t of tokensOf(run.join(' '))) out.add(t);
+    run = [];
+  };
   for (const w of raw) {
-    if (!/^\p{Lu}/u.test(w)) continue;
+    // A name word starts with a capital, or with digits then letters (`76ers`, `49ers`).
+    if (!/^(?:\p{Lu}|\p{N}+\p{L})/u.test(w)) {
+      if (run.length > 0 && NAME_JOINERS.has(w)) run.push(w);
+      else flush();
+      continue;
+    }
+    run.push(w);
     for (const t of tokensOf(w)) out.add(t);
   }
+  flush();
   return out;
 }
 
-// A name of up to four capitalised words, which may be joined by `and`, `of`, `de`, `&` (`Bosnia and Herzegovina`).
+// A name of up to four capitalised words, which may be joined by `and`, `of`, `de`, `&` (`Bosnia and Herzegovina`),
+// before the verb of a contest: `win`, `be elected`, or `be the … champion/winner/MVP` (`Will Lando Norris be the 2026
+// F1 Drivers' Champion?`, predict.fun's wording).
 const WINNER_RE =
-  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+(?:(?:and|of|de|del|&)\s+)?){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected|be the nominee|be nominated|finish|come)\b/u;
+  /(?:^|\bwill\s+|\bcan\s+)(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+(?:(?:and|of|de|del|&)\s+)?){0,3}(?:\p{Lu}|\p{N}+\p{L})[\p{L}\p{N}.'&-]*)\s+(?:to\s+)?(?:win|beat|defeat|be elected|be the nominee|be nominated|be\s+(?:the\s+)?(?=[^?]{0,60}\b(?:[Cc]hampions?|[Ww]inners?|MVP)\b)|finish|come)\b/u;
 /** The person someone picks (`Will Trump next nominate Kevin Warsh as Fed Chair?`): the option is the object. */
 const PICKED_RE =
   /\b(?:nominate|appoint|pick|name|choose|select)\s+((?:\p{Lu}[\p{L}\p{N}.'&-]*\s+){0,3}\p{Lu}[\p{L}\p{N}.'&-]*)\s+(?:as|for|to)\b/u;
@@ -292,8 +323,8 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     m.exchange === 'kalshi' &&
     m.exchange_market_id !== undefined &&
     m.question.trim() === m.exchange_market_id;
-  const question =
-    (untitled && kalshiTitleFromTicker(m.exchange_market_id as string)) || withoutTags(m.question);
+  const rebuilt = untitled ? kalshiTitleFromTicker(m.exchange_market_id as string) : null;
+  const question = rebuilt || withoutTags(m.question);
   const groupTitle = untitled && m.group_title === m.question ? '' : (m.group_title ?? '').trim();
   const context =
     groupTitle.length > 0 && groupTitle !== question && !question.includes(groupTitle) ? groupTitle : null;
@@ -324,9 +355,13 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
 
   // Opinion's categorical children (`parent - option`): one option of one outcome, exclusive by construction.
   const dashLayout = dashContext !== null && question.startsWith(`${dashContext} - `);
-  const option = dashLayout
+  let option = dashLayout
     ? dashOption(question.slice(dashContext.length + 3))
     : optionTokens(question, context, eventTokens, questionTokens);
+  // A Kalshi option named by its ticker code in a series the lexicon lists (KXNBA-26-LAL, titled only `Los Angeles
+  // L`): the lexicon's name for it, so it compares with the full name other venues write.
+  const coded = m.exchange === 'kalshi' && m.exchange_market_id ? kalshiOptionId(m.exchange_market_id) : null;
+  if (coded !== null) option = [...new Set(tokensOf(coded.replace(/_/g, ' ')))].sort();
   for (const t of option) tokenSet.add(t);
   const tokens = [...tokenSet].sort();
   const optionSet = new Set(option);
@@ -359,15 +394,23 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
   const cumulative =
     !rate && !pointEvent && date !== null && (date.preposition === 'by' || date.preposition === 'before');
   const exclusive = rate || dashLayout || EXCLUSIVE_CUES.test(allText);
+  const yearWindow =
+    !rate &&
+    !pointEvent &&
+    !exclusive &&
+    threshold === null &&
+    date !== null &&
+    date.precision === 'year' &&
+    date.preposition === 'in' &&
+    !date.iso.startsWith('????');
 
   const touch = threshold?.comparator === 'touch_up' || threshold?.comparator === 'touch_down';
   const window = touch ? windowOf(date, cumulative, windowHint(allText)) : null;
   const endAt = endInstant(m.end_date);
   // The day the market states (title, rules or Kalshi ticker), year known; an end date alone is the close time.
+  const lastDay = date === null || date.source === 'end' ? null : deadlineDay(date);
   const statedDay =
-    date !== null && date.precision === 'day' && !date.iso.startsWith('????') && date.source !== 'end'
-      ? { iso: date.iso, source: date.source as 'text' | 'rules' | 'ticker' }
-      : null;
+    lastDay === null ? null : { iso: lastDay, source: date?.source as 'text' | 'rules' | 'ticker' };
   const resolution = resolutionFacts({
     question: `${question} ${groupTitle}`,
     rules: m.rules || m.description || '',
@@ -392,12 +435,31 @@ export function extractFeatures(m: MatchInput): MatchFeatures {
     time,
     rate,
     cumulative,
+    ...(yearWindow ? { yearWindow } : {}),
     exclusive,
     place: q.place ?? c?.place ?? null,
     window,
     resolution,
+    ...(untitled && !rebuilt ? { unread: true } : {}),
     fingerprint: fingerprintOf(m),
   };
+}
+
+/**
+ * The last day a stated date leaves the market open, year known: the day itself; a month's or a year's last day
+ * (`in April 2026`, `in 2026`); the day before a month or year a market must happen `before` (`before 2027` is by
+ * December 31, 2026). null for a date without its year.
+ */
+export function deadlineDay(date: MarketDate): string | null {
+  if (date.iso.startsWith('????')) return null;
+  if (date.precision === 'day') return date.iso;
+  const [y = 0, m] = date.iso.split('-').map(Number);
+  const before = date.preposition === 'before';
+  if (date.precision === 'year') return before ? `${y - 1}-12-31` : `${y}-12-31`;
+  const month = m ?? 1;
+  // Day 0 of the next month is this month's last; day 0 of this month is the previous month's last.
+  const last = new Date(Date.UTC(y, before ? month - 1 : month, 0));
+  return last.toISOString().slice(0, 10);
 }
 
 /** Tokens of the event: everything but the option. */

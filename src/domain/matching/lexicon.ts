@@ -18,6 +18,11 @@ export const LexiconEntry = Type.Object({
   venues: Type.Optional(Type.Record(Type.String(), Type.String())),
   /** Ticker codes Kalshi gives the option in a recorded event (`KXMENWORLDCUP-26-BIH`). */
   kalshi_codes: Type.Optional(Type.Array(Type.String())),
+  /**
+   * `SERIES-CODE`: the code Kalshi names this option by in one series' tickers (`KXNBA-CLE` for KXNBA-26-CLE, whose
+   * yes_sub_title is only the city `Cleveland`). Scoped by series, since codes repeat across leagues (BOS).
+   */
+  kalshi_options: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Z0-9]+-[A-Z0-9]+$' }))),
   /** Where the entry comes from: a recorded payload, a venue's documentation, a public standard. */
   source: Type.String({ minLength: 8 }),
 });
@@ -44,6 +49,9 @@ interface Compiled {
   entities: Set<string>;
   settlement: RegExp | null;
   settlementIds: Map<string, string>;
+  /** Kalshi ticker codes of an option (`BIH`) → the entry's id. */
+  kalshiCodes: Map<string, string>;
+  kalshiOptions: Map<string, string>;
 }
 
 const checkFile = Compile(LexiconFile);
@@ -62,6 +70,7 @@ function readLexiconFile(url: URL | string): LexiconFile {
 const BUILT_IN: ReadonlyArray<readonly [string, Kind]> = [
   ['competitions.json', 'competitions'],
   ['countries.json', 'names'],
+  ['teams.json', 'names'],
   ['settlement-sources.json', 'settlement'],
 ];
 
@@ -72,19 +81,25 @@ function escapeRegex(text: string): string {
 function alternation(names: Iterable<string>): RegExp | null {
   const list = [...new Set(names)].sort((a, b) => b.length - a.length || a.localeCompare(b));
   if (list.length === 0) return null;
-  return new RegExp(`(?<![a-z0-9])(?:${list.map(escapeRegex).join('|')})(?![a-z0-9])`, 'g');
+  // A name starts and ends at a word's edge; `_` (an id already written, `manchester_city`) and `-` (a hyphenated
+  // word, `inter-bank`) are inside a word, so a short name (`inter`) is never read out of one.
+  return new RegExp(`(?<![a-z0-9_-])(?:${list.map(escapeRegex).join('|')})(?![a-z0-9_-])`, 'g');
 }
 
 function compile(files: ReadonlyArray<{ file: LexiconFile; kind: Kind }>): Compiled {
   const phraseIds = new Map<string, string>();
   const settlementIds = new Map<string, string>();
   const entities = new Set<string>();
+  const kalshiCodes = new Map<string, string>();
+  const kalshiOptions = new Map<string, string>();
   const versions: string[] = [];
   for (const { file, kind } of files) {
     versions.push(file.version);
     for (const e of file.entries) {
       const target = kind === 'settlement' ? settlementIds : phraseIds;
       for (const name of e.names) target.set(fold(name).replace(/\s+/g, ' ').trim(), e.id);
+      for (const code of e.kalshi_codes ?? []) kalshiCodes.set(code.toUpperCase(), e.id);
+      for (const key of e.kalshi_options ?? []) kalshiOptions.set(key, e.id);
       if (kind === 'competitions') entities.add(e.id);
     }
   }
@@ -95,6 +110,8 @@ function compile(files: ReadonlyArray<{ file: LexiconFile; kind: Kind }>): Compi
     entities,
     settlement: alternation(settlementIds.keys()),
     settlementIds,
+    kalshiCodes,
+    kalshiOptions,
   };
 }
 
@@ -136,6 +153,21 @@ export function applyLexicon(folded: string): string {
     return id === undefined ? folded : ` ${id} `;
   }
   return folded.replace(re, (m) => ` ${active.phraseIds.get(m.replace(/\s+/g, ' ')) ?? m} `);
+}
+
+/** The id a Kalshi option code stands for (`BIH` → bosniaherzegovina), from the entries' `kalshi_codes`. */
+export function kalshiCodeId(code: string): string | null {
+  return active.kalshiCodes.get(code.toUpperCase()) ?? null;
+}
+
+/**
+ * The option a Kalshi ticker names by its series and last code (`KXNBA-26-LAL` → `los_angeles_lakers`), as the
+ * lexicon's `kalshi_options` list it; null when the series or the code is not listed.
+ */
+export function kalshiOptionId(ticker: string): string | null {
+  const parts = ticker.toUpperCase().split('-');
+  if (parts.length < 2) return null;
+  return active.kalshiOptions.get(`${parts[0]}-${parts[parts.length - 1]}`) ?? null;
 }
 
 /** Competition ids: named events two markets must share to be about the same thing. */

@@ -99,9 +99,13 @@ export function ladderKeys(f: MatchFeatures): string[] {
   return keys;
 }
 
-/** Deadline ladders: same subject token and threshold, cumulative phrasing; the rungs are the dates. */
+/**
+ * Deadline ladders: same subject token and threshold, cumulative phrasing (or a one-off over a year, whose rung is
+ * the year's end); the rungs are the dates.
+ */
 export function deadlineKeys(f: MatchFeatures): string[] {
-  if (!f.cumulative || f.date === null || f.date.precision === 'year') return [];
+  if (f.date === null) return [];
+  if (f.yearWindow !== true && (!f.cumulative || f.date.precision === 'year')) return [];
   const thr = thresholdPart(f);
   return blockTokens(f).map((token) => `D|${token}|${thr}`);
 }
@@ -119,8 +123,14 @@ export function windowKeys(f: MatchFeatures): string[] {
 
 /** The numeric rung of a market in a ladder group: its threshold, or its date (days since the epoch). */
 export function rungOf(f: MatchFeatures, key: string): number {
-  if (key.startsWith('D|'))
-    return Math.floor(Date.parse((f.date?.iso ?? '').padEnd(10, '-01').slice(0, 10)) / 86_400_000);
+  if (key.startsWith('D|')) {
+    let iso = f.date?.precision === 'year' ? `${f.date.iso}-12-31` : (f.date?.iso ?? '');
+    // A day given without its year (`by June 30?`) is the closing year's; with no close either, it has no rung (NaN).
+    if (iso.startsWith('????') && f.endDay !== null) iso = f.endDay.slice(0, 4) + iso.slice(4);
+    // (Date.parse reads `????-06-30` as a day of 2001: the yearless day is told apart before it is parsed.)
+    if (iso.startsWith('????')) return Number.NaN;
+    return Math.floor(Date.parse(iso.padEnd(10, '-01').slice(0, 10)) / 86_400_000);
+  }
   return f.threshold?.value ?? 0;
 }
 

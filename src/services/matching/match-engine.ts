@@ -10,8 +10,11 @@
 //  4. Ladder links go to the nearest rung per exchange (implication is transitive; every rung is not linked to every
 //     other), symmetric: a pair is linked when either side is the other's nearest.
 import type { ExchangeId } from '../../domain/exchanges.js';
-import { comparePair, type PairVerdict, tokenWeight } from '../../domain/matching/compare.js';
+import { comparePair, mirror, type PairVerdict, tokenWeight } from '../../domain/matching/compare.js';
+import { tierOf } from '../../domain/matching/confidence.js';
 import { extractFeatures, type MatchFeatures, type MatchInput } from '../../domain/matching/features.js';
+import { optionForm } from '../../domain/matching/options.js';
+import { resolutionCheck } from '../../domain/matching/resolution.js';
 import {
   blockKeys,
   coarseDatePart,
@@ -104,6 +107,8 @@ export class MatchEngine {
   private readonly index = new Postings();
   private readonly probes = new Postings();
   private readonly ladders = new Postings();
+  /** Options of each event (svc_group_id): what the event-alignment pass reads. */
+  private readonly members = new Postings();
   private live = 0;
   private skippedBlocks = 0;
   /** Coarse date parts (months, years) of the dated markets, counted: what an undated market looks up. */
@@ -218,11 +223,17 @@ export class MatchEngine {
         const members = this.ladders.get(key);
         if (members.length <= this.maxBlock) for (const m of members) scope.add(m);
       }
+      // Its event's other options: their option-pass links read which of them have twins (alignedOptions).
+      const siblings = f.group === null ? NONE : this.members.get(f.group);
+      if (siblings.length <= this.maxBlock) for (const m of siblings) scope.add(m);
     }
     const ids = [...scope];
+    this.verdicts = new Map();
+    this.coCache = new Map();
+    const extra = this.farEnds(scope);
     return {
       scope: ids.map((id) => (this.features[id] as MatchFeatures).svcId),
-      links: [...this.walk(ids, false)],
+      links: [...this.walk(ids, false, extra)],
     };
   }
 
@@ -232,6 +243,7 @@ export class MatchEngine {
     for (const k of keys.index) this.index.add(k, id);
     for (const k of keys.probe) this.probes.add(k, id);
     for (const k of groupKeys(f)) this.ladders.add(k, id);
+    if (f.group !== null) this.members.add(f.group, id);
     const part = coarseDatePart(f);
     if (part !== null) this.coarseParts.set(part, (this.coarseParts.get(part) ?? 0) + 1);
   }
@@ -243,6 +255,7 @@ export class MatchEngine {
     for (const k of keys.index) this.index.remove(k, id);
     for (const k of keys.probe) this.probes.remove(k, id);
     for (const k of groupKeys(f)) this.ladders.remove(k, id);
+    if (f.group !== null) this.members.remove(f.group, id);
     const part = coarseDatePart(f);
     if (part !== null) {
       const left = (this.coarseParts.get(part) ?? 1) - 1;
@@ -346,7 +359,18 @@ export class MatchEngine {
       return adjacency;
     }
     const byExchange = new Map<ExchangeId, Array<{ id: number; rung: number }>>();
+    // A rung that cannot be placed (a deadline without its year or a close) may be any rung on another exchange's
+    // ladder: it is paired with each of them, and comparePair decides.
+    const unplaced = rungs.filter((r) => Number.isNaN(r.rung));
+    for (const x of unplaced) {
+      for (const y of rungs) {
+        if (x.ex === y.ex || x.id === y.id) continue;
+        link(x.id, y.id);
+        link(y.id, x.id);
+      }
+    }
     for (const r of rungs) {
+      if (Number.isNaN(r.rung)) continue;
       const list = byExchange.get(r.ex);
       if (list) list.push(r);
       else byExchange.set(r.ex, [r]);
@@ -420,11 +444,21 @@ export class MatchEngine {
    * Links with an endpoint in `ids`. A full walk (`everything`) emits each pair from its lower id only and forgets
    * a market's verdicts and best matches once it is done, so it holds no link and no per-pair state behind it.
    */
-  private *walk(ids: readonly number[], everything: boolean): Generator<EngineLink> {
+  private *walk(
+    ids: readonly number[],
+    everything: boolean,
+    extra: readonly number[] = [],
+  ): Generator<EngineLink> {
     this.verdicts = new Map();
     this.groupCache = new Map();
+    this.coCache = new Map();
+    this.alignCache = new Map();
     const bestCache = new Map<number, Map<ExchangeId, number>>();
     const seen = new Set<string>();
+    // Links derived through twins are found from either end (see throughTwins): each is emitted once.
+    const derivedSeen = new Set<string>();
+    const scopeSet = everything ? null : new Set(ids);
+    let onlyInto: Set<number> | null = null;
     const linkOf = (x: number, y: number, v: PairVerdict): EngineLink => {
       const [lo, hi] = x < y ? [x, y] : [y, x];
       const fa = this.features[lo] as MatchFeatures;
@@ -433,7 +467,20 @@ export class MatchEngine {
       return { ...v, a: fa.svcId, b: fb.svcId };
     };
     try {
-      for (const x of ids) {
+      for (const x of [...ids, ...extra]) {
+        if (extra.length > 0 && onlyInto === null && !(scopeSet as Set<number>).has(x)) {
+          // Past the scope: markets whose twin is related to a market in scope, read for their derived links only.
+          onlyInto = scopeSet;
+        }
+        if (onlyInto !== null) {
+          for (const d of this.throughTwins(x, bestCache)) {
+            const key = x < d.z ? `${x}:${d.z}` : `${d.z}:${x}`;
+            if (!onlyInto.has(d.z) || seen.has(key)) continue;
+            seen.add(key);
+            yield this.derivedLink(x, d);
+          }
+          continue;
+        }
         if (everything) {
           this.memoOnly = x;
           this.verdicts = new Map();
@@ -468,14 +515,236 @@ export class MatchEngine {
           const v = this.verdict(x, y);
           if (v && v.relation === 'co_dependent' && fresh(y)) yield linkOf(x, y, v);
         }
+        for (const o of this.alignedOptions(x, bestCache)) {
+          if (everything && o.z < x) continue;
+          if (fresh(o.z)) yield this.derivedLink(x, o);
+        }
+        for (const d of this.throughTwins(x, bestCache)) {
+          const key = x < d.z ? `${x}:${d.z}` : `${d.z}:${x}`;
+          if (derivedSeen.has(key) || (!everything && seen.has(key))) continue;
+          derivedSeen.add(key);
+          if (!everything) seen.add(key);
+          yield this.derivedLink(x, d);
+        }
         if (everything) bestCache.delete(x);
       }
     } finally {
       this.memoOnly = null;
       this.verdicts = new Map();
       this.groupCache = new Map();
+      this.coCache = new Map();
+      this.alignCache = new Map();
     }
   }
+
+  /** A derived link as an engine link, its direction read from its lower id as every link's is. */
+  private derivedLink(x: number, d: Derived): EngineLink {
+    const [lo, hi] = x < d.z ? [x, d.z] : [d.z, x];
+    return {
+      ...d.verdict,
+      direction: lo === x ? d.verdict.direction : mirror(d.verdict.direction),
+      a: (this.features[lo] as MatchFeatures).svcId,
+      b: (this.features[hi] as MatchFeatures).svcId,
+    };
+  }
+
+  private alignCache = new Map<string, Map<ExchangeId, { group: string; votes: number }>>();
+
+  /**
+   * The events on other exchanges an event is aligned with: for each exchange, the event holding the twins of most
+   * of its options, when at least two options are twinned there and no other event of that exchange ties.
+   */
+  private alignmentOf(
+    group: string,
+    bestCache: Map<number, Map<ExchangeId, number>>,
+  ): Map<ExchangeId, { group: string; votes: number }> {
+    const known = this.alignCache.get(group);
+    if (known) return known;
+    const votes = new Map<ExchangeId, Map<string, number>>();
+    const list = this.members.get(group);
+    if (list.length <= this.maxBlock) {
+      for (const s of list) {
+        for (const t of this.twinsOf(s, bestCache)) {
+          const ft = this.features[t] as MatchFeatures;
+          if (ft.group === null) continue;
+          let byGroup = votes.get(ft.exchange);
+          if (!byGroup) {
+            byGroup = new Map();
+            votes.set(ft.exchange, byGroup);
+          }
+          byGroup.set(ft.group, (byGroup.get(ft.group) ?? 0) + 1);
+        }
+      }
+    }
+    const out = new Map<ExchangeId, { group: string; votes: number }>();
+    for (const [ex, byGroup] of votes) {
+      const ranked = [...byGroup].sort((p, q) => q[1] - p[1]);
+      const [top, second] = ranked;
+      if (top && top[1] >= 2 && (!second || second[1] < top[1]))
+        out.set(ex, { group: top[0], votes: top[1] });
+    }
+    if (this.alignCache.size >= 4_096) this.alignCache.clear();
+    this.alignCache.set(group, out);
+    return out;
+  }
+
+  /**
+   * Events first, then options: x's twin inside an event aligned with x's own, on an exchange where x has none,
+   * matched by a form only an aligned event makes safe (domain/matching/options.ts: containment, a ticker code) and
+   * only when the match is the one both ways among the options still without a twin there. Symmetric: the other
+   * side reaches x by the same rule (the two events must be each other's alignment).
+   */
+  private *alignedOptions(x: number, bestCache: Map<number, Map<ExchangeId, number>>): Generator<Derived> {
+    const fx = this.features[x] as MatchFeatures;
+    if (fx.group === null) return;
+    const twinned = new Set(
+      this.twinsOf(x, bestCache).map((t) => (this.features[t] as MatchFeatures).exchange),
+    );
+    for (const [ex, aligned] of this.alignmentOf(fx.group, bestCache)) {
+      if (twinned.has(ex) || ex === fx.exchange) continue;
+      if (this.alignmentOf(aligned.group, bestCache).get(fx.exchange)?.group !== fx.group) continue;
+      const open = (group: string, onto: ExchangeId) =>
+        this.members
+          .get(group)
+          .filter(
+            (m) =>
+              !this.twinsOf(m, bestCache).some((t) => (this.features[t] as MatchFeatures).exchange === onto),
+          );
+      const theirs = open(aligned.group, fx.exchange);
+      const matches = (p: MatchFeatures, q: MatchFeatures) =>
+        sameCondition(p, q) ? optionForm(p.option, q.option, p.svcId, q.svcId) : null;
+      const found = theirs.filter((m) => matches(fx, this.features[m] as MatchFeatures) !== null);
+      if (found.length !== 1) continue;
+      const z = found[0] as number;
+      const fz = this.features[z] as MatchFeatures;
+      const ours = open(fx.group, ex).filter((m) => matches(this.features[m] as MatchFeatures, fz) !== null);
+      if (ours.length !== 1 || ours[0] !== x) continue;
+      const form = matches(fx, fz) as string;
+      const confidence = aligned.votes >= 3 ? 0.9 : 0.8;
+      const [lo, hi] = x < z ? [fx, fz] : [fz, fx];
+      yield {
+        z,
+        verdict: {
+          relation: 'same_market',
+          confidence,
+          tier: tierOf(confidence),
+          source: 'hierarchical',
+          dependencyType: null,
+          direction: null,
+          evidence: [
+            // Written from the lower id's side, so both ends derive the same link.
+            `event ${lo.group} aligned with ${hi.group} (${aligned.votes} options twinned)`,
+            `option ${lo.option.join(' ') || lo.svcId} ~ ${hi.option.join(' ') || hi.svcId}: ${form}, the only match both ways`,
+          ],
+          resolution: resolutionCheck(lo.resolution, hi.resolution),
+        },
+      };
+    }
+  }
+
+  /** x's same_market twins: the best candidate on each other exchange that has x as its own best there. */
+  private twinsOf(x: number, bestCache: Map<number, Map<ExchangeId, number>>): number[] {
+    const ex = (this.features[x] as MatchFeatures).exchange;
+    const out: number[] = [];
+    for (const y of this.best(x, bestCache).values()) {
+      if (this.best(y, bestCache).get(ex) === x) out.push(y);
+    }
+    return out;
+  }
+
+  /** Co-dependent links of a market as comparePair sees them (candidates and ladder neighbours), cached per walk. */
+  private coCache = new Map<number, Array<{ z: number; v: PairVerdict }>>();
+
+  private coNeighbours(y: number): Array<{ z: number; v: PairVerdict }> {
+    const known = this.coCache.get(y);
+    if (known) return known;
+    const out: Array<{ z: number; v: PairVerdict }> = [];
+    const seen = new Set<number>();
+    for (const z of [...this.candidates(y), ...this.ladderNeighbours(y)]) {
+      if (seen.has(z)) continue;
+      seen.add(z);
+      const v = this.verdict(y, z);
+      if (v?.relation === 'co_dependent') out.push({ z, v });
+    }
+    // Bounded: a full walk visits markets in id order, so the twins it reads are mostly recent ones.
+    if (this.coCache.size >= 4_096) this.coCache.clear();
+    this.coCache.set(y, out);
+    return out;
+  }
+
+  /**
+   * Dependencies carried across a twin: x ≡ y (same_market) and y related to z (co_dependent) make x related to z
+   * the same way (A ≡ A′ and A′ excludes B ⇒ A excludes B; A′ implies B ⇒ A implies B), where comparePair says
+   * nothing about x and z directly (another venue's phrasing it cannot read). The evidence names the chain. A pair is
+   * derived from either end (x's twin, or z's twin when z is processed), so every walk finds the same set.
+   */
+  private *throughTwins(x: number, bestCache: Map<number, Map<ExchangeId, number>>): Generator<Derived> {
+    const twins = this.twinsOf(x, bestCache);
+    if (twins.length === 0) return;
+    const fx = this.features[x] as MatchFeatures;
+    const twinSet = new Set(twins);
+    const done = new Set<number>();
+    const ordered = twins
+      .map((y) => ({ y, f: this.features[y] as MatchFeatures }))
+      .sort((p, q) => (p.f.svcId < q.f.svcId ? -1 : 1));
+    for (const { y, f: fy } of ordered) {
+      const twin = this.verdict(x, y);
+      if (twin?.relation !== 'same_market') continue;
+      for (const { z, v } of this.coNeighbours(y)) {
+        if (z === x || twinSet.has(z) || done.has(z)) continue;
+        done.add(z);
+        const fz = this.features[z] as MatchFeatures;
+        // A pair comparePair decides (linked or not) is decided; only what it cannot read is derived.
+        if (this.verdict(x, z) !== null) continue;
+        const yToZ = y < z ? v.direction : mirror(v.direction);
+        const confidence = Math.min(twin.confidence, v.confidence);
+        yield {
+          z,
+          verdict: {
+            relation: 'co_dependent',
+            confidence,
+            tier: tierOf(confidence),
+            source: 'deterministic_graph',
+            dependencyType: v.dependencyType,
+            direction: yToZ,
+            evidence: [
+              `through twin ${fy.svcId}: ${fx.svcId} ≡ ${fy.svcId} (same_market ${twin.confidence.toFixed(3)}), ${fy.svcId} ${v.dependencyType} ${yToZ} ${fz.svcId}`,
+              ...v.evidence.map((e) => `twin's link: ${e}`),
+            ],
+          },
+        };
+      }
+    }
+  }
+
+  /**
+   * Markets outside `scope` whose derived links may end in it: the twins of the markets related to it (a link z ~ s
+   * derived from z's twin w, w related to s, is found from z's side only).
+   */
+  private farEnds(scope: ReadonlySet<number>): number[] {
+    const bestCache = new Map<number, Map<ExchangeId, number>>();
+    const out = new Set<number>();
+    for (const s of scope) {
+      for (const { z: w } of this.coNeighbours(s)) {
+        for (const t of this.twinsOf(w, bestCache)) if (!scope.has(t)) out.add(t);
+      }
+    }
+    return [...out];
+  }
+}
+
+interface Derived {
+  z: number;
+  verdict: PairVerdict;
+}
+
+/** The two options ask the same thing of their option: the same condition (threshold) and finishing place. */
+function sameCondition(a: MatchFeatures, b: MatchFeatures): boolean {
+  if ((a.place ?? 1) !== (b.place ?? 1)) return false;
+  const ta = a.threshold;
+  const tb = b.threshold;
+  if (ta === null || tb === null) return ta === tb;
+  return ta.comparator === tb.comparator && ta.value === tb.value && ta.high === tb.high;
 }
 
 /** Every ladder, deadline and window group a market belongs to. */

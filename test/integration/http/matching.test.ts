@@ -4,6 +4,7 @@
 // nothing, and a market listed afterwards is linked by relinking only its neighbourhood.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { devSet } from '../../../bench/matching/labelled-set.js';
 import { type RunningSimVenue, SIM_VENUE_LAUNCHERS } from '../../../src/cli/sandbox-venues.js';
 import { loadConfig } from '../../../src/config/load.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
@@ -294,4 +295,48 @@ test('a pass that changed nothing relinks nothing; a new listing relinks only it
       `${other} → new`,
     );
   }
+});
+
+// Real rows in the venues' own words (test/fixtures/matching-real-dev): Polymarket's `by June 30?` (no year) and
+// predict.fun's `by June 30, 2026` are twins; predict.fun's `in 2025` implies the 2026 deadline, which comparePair
+// cannot see against Polymarket's yearless day: the link is derived across the twin. Served on both sides, with the
+// direction read from each side and the chain in its stored evidence.
+test('a cross-venue co_dependent link derived through a twin is listed from both sides', async () => {
+  const db = server.runtime.store.db;
+  const [template] = [
+    ...(await markets([(await sharedKeys(false))[0]?.[1][0] as string], 'include_matches=false')).values(),
+  ];
+  assert.ok(template);
+  const rows = devSet().markets.filter((m) =>
+    ['polymarket:657287', 'predictfun:928', 'predictfun:927'].includes(m.svc_id),
+  );
+  assert.equal(rows.length, 3);
+  const listed: Market[] = rows.map((r) => {
+    const { status: _status, outcomes: _outcomes, ...fields } = r;
+    // Only the recorded fields: none of the template's own text, dates or rules.
+    const { description: _d, rules: _r, end_date: _e, ...bare } = template;
+    return {
+      ...bare,
+      group_title: '',
+      end_date: null,
+      ...fields,
+      svc_group_id: r.svc_group_id ?? r.svc_id,
+      exchange_market_id: r.exchange_market_id ?? r.svc_id.slice(r.svc_id.indexOf(':') + 1),
+    };
+  });
+  await new MarketsRepo(db, server.runtime.store.dialect).upsertMany(listed, new Date().toISOString());
+  server.runtime.matching.observe(listed);
+  await server.runtime.matching.flush();
+  const got = await markets(listed.map((m) => m.svc_id));
+  const twin = got.get('polymarket:657287')?.matched_markets?.find((l) => l.svc_id === 'predictfun:928');
+  assert.ok(twin?.resolution_check, 'the twins are matched, with their resolution check');
+  const there = got.get('predictfun:927')?.related_markets?.find((l) => l.svc_id === 'polymarket:657287');
+  const back = got.get('polymarket:657287')?.related_markets?.find((l) => l.svc_id === 'predictfun:927');
+  assert.ok(there && back, JSON.stringify([...got.values()].map((m) => [m.svc_id, m.related_markets])));
+  assert.equal(there.dependency_type, 'date_ladder');
+  assert.equal(there.dependency_direction, 'implies', 'a 2025 launch is a launch by June 30, 2026');
+  assert.equal(back.dependency_type, 'date_ladder');
+  assert.equal(back.dependency_direction, 'implied_by');
+  const evidence = await new LinksRepo(db).evidence('predictfun:927', 'polymarket:657287', 'co_dependent');
+  assert.match(evidence?.[0] ?? '', /^through twin predictfun:928/);
 });
