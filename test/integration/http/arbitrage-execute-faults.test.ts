@@ -87,8 +87,9 @@ async function pair(n: number): Promise<{ poly: Market; kalshi: Market }> {
       if (k) pairList.push({ poly: m, kalshi: cat.markets.get(k.svc_id) as Market });
     }
   }
-  const p = pairList[n];
-  assert.ok(p, `at least ${n + 1} propositions on polymarket and kalshi`);
+  // Fewer pairs than tests: each test reads its books afresh, so a pair is used again after the others.
+  const p = pairList[n % pairList.length];
+  assert.ok(p, 'propositions on polymarket and kalshi');
   return p;
 }
 
@@ -246,11 +247,11 @@ for (const [n, risk] of [
 ] as const) {
   test(`the first leg refused (${risk}): nothing else is sent, nothing is held`, async () => {
     const p = await pair(n);
-    const s = await sides(p, 10);
+    const s = await sides(p, 20);
     const got = await executeWithFault(
       s[0].exchange,
       { error_rate: 1, error_status: 400 },
-      { legs: legsOf(p), size: '10', max_cost: '2', on_leg_risk: risk },
+      { legs: legsOf(p), size: '20', max_cost: '2', on_leg_risk: risk },
     );
     assert.equal(got.legs.length, 1, JSON.stringify(got.legs));
     assert.equal(got.legs[0]?.svc_id, s[0].market.svc_id, 'the thinner book went first');
@@ -260,7 +261,7 @@ for (const [n, risk] of [
     assert.equal(got.fees, 0);
     assert.equal(got.realised_edge, 0);
     assert.equal(got.residual, null);
-    checkFigures(got, s);
+    assert.deepEqual(got.legs[0]?.figures, { filled: 0, est_avg_price: null, est_notional: 0, est_fee: 0 });
   });
 }
 
@@ -270,11 +271,11 @@ for (const [n, risk] of [
 ] as const) {
   test(`the second leg refused (${risk}): ${risk === 'unwind' ? 'the excess sold on the first venue' : 'the excess held as residual'}`, async () => {
     const p = await pair(n);
-    const s = await sides(p, 10);
+    const s = await sides(p, 20);
     const got = await executeWithFault(
       s[1].exchange,
       { error_rate: 1, error_status: 400 },
-      { legs: legsOf(p), size: '10', max_cost: '2', on_leg_risk: risk },
+      { legs: legsOf(p), size: '20', max_cost: '2', on_leg_risk: risk },
     );
     assert.equal(got.legs[1]?.state, 'rejected', JSON.stringify(got.legs));
     checkFigures(got, s);
@@ -298,7 +299,7 @@ for (const [n, risk] of [
 ] as const) {
   test(`the second leg fills short (${risk}): its fill recomputed from the book and what was taken first`, async () => {
     const p = await pair(n);
-    const size = 10;
+    const size = 20;
     const s = await sides(p, size);
     const second = s[1];
     // What the second leg will ask: `size` at the worst price a walk of its book reaches. The other account takes
@@ -331,9 +332,14 @@ for (const [n, risk] of [
     if (risk === 'unwind') {
       const l3 = got.legs[2];
       assert.ok(l3, 'an unwind was sent');
-      assert.ok(close(l3.planned.size, excess), 'the unwind offers the excess');
+      // In whole lots (0.01): a polymarket buy is sent in whole cents of USDC, so what it filled may carry dust.
+      const lots = Math.floor(excess * 100 + 1e-6) / 100;
+      assert.ok(
+        close(l3.planned.size, lots),
+        `the unwind offers ${l3.planned.size}, the excess is ${excess}`,
+      );
       // Within a limit: the worst bid selling the excess reaches on the first venue's book as read.
-      const floor = walk(s[0].book.bids, excess).fills.at(-1)?.[0];
+      const floor = walk(s[0].book.bids, lots).fills.at(-1)?.[0];
       assert.ok(
         floor !== undefined &&
           l3.planned.limit_price <= floor + 1e-9 &&
@@ -353,7 +359,7 @@ for (const [n, risk] of [
 ] as const) {
   test(`the second leg times out (${risk}): pending, no unwind while it may have filled, reconciled and sent once`, async () => {
     const p = await pair(n);
-    const size = 10;
+    const size = 20;
     const s = await sides(p, size);
     const body = { legs: legsOf(p), size: String(size), max_cost: '2', on_leg_risk: risk };
     const key = `arb-timeout-${risk}`;
