@@ -509,7 +509,10 @@ test('WebSocket: open, update and close as the books move, each with the next se
     seqs,
     seqs.map((_, i) => i + 1),
   );
-  // Unsubscribe, then a new subscription starts its own sequence: nothing of the old one came between.
+  // Unsubscribe, then a new subscription starts its own sequence: nothing of the old one came between. Both frames
+  // go after the control bucket (3 a second, burst 3) has room for two: on a quiet machine the steps above take
+  // well under a second, and auth + subscribe + these two would otherwise find it short (a 3001, then no ready).
+  await new Promise((r) => setTimeout(r, 1_000));
   const unsubFrom = client.mark;
   client.send({ type: 'unsubscribe', arbitrage: true });
   client.send({ type: 'subscribe', arbitrage: { exchanges: ['kalshi', 'polymarket'], min_edge_bps: 50 } });
