@@ -9,7 +9,12 @@
 // alone: BENCH_ARB_PAIRS (10,000) linked pairs over in-memory books of BENCH_ARB_LEVELS (20) levels (Polymarket's
 // fee on one leg, Kalshi's on the other), CPU time per pair and per full scan, once with every pair crossing (each
 // walked to its largest profitable size) and once with one pair in ten crossing (the rest rejected at the best
-// asks, as most twins are). Figures are printed, never asserted.
+// asks, as most twins are). GET /arbitrage also prints the server's CPU time per answer (from /proc, summed over
+// the rounds) and the venue requests each answer made (the simulators' request counters): books are read through
+// the stream copy or the short REST cache, so the fan-out is at most one read per book per cache lifetime.
+// Last, POST /route/orders (polymarket + kalshi, immediate legs on both) next to POST /orders (one immediate order,
+// on each of the same two venues) with paper accounts, alternating, BENCH_ROUTE_ROUNDS (40) of each: p50 / p99,
+// the server's CPU time per request, and the ratios. Figures are printed, never asserted.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +23,7 @@ import { type ArbitrageLeg, evaluateArbitrage, mayProfit } from '../src/domain/c
 import { Decimal } from '../src/domain/decimal.js';
 import { takerFeeFunction } from '../src/domain/fees/fee-for.js';
 import type { FeeSchedule } from '../src/domain/fees/schedule.js';
-import { machineFacts } from './machine.js';
+import { machineFacts, processCpuMs } from './machine.js';
 import { startBenchStack } from './servers.js';
 import type { ServerProcess } from './spawn-server.js';
 import { envInt, fetchJson, percentile, progress } from './support.js';
@@ -30,6 +35,7 @@ const SETTINGS = {
   arbPairs: envInt('BENCH_ARB_PAIRS', 10_000),
   arbLevels: envInt('BENCH_ARB_LEVELS', 20),
   arbRounds: envInt('BENCH_ARB_ROUNDS', 100),
+  routeRounds: envInt('BENCH_ROUTE_ROUNDS', 40),
 };
 
 /** A deterministic stream of numbers in [0, 1) (the books must be the same on every run). */
@@ -114,22 +120,192 @@ async function timed(url: string, headers: Record<string, string>): Promise<numb
   return performance.now() - t0;
 }
 
+/** Wall ms of one call, and the server process's CPU ms during it (added to `cpu[kind]`). */
+async function measured(
+  pid: number,
+  cpu: Record<string, number>,
+  kind: string,
+  call: () => Promise<void>,
+): Promise<number> {
+  const c0 = processCpuMs(pid) ?? 0;
+  const t0 = performance.now();
+  await call();
+  const took = performance.now() - t0;
+  cpu[kind] = (cpu[kind] ?? 0) + ((processCpuMs(pid) ?? 0) - c0);
+  return took;
+}
+
+/** Venue requests the simulators have counted so far, all routes together. */
+async function venueRequests(controls: Record<string, string>, exchanges: string[]): Promise<number> {
+  let n = 0;
+  for (const e of exchanges) {
+    const got = await fetchJson<{ counts: Record<string, number> }>(`${controls[e]}/__sim/requests`);
+    for (const v of Object.values(got.counts)) n += v;
+  }
+  return n;
+}
+
+interface Twin {
+  poly: string;
+  kalshi: string;
+}
+
+/**
+ * POST /route/orders across polymarket and kalshi against POST /orders on each venue alone, alternating; immediate
+ * orders (ioc) that take the best asks, so every request reaches the venues. Each order is worth about $2.
+ */
+async function routeOrders(
+  url: string,
+  apiKey: string,
+  pid: number,
+  controls: Record<string, string>,
+  twins: Twin[],
+): Promise<void> {
+  const credentials: Record<string, Record<string, string>> = {};
+  for (const e of ['polymarket', 'kalshi']) {
+    const res = await fetch(`${controls[e]}/__sim/accounts`, { method: 'POST' });
+    if (res.status !== 200 && res.status !== 201) throw new Error(`${e} POST /__sim/accounts ${res.status}`);
+    credentials[e] = ((await res.json()) as { credentials: Record<string, string> }).credentials;
+  }
+  const json = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+  const times = { route: [] as number[], polymarket: [] as number[], kalshi: [] as number[] };
+  const cpu: Record<string, number> = {};
+  const statuses: Record<string, Record<number, number>> = { route: {}, polymarket: {}, kalshi: {} };
+  const count = (kind: string, status: number) => {
+    const m = statuses[kind] as Record<number, number>;
+    m[status] = (m[status] ?? 0) + 1;
+  };
+  let n = 0;
+  const seen = new Set<string>();
+  // A twin whose kalshi market is not open for trading (409) is left out of the rotation from then on.
+  const closed = new Set<Twin>();
+  for (let r = 0, at = 0; r < SETTINGS.routeRounds && at < SETTINGS.routeRounds * 4; at++) {
+    const twin = twins[at % twins.length] as Twin;
+    if (closed.has(twin)) continue;
+    let refused = false;
+    for (const [exchange, svc] of [
+      ['polymarket', twin.poly],
+      ['kalshi', twin.kalshi],
+    ] as const) {
+      const book = await fetchJson<{ market_id: string; outcome: string; asks: Array<[number, number]> }>(
+        `${url}/api/v1/orderbook?svc_id=${encodeURIComponent(svc)}&outcome=yes&limit=1`,
+        { headers: json },
+      );
+      const ask = book.asks[0]?.[0] ?? 0.5;
+      const body = JSON.stringify({
+        market_id: book.market_id,
+        outcome: book.outcome,
+        side: 'buy',
+        price: ask,
+        size: Math.max(5, Math.ceil(2 / ask)),
+        params: { order_type: 'ioc' },
+      });
+      // Only orders the venue took count (a 409 for a market not open is not the path measured).
+      const c0 = processCpuMs(pid) ?? 0;
+      const t0 = performance.now();
+      const res = await fetch(`${url}/api/v1/orders?exchange=${exchange}`, {
+        method: 'POST',
+        headers: {
+          ...json,
+          'idempotency-key': `bench-order-${++n}`,
+          'x-exchange-credentials': Buffer.from(JSON.stringify(credentials[exchange])).toString('base64'),
+        },
+        body,
+      });
+      const text = await res.text();
+      const took = performance.now() - t0;
+      const used = (processCpuMs(pid) ?? 0) - c0;
+      count(exchange, res.status);
+      if (res.status === 409) refused = true;
+      if (res.status === 200) {
+        times[exchange].push(took);
+        cpu[exchange] = (cpu[exchange] ?? 0) + used;
+      } else if (!seen.has(exchange)) {
+        seen.add(exchange);
+        progress(`POST /orders ${exchange} ${res.status}: ${text.slice(0, 300)}`);
+      }
+    }
+    if (refused) {
+      closed.add(twin);
+      continue;
+    }
+    r += 1;
+    const book = await fetchJson<{ asks: Array<[number, number]> }>(
+      `${url}/api/v1/orderbook?svc_id=${encodeURIComponent(twin.poly)}&outcome=yes&limit=1`,
+      { headers: json },
+    );
+    // Past the best polymarket level, so the split takes both venues where the books allow.
+    const amount = Math.max(10, Math.ceil((book.asks[0]?.[1] ?? 5) * 1.5));
+    times.route.push(
+      await measured(pid, cpu, 'route', async () => {
+        const res = await fetch(`${url}/api/v1/route/orders`, {
+          method: 'POST',
+          headers: { ...json, 'idempotency-key': `bench-route-${++n}` },
+          body: JSON.stringify({
+            svc_id: twin.poly,
+            outcome: 'Yes',
+            side: 'buy',
+            amount: String(amount),
+            exchanges: ['polymarket', 'kalshi'],
+            max_slippage: '1',
+            credentials,
+          }),
+        });
+        const text = await res.text();
+        count('route', res.status);
+        if (res.status === 200) {
+          const legs = (JSON.parse(text) as { legs: unknown[] }).legs.length;
+          statuses.legs = { ...(statuses.legs ?? {}), [legs]: (statuses.legs?.[legs] ?? 0) + 1 };
+        }
+      }),
+    );
+  }
+  const stats = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return { p50: percentile(s, 50), p99: percentile(s, 99) };
+  };
+  const per = (kind: keyof typeof times) => (cpu[kind] ?? 0) / Math.max(1, times[kind].length);
+  const rt = stats(times.route);
+  const pm = stats(times.polymarket);
+  const ks = stats(times.kalshi);
+  console.log(
+    `requests per route: ${times.route.length}, one at a time; answers ${JSON.stringify(statuses)}`,
+  );
+  console.log(
+    `POST /route/orders (2 venues)  p50 ${rt.p50.toFixed(2)} ms  p99 ${rt.p99.toFixed(2)} ms  CPU ${per('route').toFixed(2)} ms/request`,
+  );
+  console.log(
+    `POST /orders polymarket        p50 ${pm.p50.toFixed(2)} ms  p99 ${pm.p99.toFixed(2)} ms  CPU ${per('polymarket').toFixed(2)} ms/request`,
+  );
+  console.log(
+    `POST /orders kalshi            p50 ${ks.p50.toFixed(2)} ms  p99 ${ks.p99.toFixed(2)} ms  CPU ${per('kalshi').toFixed(2)} ms/request`,
+  );
+  const both = per('polymarket') + per('kalshi');
+  console.log(
+    `ratio route / (polymarket + kalshi orders): p50 ${(rt.p50 / (pm.p50 + ks.p50)).toFixed(2)}, CPU ${(per('route') / Math.max(both, 1e-9)).toFixed(2)}`,
+  );
+}
+
 async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'omnibook-bench-xv-'));
   const servers: ServerProcess[] = [];
   try {
     domainScan();
-    const { ours, apiKey } = await startBenchStack(tmp, servers, { simSize: SETTINGS.simSize });
+    const { ours, apiKey, sims } = await startBenchStack(tmp, servers, { simSize: SETTINGS.simSize });
     const headers = { 'x-api-key': apiKey };
     const chosen: string[] = [];
+    const twins: Twin[] = [];
     for (let cursor: string | undefined; chosen.length < SETTINGS.markets; ) {
       const page = await fetchJson<Listed>(
         `${ours.url}/api/v1/markets?exchanges=polymarket&limit=100&include_matches=true${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
         { headers },
       );
       for (const m of page.markets) {
-        if (m.matched_markets?.some((l) => l.exchange === 'kalshi' && l.confidence_tier === 'HIGH'))
+        const k = m.matched_markets?.find((l) => l.exchange === 'kalshi' && l.confidence_tier === 'HIGH');
+        if (k) {
           chosen.push(m.svc_id);
+          twins.push({ poly: m.svc_id, kalshi: k.svc_id });
+        }
       }
       cursor = page.pagination.next_cursor;
       if (!cursor) break;
@@ -177,17 +353,25 @@ async function main(): Promise<void> {
     const arb = { execution: [] as number[], arbitrage: [] as number[] };
     const first = encodeURIComponent(chosen[0] as string);
     let scanned = { pairs: 0, books: 0 };
+    const arbCpu: Record<string, number> = {};
+    let venueReads = 0;
     for (let r = 0; r < SETTINGS.arbRounds; r++) {
       arb.execution.push(
-        await timed(`${ours.url}/api/v1/execution-price?svc_id=${first}&side=buy&amount=10`, headers),
+        await measured(ours.pid, arbCpu, 'execution', async () => {
+          await timed(`${ours.url}/api/v1/execution-price?svc_id=${first}&side=buy&amount=10`, headers);
+        }),
       );
-      const t0 = performance.now();
-      const listing = await fetchJson<{ scan: { pairs: number; books: number } }>(
-        `${ours.url}/api/v1/arbitrage?exchanges=polymarket,kalshi`,
-        { headers },
+      const before = await venueRequests(sims.controls, ['polymarket', 'kalshi']);
+      arb.arbitrage.push(
+        await measured(ours.pid, arbCpu, 'arbitrage', async () => {
+          const listing = await fetchJson<{ scan: { pairs: number; books: number } }>(
+            `${ours.url}/api/v1/arbitrage?exchanges=polymarket,kalshi`,
+            { headers },
+          );
+          scanned = listing.scan;
+        }),
       );
-      arb.arbitrage.push(performance.now() - t0);
-      scanned = listing.scan;
+      venueReads += (await venueRequests(sims.controls, ['polymarket', 'kalshi'])) - before;
     }
     const ae = stats(arb.execution);
     const aa = stats(arb.arbitrage);
@@ -196,6 +380,12 @@ async function main(): Promise<void> {
     );
     console.log(`GET /execution-price (same run)  p50 ${ae.p50.toFixed(2)} ms  p99 ${ae.p99.toFixed(2)} ms`);
     console.log(`ratio arbitrage / execution-price (p50): ${(aa.p50 / ae.p50).toFixed(2)}`);
+    const cpuPer = (k: string) => (arbCpu[k] ?? 0) / SETTINGS.arbRounds;
+    console.log(
+      `GET /arbitrage server CPU ${cpuPer('arbitrage').toFixed(2)} ms/answer (execution-price ${cpuPer('execution').toFixed(2)}); ` +
+        `venue requests ${(venueReads / SETTINGS.arbRounds).toFixed(1)} per answer (${scanned.books} books)`,
+    );
+    await routeOrders(ours.url, apiKey, ours.pid, sims.controls, twins);
   } finally {
     for (const s of servers.reverse()) await s.stop().catch(() => undefined);
     rmSync(tmp, { recursive: true, force: true });

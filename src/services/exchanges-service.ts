@@ -51,19 +51,22 @@ export class ExchangesService {
   offers(venue: VenueAdapter, capability: Capability): boolean {
     if (capability === 'fetch_orderbook_history')
       return this.recordsBooks && venue.descriptor.has.websocket !== 'unsupported';
+    const { has, features } = venue.descriptor;
     if (capability === 'route_orders' || capability === 'arbitrage_execute') {
-      // Legs are immediate orders priced net of the venue's fee (route-quote-service.ts), so the venue's taker fee
-      // must be one the fee models compute: the condition fetch_arbitrage declares (limitless and opinion publish no
-      // fee curve, and a quote leaves them out).
-      const { has, features } = venue.descriptor;
+      // Legs are immediate orders priced net of the venue's taker fee (route-quote-service.ts), so the venue must
+      // have a fee model (features.takerFeeModel: limitless and opinion publish no fee curve, and a quote leaves
+      // them out).
       return (
         has.create_order !== 'unsupported' &&
         has.fetch_execution_price !== 'unsupported' &&
-        has.fetch_arbitrage !== 'unsupported' &&
+        features.takerFeeModel !== null &&
         features.orderTypes.some((t) => t === 'ioc' || t === 'fok')
       );
     }
-    return venue.descriptor.has[capability] !== 'unsupported';
+    // The registry refuses fetch_arbitrage without a fee model at start; read here too, as everywhere else.
+    if (capability === 'fetch_arbitrage')
+      return has.fetch_arbitrage !== 'unsupported' && features.takerFeeModel !== null;
+    return has[capability] !== 'unsupported';
   }
 
   /**

@@ -6,6 +6,7 @@ import type { PriceSeries } from '../domain/candles.js';
 import type { VenueCapability } from '../domain/capabilities.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { FeeSchedule } from '../domain/fees/schedule.js';
+import type { TakerFeeModel } from '../domain/fees/taker-fee-model.js';
 import type { Market, MarketEvent, Page } from '../domain/market.js';
 import type { MarketStreamEvent, UserStreamEvent } from '../domain/stream.js';
 import type { Balance, Fill, Order, OrderRequest, OrderType, Position } from '../domain/trading.js';
@@ -42,6 +43,11 @@ export interface VenueDescriptor {
      * polls `fetchTrades` only for venues where this is false.
      */
     streamTrades: boolean;
+    /**
+     * The fee module that computes this venue's taker fee from what it publishes (domain/fees/taker-fee-model.ts),
+     * or null when it publishes no curve: routing, arbitrage and net prices need it.
+     */
+    takerFeeModel: TakerFeeModel | null;
   };
   credentials: readonly CredentialField[];
   onboarding: readonly ('self' | 'managed')[];

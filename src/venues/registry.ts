@@ -112,5 +112,14 @@ function checkFacets(adapter: VenueAdapter): void {
   ) {
     problems.push('fetch_arbitrage needs fetch_orderbook and fetch_execution_price');
   }
+  // An opportunity is net of both legs' taker fees: a venue without a fee model cannot have one honestly.
+  const { takerFeeModel } = adapter.descriptor.features;
+  if (has.fetch_arbitrage !== 'unsupported' && takerFeeModel === null) {
+    problems.push('fetch_arbitrage needs a takerFeeModel (features)');
+  }
+  // The model's parameters are the fee schedule the venue publishes per market.
+  if (takerFeeModel !== null && has.fetch_execution_price === 'unsupported') {
+    problems.push(`takerFeeModel ${takerFeeModel} needs fetch_execution_price (the fee schedule)`);
+  }
   if (problems.length > 0) throw new RegistryError(`venue ${id}: ${problems.join('; ')}`);
 }

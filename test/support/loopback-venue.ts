@@ -44,6 +44,7 @@ export function descriptorFor(
       maxBookDepth: 100,
       candleIntervals: ['1h'],
       streamTrades: false,
+      takerFeeModel: null,
     },
     credentials,
     onboarding: [],

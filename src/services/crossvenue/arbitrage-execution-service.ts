@@ -165,7 +165,11 @@ export const ArbitrageExecution = Type.Object({
   fees: Type.Number({
     description: 'Every leg’s fee, as its exchange’s model prices it on the planned books',
   }),
-  realised_edge: Type.Number({ description: 'hedged − what the hedged pairs cost (fees included)' }),
+  realised_edge: Type.Number({
+    description:
+      'hedged − what the hedged pairs cost (fees included), priced like est_* on the books as planned for the sizes ' +
+      'filled; a leg that met a thinner book paid what its fills (GET /fills) say',
+  }),
   realised_edge_bps: Type.Union([Type.Number(), Type.Null()]),
   unwind_pnl: Type.Number({
     description: 'The unwind’s proceeds net of fee minus what those contracts cost',

@@ -176,7 +176,9 @@ export class ConsolidatedBookService {
   }
 
   private async schedule(target: MarketTarget, caller: CallerContext): Promise<FeeSchedule | null> {
-    if (!target.venue.marketData.fetchFeeSchedule) return null;
+    // No fee model: the level's net price is null, never a guess.
+    if (target.venue.descriptor.features.takerFeeModel === null || !target.venue.marketData.fetchFeeSchedule)
+      return null;
     return this.fees.feeSchedule(target, caller);
   }
 }

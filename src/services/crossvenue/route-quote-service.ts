@@ -288,7 +288,8 @@ export class RouteQuoteService {
     }
     const orderType = IMMEDIATE.find((t) => venue.descriptor.features.orderTypes.includes(t));
     if (!orderType) return out(`${exchange} takes no immediate (ioc or fok) orders through this server`);
-    if (!venue.marketData.fetchFeeSchedule) return out(`${exchange} publishes no fee parameters`);
+    if (venue.descriptor.features.takerFeeModel === null || !venue.marketData.fetchFeeSchedule)
+      return out(`${exchange} does not publish the fee its takers pay (no taker fee model)`);
     let book: Awaited<ReturnType<OrderbookService['fullBook']>>;
     let schedule: Awaited<ReturnType<ExecutionPriceService['feeSchedule']>>;
     try {

@@ -19,7 +19,7 @@ export function kalshiDescriptor(nativeStream: boolean): VenueDescriptor {
       // A custodial exchange: no public per-user data by wallet address.
       fetch_user_activity: 'unsupported',
       fetch_execution_price: 'supported',
-      // GET /arbitrage: its books and a published taker fee (src/domain/fees).
+      // GET /arbitrage: its books and a published taker fee (features.takerFeeModel, src/domain/fees).
       fetch_arbitrage: 'supported',
       create_order: 'supported',
       cancel_order: 'supported',
@@ -38,6 +38,7 @@ export function kalshiDescriptor(nativeStream: boolean): VenueDescriptor {
       orderTypes: Object.freeze(['gtc', 'ioc'] as const),
       gtdMinLeadSeconds: null,
       maxBookDepth: 100,
+      takerFeeModel: 'kalshi_fee_multiplier',
       // Native periods are 1 min, 1 h and 1 day; 6 h, 1 w and max are rolled up from them.
       candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w', 'max'] as const),
       // The native socket's trade channel; the polling stream (no stream key) reads books only.

@@ -16,7 +16,7 @@ export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_trades: 'supported',
     fetch_user_activity: 'supported',
     fetch_execution_price: 'supported',
-    // GET /arbitrage needs a taker fee the fee models compute; this venue does not publish its curve.
+    // GET /arbitrage needs a taker fee the fee models compute (features.takerFeeModel): this venue publishes none.
     fetch_arbitrage: 'unsupported',
     create_order: 'supported',
     cancel_order: 'supported',
@@ -38,6 +38,8 @@ export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
     orderTypes: Object.freeze(['gtc', 'ioc'] as const),
     gtdMinLeadSeconds: null,
     maxBookDepth: 100,
+    // Limitless publishes a fee range, not the curve a market is charged on.
+    takerFeeModel: null,
     candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w', 'max'] as const),
     // Its socket carries books only; trades are read from the market events feed.
     streamTrades: false,

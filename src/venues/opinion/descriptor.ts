@@ -17,7 +17,7 @@ export const OPINION_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_trades: 'unsupported',
     fetch_user_activity: 'supported',
     fetch_execution_price: 'supported',
-    // GET /arbitrage needs a taker fee the fee models compute; this venue does not publish its curve.
+    // GET /arbitrage needs a taker fee the fee models compute (features.takerFeeModel): this venue publishes none.
     fetch_arbitrage: 'unsupported',
     create_order: 'supported',
     cancel_order: 'supported',
@@ -41,6 +41,8 @@ export const OPINION_DESCRIPTOR: VenueDescriptor = Object.freeze({
     // The API's orderExpTime has no documented minimum; the spec's 60 s lead is kept.
     gtdMinLeadSeconds: 60,
     maxBookDepth: 100,
+    // Opinion publishes a fee range, not the curve a market is charged on.
+    takerFeeModel: null,
     // Live, price history honours only 1h and 1d; 6h, 1w and max are rolled up from those points (no 1m).
     candleIntervals: Object.freeze(['1h', '6h', '1d', '1w', 'max'] as const),
     streamTrades: false,

@@ -15,7 +15,7 @@ export const POLYMARKET_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_trades: 'supported',
     fetch_user_activity: 'supported',
     fetch_execution_price: 'supported',
-    // GET /arbitrage: its books and a published taker fee (src/domain/fees).
+    // GET /arbitrage: its books and a published taker fee (features.takerFeeModel, src/domain/fees).
     fetch_arbitrage: 'supported',
     create_order: 'supported',
     cancel_order: 'supported',
@@ -33,6 +33,7 @@ export const POLYMARKET_DESCRIPTOR: VenueDescriptor = Object.freeze({
     // The exchange's one-minute security threshold for GTD expirations.
     gtdMinLeadSeconds: 60,
     maxBookDepth: 100,
+    takerFeeModel: 'polymarket_fee_curve',
     candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w', 'max'] as const),
     // last_trade_price frames on the market channel.
     streamTrades: true,

@@ -19,7 +19,7 @@ export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
     fetch_trades: 'supported',
     fetch_user_activity: 'supported',
     fetch_execution_price: 'supported',
-    // GET /arbitrage: its books and a published taker fee (src/domain/fees).
+    // GET /arbitrage: its books and a published taker fee (features.takerFeeModel, src/domain/fees).
     fetch_arbitrage: 'supported',
     create_order: 'supported',
     cancel_order: 'supported',
@@ -46,6 +46,7 @@ export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
     // The SDK refuses an expiration in the past; a minute ahead is our margin for the clock and the trip there.
     gtdMinLeadSeconds: 60,
     maxBookDepth: 100,
+    takerFeeModel: 'predictfun_fee_rate_bps',
     candleIntervals: Object.freeze([] as const),
     streamTrades: false,
   }),

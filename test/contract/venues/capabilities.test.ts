@@ -20,16 +20,19 @@ for (const id of registeredVenues()) {
 
     /**
      * The venue's own flags as declared; the cross-venue ones need orders, an immediate type and a taker fee the fee
-     * models compute (what fetch_arbitrage declares).
+     * models compute (features.takerFeeModel); fetch_arbitrage is declared only with a fee model.
      */
     const expected = (capability: Capability): boolean => {
       const { has, features } = venue.adapter.descriptor;
       const own = VENUE_CAPABILITIES.find((c) => c === capability);
+      if (own === 'fetch_arbitrage') {
+        assert.equal(has.fetch_arbitrage !== 'unsupported', features.takerFeeModel !== null);
+      }
       if (own) return has[own] !== 'unsupported';
       return (
         has.create_order !== 'unsupported' &&
         has.fetch_execution_price !== 'unsupported' &&
-        has.fetch_arbitrage !== 'unsupported' &&
+        features.takerFeeModel !== null &&
         (features.orderTypes.includes('ioc') || features.orderTypes.includes('fok'))
       );
     };

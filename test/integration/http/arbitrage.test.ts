@@ -270,73 +270,49 @@ async function bracketed(query: string, pick: (l: Listing) => Opportunity | unde
   assert.fail('the opportunity was never listed on books that held still');
 }
 
-// Runs first: in the merged sandbox (issue 32's links), this subscription saw no `open` when any other arbitrage
-// request had reached the server before it (order-dependent; not yet explained, see the issue 34 note).
-test('WebSocket: open, update and close as the books move, each with the next server_seq; a dropped stream closes it as book_stale', async () => {
+// A subscription opened after a REST answer (which warms the book and fee-schedule caches the two paths share)
+// sees the same opportunities open and close: nothing the REST path leaves behind counts as already told.
+test('WebSocket after a REST /arbitrage answer: the spread opens, then closes saying why', async () => {
   const [, pair] = await pairs();
   assert.ok(pair);
+  const query = 'exchanges=polymarket,kalshi';
+  const first = await list(query);
+  assert.ok(!first.opportunities.some((o) => polyYesKalshiNo(o, pair)), 'no spread before');
+  assert.ok(first.scan.books > 0);
   const client = await authed();
   client.send({ type: 'subscribe', arbitrage: { exchanges: ['polymarket', 'kalshi'] } });
   const ready = await client.next((m) => arbitrage(m) && m.kind === 'ready');
   assert.equal(ready.server_seq, 1);
-  assert.ok((ready.pairs as number) >= 3 && (ready.books as number) >= 4 * 3 - 12, JSON.stringify(ready));
-  const ours = (m: WsMessage) =>
-    arbitrage(m) && polyYesKalshiNo((m.opportunity ?? { legs: [] }) as Opportunity, pair);
-  const first = await openSpread(pair);
-  const opened = await client.next((m) => ours(m) && m.kind === 'open');
-  const o = opened.opportunity as Opportunity;
-  await recompute(o, await Promise.all(o.legs.map((l) => rawBook(market(l.svc_id), l.outcome))));
-  // A second, higher bid: the first contracts pay more.
-  const from = client.mark;
-  const second = await openSpread(pair, 0.02);
-  const updated = await client.next(
-    (m) =>
-      ours(m) &&
-      m.kind === 'update' &&
-      (m.opportunity as Opportunity).edge_curve[0]?.edge_bps !== o.edge_curve[0]?.edge_bps,
-    from,
-  );
-  const u = updated.opportunity as Opportunity;
-  assert.equal(u.id, o.id);
-  assert.ok((u.edge_curve[0]?.edge_bps ?? 0) > (o.edge_curve[0]?.edge_bps ?? 0));
-  await recompute(u, await Promise.all(u.legs.map((l) => rawBook(market(l.svc_id), l.outcome))));
-  // The stream drops: nothing is priced on a stale book, and the opportunity closes saying so; it reopens when
-  // the book is back.
-  const dropFrom = client.mark;
-  await simControl(cat, 'kalshi', 'POST', 'ws/drop');
-  const stale = await client.next((m) => arbitrage(m) && m.kind === 'close' && m.id === o.id, dropFrom);
-  assert.equal(stale.reason, 'book_stale');
-  assert.match(String(stale.detail), /not fresh/);
-  await client.next(
-    (m) => arbitrage(m) && m.kind === 'open' && (m.opportunity as Opportunity).id === o.id,
-    dropFrom,
-  );
-  // Both bids cancelled: the spread is gone.
-  const cancelFrom = client.mark;
-  await cancel(second);
-  await cancel(first);
-  const closed = await client.next((m) => arbitrage(m) && m.kind === 'close' && m.id === o.id, cancelFrom);
-  assert.equal(closed.reason, 'edge_gone');
-  // One sequence, exactly +1 per message.
-  const seqs = client.messages.filter(arbitrage).map((m) => m.server_seq as number);
-  assert.deepEqual(
-    seqs,
-    seqs.map((_, i) => i + 1),
-  );
-  // Unsubscribe, then a new subscription starts its own sequence: nothing of the old one came between.
-  const unsubFrom = client.mark;
-  client.send({ type: 'unsubscribe', arbitrage: true });
-  client.send({ type: 'subscribe', arbitrage: { exchanges: ['kalshi', 'polymarket'], min_edge_bps: 50 } });
-  const again = await client.next((m) => arbitrage(m) && m.kind === 'ready', unsubFrom);
-  assert.equal(again.server_seq, 1);
-  assert.deepEqual(
-    client.messages
-      .slice(unsubFrom)
-      .filter(arbitrage)
-      .map((m) => m.kind),
-    ['ready'],
-  );
-  client.close();
+  assert.equal(ready.pairs, first.scan.pairs);
+  const order = await openSpread(pair);
+  let closedOk = false;
+  try {
+    const opened = await client.next(
+      (m) =>
+        arbitrage(m) &&
+        m.kind === 'open' &&
+        polyYesKalshiNo((m.opportunity ?? { legs: [] }) as Opportunity, pair),
+    );
+    const o = opened.opportunity as Opportunity;
+    await recompute(o, await Promise.all(o.legs.map((l) => rawBook(market(l.svc_id), l.outcome))));
+    // The REST answer lists the same opportunity under the same id.
+    const listed = await bracketed(query, (l) => l.opportunities.find((x) => x.id === o.id));
+    assert.equal(listed.opportunity.id, o.id);
+    const from = client.mark;
+    await cancel(order);
+    closedOk = true;
+    const closed = await client.next((m) => arbitrage(m) && m.kind === 'close' && m.id === o.id, from);
+    assert.equal(closed.reason, 'edge_gone');
+    assert.equal((closed.opportunity as Opportunity).id, o.id);
+    const seqs = client.messages.filter(arbitrage).map((m) => m.server_seq as number);
+    assert.deepEqual(
+      seqs,
+      seqs.map((_, i) => i + 1),
+    );
+  } finally {
+    if (!closedOk) await cancel(order);
+    client.close();
+  }
 });
 
 test('a spread opened on kalshi is listed with every figure recomputed; cancelling it closes it', async () => {
@@ -481,6 +457,76 @@ async function authed(key = cat.server.adminKey): Promise<WsTestClient> {
 }
 
 const arbitrage = (m: WsMessage) => m.type === 'arbitrage';
+
+test('WebSocket: open, update and close as the books move, each with the next server_seq; a dropped stream closes it as book_stale', async () => {
+  const [, pair] = await pairs();
+  assert.ok(pair);
+  const client = await authed();
+  client.send({ type: 'subscribe', arbitrage: { exchanges: ['polymarket', 'kalshi'] } });
+  const ready = await client.next((m) => arbitrage(m) && m.kind === 'ready');
+  assert.equal(ready.server_seq, 1);
+  assert.ok((ready.pairs as number) >= 3 && (ready.books as number) >= 4 * 3 - 12, JSON.stringify(ready));
+  const ours = (m: WsMessage) =>
+    arbitrage(m) && polyYesKalshiNo((m.opportunity ?? { legs: [] }) as Opportunity, pair);
+  const first = await openSpread(pair);
+  const opened = await client.next((m) => ours(m) && m.kind === 'open');
+  const o = opened.opportunity as Opportunity;
+  await recompute(o, await Promise.all(o.legs.map((l) => rawBook(market(l.svc_id), l.outcome))));
+  // A second, higher bid: the first contracts pay more.
+  const from = client.mark;
+  const second = await openSpread(pair, 0.02);
+  const updated = await client.next(
+    (m) =>
+      ours(m) &&
+      m.kind === 'update' &&
+      (m.opportunity as Opportunity).edge_curve[0]?.edge_bps !== o.edge_curve[0]?.edge_bps,
+    from,
+  );
+  const u = updated.opportunity as Opportunity;
+  assert.equal(u.id, o.id);
+  assert.ok((u.edge_curve[0]?.edge_bps ?? 0) > (o.edge_curve[0]?.edge_bps ?? 0));
+  await recompute(u, await Promise.all(u.legs.map((l) => rawBook(market(l.svc_id), l.outcome))));
+  // The stream drops: nothing is priced on a stale book, and the opportunity closes saying so; it reopens when
+  // the book is back.
+  const dropFrom = client.mark;
+  await simControl(cat, 'kalshi', 'POST', 'ws/drop');
+  const stale = await client.next((m) => arbitrage(m) && m.kind === 'close' && m.id === o.id, dropFrom);
+  assert.equal(stale.reason, 'book_stale');
+  assert.match(String(stale.detail), /not fresh/);
+  await client.next(
+    (m) => arbitrage(m) && m.kind === 'open' && (m.opportunity as Opportunity).id === o.id,
+    dropFrom,
+  );
+  // Both bids cancelled: the spread is gone.
+  const cancelFrom = client.mark;
+  await cancel(second);
+  await cancel(first);
+  const closed = await client.next((m) => arbitrage(m) && m.kind === 'close' && m.id === o.id, cancelFrom);
+  assert.equal(closed.reason, 'edge_gone');
+  // One sequence, exactly +1 per message.
+  const seqs = client.messages.filter(arbitrage).map((m) => m.server_seq as number);
+  assert.deepEqual(
+    seqs,
+    seqs.map((_, i) => i + 1),
+  );
+  // Unsubscribe, then a new subscription starts its own sequence: nothing of the old one came between. Both frames
+  // go after the control bucket (3 a second, burst 3) has room for two: on a quiet machine the steps above take
+  // well under a second, and auth + subscribe + these two would otherwise find it short (a 3001, then no ready).
+  await new Promise((r) => setTimeout(r, 1_000));
+  const unsubFrom = client.mark;
+  client.send({ type: 'unsubscribe', arbitrage: true });
+  client.send({ type: 'subscribe', arbitrage: { exchanges: ['kalshi', 'polymarket'], min_edge_bps: 50 } });
+  const again = await client.next((m) => arbitrage(m) && m.kind === 'ready', unsubFrom);
+  assert.equal(again.server_seq, 1);
+  assert.deepEqual(
+    client.messages
+      .slice(unsubFrom)
+      .filter(arbitrage)
+      .map((m) => m.kind),
+    ['ready'],
+  );
+  client.close();
+});
 
 test('WebSocket: the arbitrage subscription counts towards the tier cap; bad filters are refused', async () => {
   const { key } = await cat.server.runtime.keys.create({ name: 'arbitrage free', tier: 'free' });

@@ -49,6 +49,36 @@ test('polling counts as declared, duplicates are refused, and consistent venues 
   assert.equal(CAPABILITIES.length, 18);
 });
 
+test('fetch_arbitrage without a taker fee model, or a fee model without fee schedules, refuses to start', () => {
+  const books = {
+    fetchOrderBook: async () => Promise.reject(new Error('unused')),
+    fetchFeeSchedule: async () => Promise.reject(new Error('unused')),
+  };
+  const arbitrage = descriptorFor('kalshi', {
+    fetch_orderbook: 'supported',
+    fetch_execution_price: 'supported',
+    fetch_arbitrage: 'supported',
+  });
+  const venue = (descriptor: VenueAdapter['descriptor'], marketData: VenueAdapter['marketData']) => ({
+    descriptor,
+    catalog: {},
+    marketData,
+    trading: {},
+    ping: noPing,
+  });
+  assert.throws(() => new VenueRegistry([venue(arbitrage, books)]), /fetch_arbitrage needs a takerFeeModel/);
+  const modelled = {
+    ...arbitrage,
+    features: { ...arbitrage.features, takerFeeModel: 'kalshi_fee_multiplier' as const },
+  };
+  assert.equal(new VenueRegistry([venue(modelled, books)]).get('kalshi')?.descriptor, modelled);
+  const noSchedule = { ...descriptorFor('kalshi'), features: modelled.features };
+  assert.throws(
+    () => new VenueRegistry([venue(noSchedule, {})]),
+    /takerFeeModel kalshi_fee_multiplier needs fetch_execution_price/,
+  );
+});
+
 test('with circuits, every request-shaped facet method passes its venue breaker; streams and ping do not', async () => {
   let now = 0;
   let calls = 0;
