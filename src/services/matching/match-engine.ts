@@ -9,7 +9,7 @@
 //     candidate on the other's exchange (ties broken by svc_id), so a hard negative never wins beside the true match.
 //  4. Ladder links go to the nearest rung per exchange (implication is transitive; every rung is not linked to every
 //     other), symmetric: a pair is linked when either side is the other's nearest.
-import type { ExchangeId } from '../../domain/exchanges.js';
+import { EXCHANGE_IDS, type ExchangeId } from '../../domain/exchanges.js';
 import { comparePair, mirror, type PairVerdict, tokenWeight } from '../../domain/matching/compare.js';
 import { tierOf } from '../../domain/matching/confidence.js';
 import { extractFeatures, type MatchFeatures, type MatchInput } from '../../domain/matching/features.js';
@@ -34,6 +34,11 @@ export interface EngineLink extends PairVerdict {
 export interface MatchEngineOptions {
   /** A block (or ladder group) larger than this is skipped: it is too generic to say anything. */
   maxBlock?: number;
+  /**
+   * Run the passes over more than one pair (event alignment, dependencies through twins); default true. Off only to
+   * measure what they cost against the pair rules alone (bench/matching.ts).
+   */
+  multiPair?: boolean;
 }
 
 /**
@@ -114,8 +119,11 @@ export class MatchEngine {
   /** Coarse date parts (months, years) of the dated markets, counted: what an undated market looks up. */
   private readonly coarseParts = new Map<string, number>();
 
+  private readonly multiPair: boolean;
+
   constructor(options: MatchEngineOptions = {}) {
     this.maxBlock = options.maxBlock ?? 2_000;
+    this.multiPair = options.multiPair ?? true;
   }
 
   get size(): number {
@@ -230,7 +238,7 @@ export class MatchEngine {
     const ids = [...scope];
     this.verdicts = new Map();
     this.coCache = new Map();
-    const extra = this.farEnds(scope);
+    const extra = this.multiPair ? this.farEnds(scope) : [];
     return {
       scope: ids.map((id) => (this.features[id] as MatchFeatures).svcId),
       links: [...this.walk(ids, false, extra)],
@@ -453,6 +461,7 @@ export class MatchEngine {
     this.groupCache = new Map();
     this.coCache = new Map();
     this.alignCache = new Map();
+    this.openCache = new Map();
     const bestCache = new Map<number, Map<ExchangeId, number>>();
     const seen = new Set<string>();
     // Links derived through twins are found from either end (see throughTwins): each is emitted once.
@@ -499,7 +508,8 @@ export class MatchEngine {
           seen.add(key);
           return true;
         };
-        for (const y of this.candidates(x)) {
+        const candidates = this.candidates(x);
+        for (const y of candidates) {
           if (everything && y < x) continue;
           const v = this.verdict(x, y);
           if (!v) continue;
@@ -515,7 +525,7 @@ export class MatchEngine {
           const v = this.verdict(x, y);
           if (v && v.relation === 'co_dependent' && fresh(y)) yield linkOf(x, y, v);
         }
-        for (const o of this.alignedOptions(x, bestCache)) {
+        for (const o of this.alignedOptions(x, bestCache, candidates)) {
           if (everything && o.z < x) continue;
           if (fresh(o.z)) yield this.derivedLink(x, o);
         }
@@ -534,6 +544,7 @@ export class MatchEngine {
       this.groupCache = new Map();
       this.coCache = new Map();
       this.alignCache = new Map();
+      this.openCache = new Map();
     }
   }
 
@@ -549,6 +560,7 @@ export class MatchEngine {
   }
 
   private alignCache = new Map<string, Map<ExchangeId, { group: string; votes: number }>>();
+  private openCache = new Map<string, number[]>();
 
   /**
    * The events on other exchanges an event is aligned with: for each exchange, the event holding the twins of most
@@ -594,30 +606,45 @@ export class MatchEngine {
    * only when the match is the one both ways among the options still without a twin there. Symmetric: the other
    * side reaches x by the same rule (the two events must be each other's alignment).
    */
-  private *alignedOptions(x: number, bestCache: Map<number, Map<ExchangeId, number>>): Generator<Derived> {
+  private *alignedOptions(
+    x: number,
+    bestCache: Map<number, Map<ExchangeId, number>>,
+    candidates: ReadonlySet<number>,
+  ): Generator<Derived> {
     const fx = this.features[x] as MatchFeatures;
-    if (fx.group === null) return;
-    const twinned = new Set(
-      this.twinsOf(x, bestCache).map((t) => (this.features[t] as MatchFeatures).exchange),
-    );
+    if (fx.group === null || !this.multiPair) return;
+    const open = this.openExchanges(x, bestCache, candidates);
+    if (open.size === 0) return;
     for (const [ex, aligned] of this.alignmentOf(fx.group, bestCache)) {
-      if (twinned.has(ex) || ex === fx.exchange) continue;
+      if (!open.has(ex)) continue;
       if (this.alignmentOf(aligned.group, bestCache).get(fx.exchange)?.group !== fx.group) continue;
-      const open = (group: string, onto: ExchangeId) =>
-        this.members
+      // Options of an event still without a twin on an exchange, computed once per walk (each option asks).
+      const twinless = (group: string, onto: ExchangeId): number[] => {
+        const key = `${group}|${onto}`;
+        const known = this.openCache.get(key);
+        if (known) return known;
+        const list = this.members
           .get(group)
           .filter(
             (m) =>
               !this.twinsOf(m, bestCache).some((t) => (this.features[t] as MatchFeatures).exchange === onto),
           );
-      const theirs = open(aligned.group, fx.exchange);
+        if (this.openCache.size >= 4_096) this.openCache.clear();
+        this.openCache.set(key, list);
+        return list;
+      };
+      const theirs = twinless(aligned.group, fx.exchange);
       const matches = (p: MatchFeatures, q: MatchFeatures) =>
         sameCondition(p, q) ? optionForm(p.option, q.option, p.svcId, q.svcId) : null;
       const found = theirs.filter((m) => matches(fx, this.features[m] as MatchFeatures) !== null);
       if (found.length !== 1) continue;
       const z = found[0] as number;
       const fz = this.features[z] as MatchFeatures;
-      const ours = open(fx.group, ex).filter((m) => matches(this.features[m] as MatchFeatures, fz) !== null);
+      // Both ends must pass the same test, so either end finds the pair.
+      if (!this.openExchanges(z, bestCache, this.candidates(z)).has(fx.exchange)) continue;
+      const ours = twinless(fx.group, ex).filter(
+        (m) => matches(this.features[m] as MatchFeatures, fz) !== null,
+      );
       if (ours.length !== 1 || ours[0] !== x) continue;
       const form = matches(fx, fz) as string;
       const confidence = aligned.votes >= 3 ? 0.9 : 0.8;
@@ -642,6 +669,31 @@ export class MatchEngine {
     }
   }
 
+  /**
+   * The exchanges where x has no twin but has block candidates. An aligned event's options share the event's words,
+   * so they are among x's candidates: an exchange none of them is on, or where x has its twin, needs no alignment
+   * (which reads every option's twins).
+   */
+  private openExchanges(
+    x: number,
+    bestCache: Map<number, Map<ExchangeId, number>>,
+    candidates: ReadonlySet<number>,
+  ): Set<ExchangeId> {
+    const fx = this.features[x] as MatchFeatures;
+    const own = fx.exchange;
+    const twinned = new Set(
+      this.twinsOf(x, bestCache).map((t) => (this.features[t] as MatchFeatures).exchange),
+    );
+    const open = new Set<ExchangeId>();
+    // A market known by its ticker alone shares no words with anything: any other exchange may hold its event.
+    if (fx.unread === true) for (const ex of EXCHANGE_IDS) if (ex !== own && !twinned.has(ex)) open.add(ex);
+    for (const c of candidates) {
+      const ex = (this.features[c] as MatchFeatures).exchange;
+      if (ex !== own && !twinned.has(ex)) open.add(ex);
+    }
+    return open;
+  }
+
   /** x's same_market twins: the best candidate on each other exchange that has x as its own best there. */
   private twinsOf(x: number, bestCache: Map<number, Map<ExchangeId, number>>): number[] {
     const ex = (this.features[x] as MatchFeatures).exchange;
@@ -652,17 +704,28 @@ export class MatchEngine {
     return out;
   }
 
-  /** Co-dependent links of a market as comparePair sees them (candidates and ladder neighbours), cached per walk. */
+  /**
+   * The co-dependent links a twin passes on: to the other options of its own event (exclusive outcomes) and to its
+   * ladder neighbours (nested thresholds, deadlines, windows), as comparePair sees them; cached per walk. Links to
+   * its other block candidates are left out: those share the twin's wording, so x (worded like its twin) meets
+   * them directly, and reading every candidate of every twin again would double the cost of a full walk.
+   */
   private coCache = new Map<number, Array<{ z: number; v: PairVerdict }>>();
+
+  private passedOn(y: number): Set<number> {
+    const fy = this.features[y] as MatchFeatures;
+    const siblings = fy.group === null ? NONE : this.members.get(fy.group);
+    const out = new Set<number>(siblings.length <= this.maxBlock ? siblings : NONE);
+    for (const z of this.ladderNeighbours(y)) out.add(z);
+    out.delete(y);
+    return out;
+  }
 
   private coNeighbours(y: number): Array<{ z: number; v: PairVerdict }> {
     const known = this.coCache.get(y);
     if (known) return known;
     const out: Array<{ z: number; v: PairVerdict }> = [];
-    const seen = new Set<number>();
-    for (const z of [...this.candidates(y), ...this.ladderNeighbours(y)]) {
-      if (seen.has(z)) continue;
-      seen.add(z);
+    for (const z of this.passedOn(y)) {
       const v = this.verdict(y, z);
       if (v?.relation === 'co_dependent') out.push({ z, v });
     }
@@ -679,42 +742,74 @@ export class MatchEngine {
    * derived from either end (x's twin, or z's twin when z is processed), so every walk finds the same set.
    */
   private *throughTwins(x: number, bestCache: Map<number, Map<ExchangeId, number>>): Generator<Derived> {
+    if (!this.multiPair) return;
     const twins = this.twinsOf(x, bestCache);
     if (twins.length === 0) return;
-    const fx = this.features[x] as MatchFeatures;
     const twinSet = new Set(twins);
     const done = new Set<number>();
-    const ordered = twins
-      .map((y) => ({ y, f: this.features[y] as MatchFeatures }))
-      .sort((p, q) => (p.f.svcId < q.f.svcId ? -1 : 1));
-    for (const { y, f: fy } of ordered) {
-      const twin = this.verdict(x, y);
-      if (twin?.relation !== 'same_market') continue;
-      for (const { z, v } of this.coNeighbours(y)) {
+    for (const y of twins) {
+      for (const z of this.passedOn(y)) {
         if (z === x || twinSet.has(z) || done.has(z)) continue;
+        // A pair comparePair decides (linked or not) is decided; only what it cannot read is derived. x's own verdicts
+        // are memoized in a full walk, so this is asked first and the twin's link only where it says nothing.
+        if (this.verdict(x, z) !== null) {
+          done.add(z);
+          continue;
+        }
+        if (this.verdict(y, z)?.relation !== 'co_dependent') continue;
         done.add(z);
-        const fz = this.features[z] as MatchFeatures;
-        // A pair comparePair decides (linked or not) is decided; only what it cannot read is derived.
-        if (this.verdict(x, z) !== null) continue;
-        const yToZ = y < z ? v.direction : mirror(v.direction);
-        const confidence = Math.min(twin.confidence, v.confidence);
-        yield {
-          z,
-          verdict: {
-            relation: 'co_dependent',
-            confidence,
-            tier: tierOf(confidence),
-            source: 'deterministic_graph',
-            dependencyType: v.dependencyType,
-            direction: yToZ,
-            evidence: [
-              `through twin ${fy.svcId}: ${fx.svcId} ≡ ${fy.svcId} (same_market ${twin.confidence.toFixed(3)}), ${fy.svcId} ${v.dependencyType} ${yToZ} ${fz.svcId}`,
-              ...v.evidence.map((e) => `twin's link: ${e}`),
-            ],
-          },
-        };
+        yield this.strongestChain(x, z, bestCache);
       }
     }
+  }
+
+  /**
+   * The chain a derived pair is published with, whichever end found it: every twin of either end linked to the other
+   * end is a chain; the strongest (then the lowest twin svc_id) is kept, so a full walk and a relinked neighbourhood
+   * store the same confidence and evidence.
+   */
+  private strongestChain(x: number, z: number, bestCache: Map<number, Map<ExchangeId, number>>): Derived {
+    let pick: { from: number; to: number; y: number; twin: PairVerdict; link: PairVerdict } | null = null;
+    for (const [from, to] of [
+      [x, z],
+      [z, x],
+    ] as const) {
+      for (const y of this.twinsOf(from, bestCache)) {
+        const twin = this.verdict(from, y);
+        const link = y === to ? null : this.verdict(y, to);
+        if (twin?.relation !== 'same_market' || link?.relation !== 'co_dependent') continue;
+        const c = Math.min(twin.confidence, link.confidence);
+        const best = pick ? Math.min(pick.twin.confidence, pick.link.confidence) : -1;
+        const svc = (this.features[y] as MatchFeatures).svcId;
+        if (c > best || (c === best && pick && svc < (this.features[pick.y] as MatchFeatures).svcId))
+          pick = { from, to, y, twin, link };
+      }
+    }
+    const { from, to, y, twin, link } = pick as NonNullable<typeof pick>;
+    const [ff, fy, ft] = [from, y, to].map((i) => this.features[i] as MatchFeatures) as [
+      MatchFeatures,
+      MatchFeatures,
+      MatchFeatures,
+    ];
+    const yToTo = y < to ? link.direction : mirror(link.direction);
+    // The chain reads from `from`; the derived link is answered from x's side.
+    const direction = from === x ? yToTo : mirror(yToTo);
+    const confidence = Math.min(twin.confidence, link.confidence);
+    return {
+      z,
+      verdict: {
+        relation: 'co_dependent',
+        confidence,
+        tier: tierOf(confidence),
+        source: 'deterministic_graph',
+        dependencyType: link.dependencyType,
+        direction,
+        evidence: [
+          `through twin ${fy.svcId}: ${ff.svcId} ≡ ${fy.svcId} (same_market ${twin.confidence.toFixed(3)}), ${fy.svcId} ${link.dependencyType} ${yToTo} ${ft.svcId}`,
+          ...link.evidence.map((e) => `twin's link: ${e}`),
+        ],
+      },
+    };
   }
 
   /**
