@@ -425,17 +425,9 @@ export class ArbitrageExecutionService {
       ],
     };
     return this.parents.commit(
-      {
-        id,
-        customerId: caller.tenant,
-        idempotencyKey: key,
-        requestHash,
-        request: JSON.stringify(terms),
-        plan: JSON.stringify(plan),
-        legs: JSON.stringify(book),
-        round: 1,
-        nowMs: this.clock(),
-      },
+      caller,
+      { id, key, requestHash, terms, plan, legs: book },
+      this.clock(),
       this.driver(caller, credentials),
     );
   }

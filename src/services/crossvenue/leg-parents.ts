@@ -5,7 +5,7 @@
 // under the key first: that one is driven), the re-read when another driver changed the legs first, and the
 // read-back of a customer's parents (by id, or newest first by cursor) with their legs as the journal has them.
 import { AppError, validationError } from '../../errors/app-error.js';
-import type { NewRoute, RouteKind, RouteOrdersRepo, RouteRow } from '../../store/route-orders-repo.js';
+import type { RouteKind, RouteOrdersRepo, RouteRow } from '../../store/route-orders-repo.js';
 import type { TradingCaller } from '../trading/trading-caller.js';
 import { type LegOutcome, type LegSpec, legCaller, type RouteLegs } from './route-legs.js';
 
@@ -60,10 +60,29 @@ export class LegParents<T> {
     }
   }
 
-  /** Writes a new parent before any leg is sent, then drives it (or the one another node committed first). */
-  async commit(route: Omit<NewRoute, 'kind'>, drive: Drive<T>): Promise<T> {
-    const { row, created } = await this.repo.insert({ ...route, kind: this.kind });
-    if (!created) return this.replay(row, route.requestHash, drive);
+  /**
+   * Writes a new parent (its first round: the terms, the plan and the legs as planned, as JSON) before any leg is
+   * sent, then drives it, or the one another node committed under the key first.
+   */
+  async commit(
+    caller: TradingCaller,
+    parent: { id: string; key: string; requestHash: string; terms: unknown; plan: unknown; legs: unknown },
+    nowMs: number,
+    drive: Drive<T>,
+  ): Promise<T> {
+    const { row, created } = await this.repo.insert({
+      id: parent.id,
+      kind: this.kind,
+      customerId: caller.tenant,
+      idempotencyKey: parent.key,
+      requestHash: parent.requestHash,
+      request: JSON.stringify(parent.terms),
+      plan: JSON.stringify(parent.plan),
+      legs: JSON.stringify(parent.legs),
+      round: 1,
+      nowMs,
+    });
+    if (!created) return this.replay(row, parent.requestHash, drive);
     return drive(row, 0);
   }
 
