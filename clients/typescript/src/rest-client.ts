@@ -383,6 +383,31 @@ export class OmnibookClient {
   executeArbitrage(body: Body<'/api/v1/arbitrage/execute'>, options?: OrderCallOptions) {
     return this.request('post', ARBITRAGE_EXECUTE, { body }, options);
   }
+  /** Your paired executions, newest first (one page). */
+  listArbitrageExecutions(query: Query<'/api/v1/arbitrage/executions'> = {}, options?: CallOptions) {
+    return this.request('get', '/api/v1/arbitrage/executions', { query }, options);
+  }
+  iterateArbitrageExecutions(
+    query: Omit<Query<'/api/v1/arbitrage/executions'>, 'cursor'> = {},
+    options?: CallOptions,
+  ) {
+    return paginate(async (cursor) => {
+      const page = await this.listArbitrageExecutions({ ...query, ...(cursor ? { cursor } : {}) }, options);
+      return {
+        items: page.executions,
+        next: page.pagination.has_more ? (page.pagination.next_cursor ?? null) : null,
+      };
+    });
+  }
+  /** One paired execution, a leg whose outcome is unknown reconciled with its exchange. */
+  getArbitrageExecution(executionId: string, options?: CallOptions) {
+    return this.request(
+      'get',
+      '/api/v1/arbitrage/executions/{execution_id}',
+      { path: { execution_id: executionId } },
+      options,
+    );
+  }
 
   // ---------------------------------------------------------------------------------------------------------
   // Trading

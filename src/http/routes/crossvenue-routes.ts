@@ -4,6 +4,8 @@ import { Type } from 'typebox';
 import {
   ArbitrageExecuteBody,
   ArbitrageExecution,
+  ArbitrageExecutionList,
+  ArbitrageExecutionListQuery,
   type ArbitrageExecutionService,
 } from '../../services/crossvenue/arbitrage-execution-service.js';
 import {
@@ -219,5 +221,39 @@ export function crossVenueRoutes(app: FastifyInstance, services: CrossVenueServi
         request.body,
         request.headers['idempotency-key'],
       ),
+  );
+
+  app.get<{ Querystring: ArbitrageExecutionListQuery }>(
+    '/arbitrage/executions',
+    {
+      schema: {
+        summary: 'Your paired executions, newest first',
+        description:
+          'Each as POST /arbitrage/execute answered it, its legs as the order journal has them now (GET ' +
+          '/arbitrage/executions/:id reconciles a pending leg with its exchange); a repeated POST with the same ' +
+          'Idempotency-Key is what sends a leg still due. `limit` 1..100 (default 50); pass ' +
+          '`pagination.next_cursor` back as `cursor` for the next page. Only your own executions are listed.',
+        tags: ['trading'],
+        querystring: ArbitrageExecutionListQuery,
+        response: { 200: ArbitrageExecutionList, ...ACTING_ERRORS },
+      },
+    },
+    async (request) => services.arbitrageExecution.list(tradingCaller(request), request.query),
+  );
+
+  app.get<{ Params: { execution_id: string } }>(
+    '/arbitrage/executions/:execution_id',
+    {
+      schema: {
+        summary: 'One paired execution, its legs reconciled',
+        description:
+          'As POST /arbitrage/execute answered it. A leg whose outcome is unknown is looked up on its exchange ' +
+          'first (with your stored or managed credentials); nothing is sent. Another customer’s execution is 404.',
+        tags: ['trading'],
+        params: Type.Object({ execution_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: ArbitrageExecution, ...ACTING_ERRORS },
+      },
+    },
+    async (request) => services.arbitrageExecution.get(tradingCaller(request), request.params.execution_id),
   );
 }

@@ -36,6 +36,7 @@ import { amountOf } from '../market-data/execution-price-service.js';
 import type { MarketTarget, MarketTargets } from '../market-data/market-target.js';
 import type { OrderbookService } from '../market-data/orderbook-service.js';
 import { sessionOf, type TradingCaller } from '../trading/trading-caller.js';
+import { type Drive, LegParents } from './leg-parents.js';
 import {
   LegOut,
   type LegOutcome,
@@ -211,6 +212,25 @@ export const ArbitrageExecution = Type.Object({
 });
 export type ArbitrageExecution = Static<typeof ArbitrageExecution>;
 
+export const ArbitrageExecutionList = Type.Object({
+  executions: Type.Array(ArbitrageExecution),
+  pagination: Type.Object({
+    count: Type.Integer(),
+    has_more: Type.Boolean(),
+    next_cursor: Type.Optional(Type.String()),
+  }),
+});
+export type ArbitrageExecutionList = Static<typeof ArbitrageExecutionList>;
+
+export const ArbitrageExecutionListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Default 50' })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type ArbitrageExecutionListQuery = Static<typeof ArbitrageExecutionListQuery>;
+
 interface ArbBook {
   legs: LegSpec[];
 }
@@ -228,10 +248,34 @@ export interface ArbitrageExecutionOptions {
 
 export class ArbitrageExecutionService {
   private readonly clock: () => number;
-  private readonly inFlight = new Map<string, { requestHash: string; answer: Promise<ArbitrageExecution> }>();
+  private readonly parents: LegParents<ArbitrageExecution>;
 
   constructor(private readonly options: ArbitrageExecutionOptions) {
     this.clock = options.clock ?? Date.now;
+    this.parents = new LegParents(options.repo, options.legs, 'arbitrage', 'execution');
+  }
+
+  /** One of the caller's executions, its legs reconciled with their exchanges when their outcome is unknown. */
+  async get(caller: TradingCaller, id: string): Promise<ArbitrageExecution> {
+    const row = await this.parents.byId(caller, id, 'arbitrage execution');
+    return this.viewOf(caller, row, true);
+  }
+
+  /** The caller's executions, newest first, their legs as the journal has them. */
+  async list(caller: TradingCaller, q: ArbitrageExecutionListQuery): Promise<ArbitrageExecutionList> {
+    const { rows, ...pagination } = await this.parents.page(caller, q);
+    const executions = await Promise.all(rows.map((row) => this.viewOf(caller, row, false)));
+    return { executions, pagination: { count: executions.length, ...pagination } };
+  }
+
+  private async viewOf(
+    caller: TradingCaller,
+    row: RouteRow,
+    reconcile: boolean,
+  ): Promise<ArbitrageExecution> {
+    const book = JSON.parse(row.legs) as ArbBook;
+    const outcomes = await this.parents.read(caller, book.legs, reconcile);
+    return view(row, JSON.parse(row.request) as ArbTerms, JSON.parse(row.plan) as ArbPlan, outcomes);
   }
 
   async execute(
@@ -256,31 +300,16 @@ export class ArbitrageExecutionService {
     if (maxCost?.isZero()) throw validationError(['max_cost must be greater than 0']);
     const credentials = credentialsMap(body.credentials);
     const requestHash = hash('sha256', JSON.stringify(terms), 'hex');
-    const existing = await this.options.repo.byKey(caller.tenant, key);
-    if (existing) return this.replay(caller, credentials, existing, requestHash);
-    const flightKey = `${caller.tenant}\n${key}`;
-    const flying = this.inFlight.get(flightKey);
-    if (flying) {
-      if (flying.requestHash !== requestHash) throw keyReused();
-      return flying.answer;
-    }
-    const answer = this.place(caller, credentials, terms, size, maxCost, key, requestHash);
-    this.inFlight.set(flightKey, { requestHash, answer });
-    try {
-      return await answer;
-    } finally {
-      this.inFlight.delete(flightKey);
-    }
+    return this.parents.act(caller, key, requestHash, this.driver(caller, credentials), () =>
+      this.place(caller, credentials, terms, size, maxCost, key, requestHash),
+    );
   }
 
-  private replay(
+  private driver(
     caller: TradingCaller,
     credentials: ReadonlyMap<string, unknown>,
-    row: RouteRow,
-    requestHash: string,
-  ): Promise<ArbitrageExecution> {
-    if (row.kind !== 'arbitrage' || row.requestHash !== requestHash) throw keyReused();
-    return this.drive(caller, credentials, row);
+  ): Drive<ArbitrageExecution> {
+    return (row, depth) => this.drive(caller, credentials, row, depth);
   }
 
   private async place(
@@ -399,20 +428,12 @@ export class ArbitrageExecutionService {
         },
       ],
     };
-    const { row, created } = await this.options.repo.insert({
-      id,
-      kind: 'arbitrage',
-      customerId: caller.tenant,
-      idempotencyKey: key,
-      requestHash,
-      request: JSON.stringify(terms),
-      plan: JSON.stringify(plan),
-      legs: JSON.stringify(book),
-      round: 1,
-      nowMs: this.clock(),
-    });
-    if (!created) return this.replay(caller, credentials, row, requestHash);
-    return this.drive(caller, credentials, row);
+    return this.parents.commit(
+      caller,
+      { id, key, requestHash, terms, plan, legs: book },
+      this.clock(),
+      this.driver(caller, credentials),
+    );
   }
 
   /** The link that makes the two legs one bet paying 1, or a 400 naming why they are not. */
@@ -475,12 +496,7 @@ export class ArbitrageExecutionService {
       text = next;
       return true;
     };
-    const again = async () => {
-      const reread = await this.options.repo.bySeq(row.seq);
-      if (!reread || depth >= 3)
-        throw new AppError('service_unavailable', 'the execution is being changed; retry');
-      return this.drive(caller, credentials, reread, depth + 1);
-    };
+    const again = () => this.parents.again(row, depth, this.driver(caller, credentials));
     for (let i = 0; i < 3; i++) {
       const spec = book.legs[i];
       if (spec) {
@@ -578,10 +594,6 @@ export class ArbitrageExecutionService {
     }
     return null;
   }
-}
-
-function keyReused(): AppError {
-  return new AppError('conflict', 'this Idempotency-Key was already used for a different request');
 }
 
 function sidePair(s: PlannedSide): PairLeg {

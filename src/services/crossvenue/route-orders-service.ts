@@ -26,6 +26,7 @@ import type { ExchangesService } from '../exchanges-service.js';
 import { amountOf } from '../market-data/execution-price-service.js';
 import { MarketSelectorFields } from '../market-data/market-target.js';
 import { sessionOf, type TradingCaller } from '../trading/trading-caller.js';
+import { type Drive, LegParents } from './leg-parents.js';
 import {
   LegOut,
   type LegOutcome,
@@ -45,7 +46,6 @@ const DECIMAL = '^[0-9]+(\\.[0-9]+)?$';
 /** The sizes a shortfall is routed in (the lot of today's routed exchanges, route-quote-service.ts). */
 const SHORTFALL_LOT = Decimal.parse('0.01');
 const LIST_LIMIT_MAX = 100;
-const LIST_LIMIT_DEFAULT = 50;
 
 /** Per-request credentials for several exchanges at once: `{ <exchange>: <that exchange's credential JSON> }`. */
 export const PerExchangeCredentials = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), {
@@ -230,10 +230,11 @@ export function idempotencyKeyOf(raw: string | undefined): string {
 
 export class RouteOrdersService {
   private readonly clock: () => number;
-  private readonly inFlight = new Map<string, { requestHash: string; answer: Promise<RouteOrder> }>();
+  private readonly parents: LegParents<RouteOrder>;
 
   constructor(private readonly options: RouteOrdersServiceOptions) {
     this.clock = options.clock ?? Date.now;
+    this.parents = new LegParents(options.repo, options.legs, 'route', 'route');
   }
 
   async create(caller: TradingCaller, body: RouteOrderBody, rawKey: string | undefined): Promise<RouteOrder> {
@@ -246,69 +247,30 @@ export class RouteOrdersService {
     const credentials = credentialsMap(body.credentials);
     for (const name of credentials.keys()) this.options.exchanges.venueFor(name, 'route_orders');
     const requestHash = fingerprint(terms);
-    const existing = await this.options.repo.byKey(caller.tenant, key);
-    if (existing) return this.replay(caller, credentials, existing, requestHash);
-    const flightKey = `${caller.tenant}\n${key}`;
-    const flying = this.inFlight.get(flightKey);
-    if (flying) {
-      if (flying.requestHash !== requestHash) throw keyReused();
-      return flying.answer;
-    }
-    const answer = this.place(caller, credentials, terms, maxSlippage, key, requestHash);
-    this.inFlight.set(flightKey, { requestHash, answer });
-    try {
-      return await answer;
-    } finally {
-      this.inFlight.delete(flightKey);
-    }
+    return this.parents.act(caller, key, requestHash, this.driver(caller, credentials), () =>
+      this.place(caller, credentials, terms, maxSlippage, key, requestHash),
+    );
   }
 
   async get(caller: TradingCaller, id: string): Promise<RouteOrder> {
-    const row = await this.options.repo.byId(caller.tenant, 'route', id);
-    if (!row) throw new AppError('not_found', `no routed order ${id}`);
+    const row = await this.parents.byId(caller, id, 'routed order');
     const book = JSON.parse(row.legs) as LegBook;
-    const outcomes = await Promise.all(
-      book.legs.map((l) => this.options.legs.read(legCaller(caller, new Map(), l.exchange), l, true)),
-    );
-    return view(row, book, outcomes, []);
+    return view(row, book, await this.parents.read(caller, book.legs, true), []);
   }
 
   async list(caller: TradingCaller, q: RouteOrderListQuery): Promise<RouteOrderList> {
-    const limit = q.limit ?? LIST_LIMIT_DEFAULT;
-    const beforeSeq = q.cursor === undefined ? undefined : cursorSeq(q.cursor);
-    const rows = await this.options.repo.list(caller.tenant, 'route', {
-      ...(beforeSeq !== undefined ? { beforeSeq } : {}),
-      limit: limit + 1,
-    });
-    const page = rows.slice(0, limit);
+    const { rows, ...pagination } = await this.parents.page(caller, q);
     const routes = await Promise.all(
-      page.map(async (row) => {
+      rows.map(async (row) => {
         const book = JSON.parse(row.legs) as LegBook;
-        const outcomes = await Promise.all(
-          book.legs.map((l) => this.options.legs.read(legCaller(caller, new Map(), l.exchange), l, false)),
-        );
-        return view(row, book, outcomes, []);
+        return view(row, book, await this.parents.read(caller, book.legs, false), []);
       }),
     );
-    const last = page.at(-1);
-    return {
-      route_orders: routes,
-      pagination: {
-        count: routes.length,
-        has_more: rows.length > limit,
-        ...(rows.length > limit && last ? { next_cursor: cursorOf(last.seq) } : {}),
-      },
-    };
+    return { route_orders: routes, pagination: { count: routes.length, ...pagination } };
   }
 
-  private async replay(
-    caller: TradingCaller,
-    credentials: ReadonlyMap<string, unknown>,
-    row: RouteRow,
-    requestHash: string,
-  ): Promise<RouteOrder> {
-    if (row.kind !== 'route' || row.requestHash !== requestHash) throw keyReused();
-    return this.drive(caller, credentials, row);
+  private driver(caller: TradingCaller, credentials: ReadonlyMap<string, unknown>): Drive<RouteOrder> {
+    return (row, depth) => this.drive(caller, credentials, row, depth);
   }
 
   /** Plans, checks slippage and credentials (refusals send nothing and store nothing), commits, then drives. */
@@ -366,21 +328,12 @@ export class RouteOrdersService {
       excluded: quote.excluded,
       decision: quote.decision,
     };
-    const { row, created } = await this.options.repo.insert({
-      id,
-      kind: 'route',
-      customerId: caller.tenant,
-      idempotencyKey: key,
-      requestHash,
-      request: JSON.stringify(terms),
-      plan: JSON.stringify(plan),
-      legs: JSON.stringify(book),
-      round: 1,
-      nowMs: this.clock(),
-    });
-    // Another node's POST under this key committed first: its route is the answer.
-    if (!created) return this.replay(caller, credentials, row, requestHash);
-    return this.drive(caller, credentials, row);
+    return this.parents.commit(
+      caller,
+      { id, key, requestHash, terms, plan, legs: book },
+      this.clock(),
+      this.driver(caller, credentials),
+    );
   }
 
   /** Sends (or replays) every leg, applies on_leg_failure once, and answers the route as it stands. */
@@ -418,10 +371,7 @@ export class RouteOrdersService {
       const round = next.second_round ? 2 : 1;
       if (!(await this.options.repo.replaceLegs(row.seq, row.legs, text, round, nowMs))) {
         // Another driver of this route changed its legs first: follow its plan (our sends were replays or its).
-        const reread = await this.options.repo.bySeq(row.seq);
-        if (!reread || depth >= 3)
-          throw new AppError('service_unavailable', 'the route is being changed; retry');
-        return this.drive(caller, credentials, reread, depth + 1);
+        return this.parents.again(row, depth, this.driver(caller, credentials));
       }
       current = { ...row, legs: text, round, updatedMs: nowMs };
     }
@@ -523,10 +473,6 @@ export class RouteOrdersService {
   }
 }
 
-function keyReused(): AppError {
-  return new AppError('conflict', 'this Idempotency-Key was already used for a different request');
-}
-
 function termsOf(body: RouteOrderBody): RouteTerms {
   if (body.exchange !== undefined && body.svc_id !== undefined) {
     throw validationError(['give svc_id, or exchange with market_id, not both']);
@@ -569,16 +515,6 @@ function slippageOf(side: 'buy' | 'sell', planned: PlannedRoute): { reference: D
 
 function fingerprint(terms: RouteTerms): string {
   return hash('sha256', JSON.stringify(terms), 'hex');
-}
-
-function cursorOf(seq: number): string {
-  return Buffer.from(`route:${seq}`).toString('base64url');
-}
-
-function cursorSeq(cursor: string): number {
-  const m = /^route:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!m) throw validationError(['cursor is not one this server gave']);
-  return Number(m[1]);
 }
 
 function statusOf(outcomes: readonly LegOutcome[], amount: Decimal, filled: Decimal): RouteOrder['status'] {

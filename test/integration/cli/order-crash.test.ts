@@ -8,49 +8,27 @@
 // sending it again, exactly one order exists there, and GET /orders/:id reports it. Then the same for an order
 // killed just after its answer, before the journal wrote its acceptance.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { startKalshiSim } from '../../../sim/kalshi/index.js';
-import { startLimitlessSim } from '../../../sim/limitless/index.js';
-import { startOpinionSim } from '../../../sim/opinion/index.js';
-import { startPolymarketSim } from '../../../sim/polymarket/index.js';
-import { startPredictfunSim } from '../../../sim/predictfun/index.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
-import { createKalshiAdapter } from '../../../src/venues/kalshi/index.js';
-import { createLimitlessAdapter } from '../../../src/venues/limitless/index.js';
-import { createOpinionAdapter } from '../../../src/venues/opinion/index.js';
-import { createPolymarketAdapter } from '../../../src/venues/polymarket/index.js';
-import type { VenueAdapter, VenueSession } from '../../../src/venues/port.js';
-import { createPredictfunAdapter } from '../../../src/venues/predictfun/index.js';
+import type { VenueAdapter } from '../../../src/venues/port.js';
 import { venueContext, walkVenue } from '../../support/catalogue.js';
-import { type ServerProcess, startServerProcess } from '../../support/cli.js';
-import { send, waitFor } from '../../support/server.js';
+import { CrashHarness, type CrashVenue } from '../../support/crash-harness.js';
+import { send } from '../../support/server.js';
 
 const CRASHES = 20;
 const ROTATION: readonly ExchangeId[] = ['polymarket', 'kalshi', 'limitless', 'opinion', 'predictfun'];
 const ADMIN_KEY = 'crash_test_admin_key_0123456789';
 
-interface Venue {
-  exchange: ExchangeId;
-  control: string;
-  adapter: VenueAdapter;
-  session: VenueSession;
+interface Venue extends CrashVenue {
   market: Market;
   outcome: string;
   /** The resting bid's price: the market's tick, or above it where the venue has a minimum order value. */
   price: number;
-  /** The order route, as the simulator's fault filter names it, and the fault that holds it. */
-  fault: Record<string, unknown>;
-  close(): Promise<void>;
 }
 
 const venues = new Map<ExchangeId, Venue>();
-let dataDir: string;
-let configFile: string;
-let server: ServerProcess | null = null;
+let harness: CrashHarness;
 
 async function firstActiveMarket(adapter: VenueAdapter): Promise<Market> {
   const { markets } = await walkVenue(adapter);
@@ -60,215 +38,42 @@ async function firstActiveMarket(adapter: VenueAdapter): Promise<Market> {
 }
 
 before(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'omnibook-crash-'));
-  const poly = await startPolymarketSim({ seed: 7, size: 20, newWalletBalance: '1000000000' });
-  const kalshi = await startKalshiSim({ seed: 7, size: 20 });
-  const opinion = await startOpinionSim({ seed: 7, size: 20 });
-  const opinionAdapter = createOpinionAdapter({
-    restUrl: opinion.url,
-    apiKey: opinion.apiKey,
-    pollIntervalMs: 1_000,
-    timeoutMs: 5_000,
-    unpaced: true,
+  harness = await CrashHarness.create({
+    exchanges: ROTATION,
+    world: { seed: 7, size: 20 },
+    adminKey: ADMIN_KEY,
   });
-  const opinionMarket = await firstActiveMarket(opinionAdapter);
-  const polyAdapter = createPolymarketAdapter({
-    gammaUrl: poly.urls.gamma,
-    clobUrl: poly.urls.clob,
-    dataUrl: poly.urls.data,
-    wsMarketUrl: poly.urls.wsMarket,
-    wsUserUrl: poly.urls.wsUser,
-    timeoutMs: 5_000,
-    unpaced: true,
-  });
-  const kalshiAdapter = createKalshiAdapter({
-    restUrl: kalshi.url,
-    wsUrl: kalshi.wsUrl,
-    timeoutMs: 5_000,
-    unpaced: true,
-    streamCredentials: null,
-  });
-  const limitless = await startLimitlessSim({ seed: 7, size: 20 });
-  const limitlessAdapter = createLimitlessAdapter({
-    restUrl: limitless.url,
-    wsUrl: limitless.wsUrl,
-    timeoutMs: 5_000,
-    unpaced: true,
-  });
-  const limitlessMarket = await firstActiveMarket(limitlessAdapter);
-  venues.set('limitless', {
-    exchange: 'limitless',
-    control: limitless.control,
-    adapter: limitlessAdapter,
-    session: {
-      exchange: 'limitless',
-      credentials: (await limitless.createAccount({ fund: '1000000000' })).credentials,
-      source: 'per_request',
-    },
-    market: limitlessMarket,
-    outcome: limitlessMarket.outcomes[0]?.name as string,
-    price: limitlessMarket.tick_size ?? 0.01,
-    fault: { hold_response_ms: 120_000, only: ['POST /orders'] },
-    close: async () => {
-      await limitlessAdapter.close();
-      await limitless.close();
-    },
-  });
-  const polyMarket = await firstActiveMarket(polyAdapter);
-  const kalshiMarket = await firstActiveMarket(kalshiAdapter);
-  venues.set('polymarket', {
-    exchange: 'polymarket',
-    control: poly.control,
-    adapter: polyAdapter,
-    session: {
-      exchange: 'polymarket',
-      credentials: (await poly.createAccount()).credentials,
-      source: 'per_request',
-    },
-    market: polyMarket,
-    outcome: polyMarket.outcomes[0]?.name as string,
-    price: polyMarket.tick_size ?? 0.01,
-    fault: { hold_response_ms: 120_000, only: ['POST /order'] },
-    close: async () => {
-      await polyAdapter.close?.();
-      await poly.close();
-    },
-  });
-  venues.set('kalshi', {
-    exchange: 'kalshi',
-    control: kalshi.control,
-    adapter: kalshiAdapter,
-    session: {
-      exchange: 'kalshi',
-      credentials: (await kalshi.createAccount()).credentials,
-      source: 'per_request',
-    },
-    market: kalshiMarket,
-    outcome: kalshiMarket.outcomes[0]?.name as string,
-    price: kalshiMarket.tick_size ?? 0.01,
-    fault: { latency_ms: 120_000, only: ['POST /trade-api/v2/portfolio/events/orders'] },
-    close: async () => {
-      await kalshiAdapter.close?.();
-      await kalshi.close();
-    },
-  });
-  const predict = await startPredictfunSim({ seed: 7, size: 20 });
-  const predictOptions = {
-    restUrl: predict.url,
-    rpcUrl: predict.rpcUrl,
-    collateralToken: predict.collateralToken,
-    apiKey: predict.apiKey,
-  };
-  const predictAdapter = createPredictfunAdapter({
-    ...predictOptions,
-    pollIntervalMs: 2_000,
-    timeoutMs: 5_000,
-    unpaced: true,
-  });
-  // Predict.fun takes orders worth $0.9 or more: 10..29 shares (50 below) at 0.1, in a market bid above it.
-  const { markets: predictMarkets } = await walkVenue(predictAdapter);
-  let predictMarket: Market | undefined;
-  for (const m of predictMarkets.filter((x) => x.status === 'active' && x.outcomes[0]?.token_id)) {
-    const book = await predictAdapter.marketData.fetchOrderBook?.(
-      venueContext(),
-      m,
-      m.outcomes[0]?.name as string,
-    );
-    if ((book?.bids[0]?.[0] ?? 0) > 0.15) {
-      predictMarket = m;
-      break;
+  for (const exchange of ROTATION) {
+    const v = harness.venue(exchange);
+    let market: Market | undefined;
+    let price: number;
+    if (exchange === 'predictfun') {
+      // Predict.fun takes orders worth $0.9 or more: 10..29 shares (50 below) at 0.1, in a market bid above it.
+      const { markets } = await walkVenue(v.adapter);
+      for (const m of markets.filter((x) => x.status === 'active' && x.outcomes[0]?.token_id)) {
+        const book = await v.adapter.marketData.fetchOrderBook?.(
+          venueContext(),
+          m,
+          m.outcomes[0]?.name as string,
+        );
+        if ((book?.bids[0]?.[0] ?? 0) > 0.15) {
+          market = m;
+          break;
+        }
+      }
+      assert.ok(market, 'predictfun: no active market bid above 0.15');
+      price = 0.1;
+    } else {
+      market = await firstActiveMarket(v.adapter);
+      price = market.tick_size ?? 0.01;
     }
+    venues.set(exchange, { ...v, market, outcome: market.outcomes[0]?.name as string, price });
   }
-  assert.ok(predictMarket, 'predictfun: no active market bid above 0.15');
-  venues.set('predictfun', {
-    exchange: 'predictfun',
-    control: predict.control,
-    adapter: predictAdapter,
-    session: {
-      exchange: 'predictfun',
-      credentials: (await predict.createAccount()).credentials,
-      source: 'per_request',
-    },
-    market: predictMarket,
-    outcome: predictMarket.outcomes[0]?.name as string,
-    price: 0.1,
-    fault: { hold_response_ms: 120_000, only: ['POST /v1/orders'] },
-    close: async () => {
-      await predictAdapter.close?.();
-      await predict.close();
-    },
-  });
-  venues.set('opinion', {
-    exchange: 'opinion',
-    control: opinion.control,
-    adapter: opinionAdapter,
-    session: {
-      exchange: 'opinion',
-      credentials: (await opinion.createAccount()).credentials,
-      source: 'per_request',
-    },
-    market: opinionMarket,
-    outcome: opinionMarket.outcomes[0]?.name as string,
-    price: opinionMarket.tick_size ?? 0.01,
-    fault: { hold_response_ms: 120_000, only: ['POST /openapi/order'] },
-    close: async () => {
-      await opinionAdapter.close?.();
-      await opinion.close();
-    },
-  });
-  configFile = join(dataDir, 'config.json');
-  writeFileSync(
-    configFile,
-    JSON.stringify({
-      catalogue: { sync: false },
-      recorder: { enabled: false },
-      venues: {
-        polymarket: {
-          gammaUrl: poly.urls.gamma,
-          clobUrl: poly.urls.clob,
-          dataUrl: poly.urls.data,
-          wsMarketUrl: poly.urls.wsMarket,
-          wsUserUrl: poly.urls.wsUser,
-        },
-        kalshi: { restUrl: kalshi.url, wsUrl: kalshi.wsUrl },
-        limitless: { restUrl: limitless.url, wsUrl: limitless.wsUrl },
-        predictfun: predictOptions,
-        opinion: { restUrl: opinion.url, apiKey: opinion.apiKey },
-      },
-    }),
-  );
 });
 
 after(async () => {
-  if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
-  await Promise.allSettled([...venues.values()].map((v) => v.close()));
-  rmSync(dataDir, { recursive: true, force: true });
+  await harness?.close();
 });
-
-function startServer(): Promise<ServerProcess> {
-  return startServerProcess(['serve', '--port', '0', '--data-dir', dataDir, '--config', configFile], {
-    DATABASE_URL: '',
-    REDIS_URL: '',
-    OMNIBOOK_CONFIG: '',
-    OMNIBOOK_DATA_DIR: '',
-    OMNIBOOK_ADMIN_KEY: ADMIN_KEY,
-    PORT: '',
-    HOST: '',
-    LOG_LEVEL: 'warn',
-  });
-}
-
-async function control(venue: Venue, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${venue.control}/__sim/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  assert.ok(res.ok, `${method} /__sim/${path}: ${res.status}`);
-  return res.json();
-}
-
-const held = async (venue: Venue) => ((await control(venue, 'GET', 'held')) as { held: number }).held;
 
 /**
  * After a restart: GET /orders/:id reports the order (its body is returned for more checks), and the exchange
@@ -282,7 +87,7 @@ async function reportedOnce(
   label: string,
 ): Promise<{ id: string; status: string }> {
   const polled = await send(
-    server?.url ?? '',
+    harness.server?.url ?? '',
     ADMIN_KEY,
     `/api/v1/orders/${orderId}?exchange=${venue.exchange}`,
     {
@@ -304,7 +109,7 @@ async function reportedOnce(
 }
 
 test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${CRASHES} times`, async () => {
-  server = await startServer();
+  let server = await harness.start();
   for (let i = 0; i < CRASHES; i++) {
     const venue = venues.get(ROTATION[i % ROTATION.length] as ExchangeId) as Venue;
     const { exchange } = venue;
@@ -325,7 +130,7 @@ test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${
         'x-exchange-credentials': Buffer.from(JSON.stringify(venue.session.credentials)).toString('base64'),
       },
     };
-    await control(venue, 'POST', 'faults', venue.fault);
+    await harness.hold(venue);
     const url: string = server.url;
     const lost: Promise<string> = fetch(`${url}/api/v1/orders?exchange=${exchange}`, {
       method: 'POST',
@@ -335,16 +140,13 @@ test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${
       (res) => `answered ${res.status}`,
       () => 'connection lost',
     );
-    await waitFor(async () => (await held(venue)) >= 1, 20_000, `${exchange} holding round ${i}'s order`);
-    const exited = new Promise((resolve) => server?.child.once('exit', resolve));
-    server.child.kill('SIGKILL');
-    await exited;
+    await harness.waitHeld(venue, `round ${i}'s order`);
+    await harness.kill();
     assert.equal(await lost, 'connection lost', `round ${i}: the server answered before it was killed`);
     // Releasing lets the held order complete on the exchange (kalshi processes it now; the others already had).
-    await control(venue, 'DELETE', 'faults');
-    await waitFor(async () => (await held(venue)) === 0, 20_000, `${exchange} releasing round ${i}`);
+    await harness.release(venue, `round ${i}`);
 
-    server = await startServer();
+    server = await harness.start();
     const retried = await send(server.url, ADMIN_KEY, `/api/v1/orders?exchange=${exchange}`, init);
     assert.equal(retried.status, 200, `round ${i} (${exchange}): ${retried.text}`);
     const order = retried.body as { id: string; status: string; size: number; client_order_id?: string };
@@ -359,7 +161,7 @@ test(`an order whose answer is lost to a SIGKILL is reconciled after restart, ${
       `round ${i} (${exchange})`,
     );
   }
-  await server.stop();
+  await harness.stop();
 });
 
 // The journal writes an accepted order's state behind its answer (order-journal-repo.ts): a SIGKILL just after the
@@ -384,7 +186,7 @@ test('an order answered just before a SIGKILL is still reported after restart, n
         'x-exchange-credentials': Buffer.from(JSON.stringify(venue.session.credentials)).toString('base64'),
       },
     };
-    server = await startServer();
+    let server = await harness.start();
     // A first order warms the server, so the second's answer comes back well within the journal's 50 ms.
     const warm = await send(server.url, ADMIN_KEY, `/api/v1/orders?exchange=${exchange}`, {
       ...init,
@@ -393,14 +195,12 @@ test('an order answered just before a SIGKILL is still reported after restart, n
     });
     assert.equal(warm.status, 200, warm.text);
     const placed = await send(server.url, ADMIN_KEY, `/api/v1/orders?exchange=${exchange}`, init);
-    const exited = new Promise((resolve) => server?.child.once('exit', resolve));
-    server.child.kill('SIGKILL');
-    await exited;
+    await harness.kill();
     assert.equal(placed.status, 200, `${exchange}: ${placed.text}`);
     const order = placed.body as { id: string; status: string };
     assert.equal(order.status, 'open');
 
-    server = await startServer();
+    server = await harness.start();
     const polled = await reportedOnce(
       venue,
       init.headers['x-exchange-credentials'],
@@ -417,6 +217,6 @@ test('an order answered just before a SIGKILL is still reported after restart, n
       order.id,
       'the repeated POST sent nothing',
     );
-    await server.stop();
+    await harness.stop();
   }
 });

@@ -234,6 +234,13 @@ describe('REST: every operation', () => {
         credentials: { kalshi: kalshi.credentials },
       } as never),
     );
+    const executions = await client.listArbitrageExecutions();
+    for await (const e of client.iterateArbitrageExecutions({ limit: 1 })) {
+      assert.equal((await client.getArbitrageExecution(e.id)).id, e.id);
+      break;
+    }
+    if (executions.executions.length === 0)
+      await tolerate('getArbitrageExecution', client.getArbitrageExecution('arb_unknown'));
     assert.equal(typeof (await client.selfKey()).id, 'string');
 
     // Trading on kalshi with the paper account's per-request credentials: a resting buy at the lowest tick.

@@ -222,6 +222,23 @@ test('a pair across polymarket and kalshi: the thinner book first, the second si
     got.legs.map((l) => l.order?.id),
   );
   assertError(await execute({ legs: legsOf(p), size: '21', max_cost: '2' }, 'pair-1'), 409, 'conflict');
+  // Read back: by id (the POST's shape, the same legs) and in the newest-first list; an unknown id is 404.
+  const read = await cat.server.request(`/api/v1/arbitrage/executions/${got.id}`);
+  assert.equal(read.status, 200, read.text);
+  assert.equal((read.body as Execution).status, got.status);
+  assert.deepEqual(
+    (read.body as Execution).legs.map((l) => [l.role, l.order?.id, l.figures.filled]),
+    got.legs.map((l) => [l.role, l.order?.id, l.figures.filled]),
+  );
+  const listed = await cat.server.request('/api/v1/arbitrage/executions?limit=100');
+  assert.equal(listed.status, 200, listed.text);
+  const mine = (listed.body as { executions: Execution[] }).executions.find((e) => e.id === got.id);
+  assert.deepEqual(
+    mine?.legs.map((l) => l.order?.id),
+    got.legs.map((l) => l.order?.id),
+  );
+  assertError(await cat.server.request('/api/v1/arbitrage/executions/no-such-execution'), 404, 'not_found');
+  assertError(await cat.server.request('/api/v1/arbitrage/executions?cursor=bogus'), 400, 'validation_error');
 });
 
 test('the second leg refused: unwind sells the excess on the first venue, hold keeps it as residual', async () => {

@@ -966,6 +966,625 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/arbitrage/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your paired executions, newest first
+         * @description Each as POST /arbitrage/execute answered it, its legs as the order journal has them now (GET /arbitrage/executions/:id reconciles a pending leg with its exchange); a repeated POST with the same Idempotency-Key is what sends a leg still due. `limit` 1..100 (default 50); pass `pagination.next_cursor` back as `cursor` for the next page. Only your own executions are listed.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    /** @description Default 50 */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            executions: {
+                                created_at: string;
+                                decision: {
+                                    books: {
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        outcome: string;
+                                        svc_id: string;
+                                        timestamp: string;
+                                    }[];
+                                    fee_models: {
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        /** @enum {unknown} */
+                                        fee_type: "quadratic" | "linear" | "lookup_table" | "none";
+                                        /** @description False when the fee follows the venue's published formula and this market's parameters exactly; true when something the venue does not publish (an account discount, an unpublished curve) may change it */
+                                        is_estimate: boolean;
+                                        note?: string;
+                                    }[];
+                                    link: {
+                                        confidence: number;
+                                        confidence_tier: string;
+                                        /** @enum {unknown} */
+                                        exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                        inverted: boolean;
+                                        svc_id: string;
+                                    } | null;
+                                };
+                                /** @description Cost of one pair on the books as planned, fees included */
+                                est_pair_cost: number;
+                                /** @description Every leg’s fee, as its exchange’s model prices it on the planned books */
+                                fees: number;
+                                /** @description Pairs held, each paying 1 at resolution */
+                                hedged: number;
+                                id: string;
+                                legs: ({
+                                    error: {
+                                        code: string;
+                                        error: string;
+                                        retryable: boolean;
+                                    } | null;
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    /** @description The leg as an order of its own (GET /orders/:id) */
+                                    order: {
+                                        /** @description Our id for an order placed through POST /orders (journalled before sending); GET and DELETE accept it too */
+                                        client_order_id?: string;
+                                        created_at: string;
+                                        filled: number;
+                                        id: string;
+                                        market_id: string;
+                                        /** @description Present when the order sent differs from the one asked for, and says how (e.g. a Polymarket ioc/fok buy rounded down to whole cents; `size` is then the size sent) */
+                                        note?: string;
+                                        outcome: string;
+                                        price: number;
+                                        /** @enum {unknown} */
+                                        side: "buy" | "sell";
+                                        size: number;
+                                        /** @enum {unknown} */
+                                        status: "pending" | "open" | "partially_filled" | "filled" | "cancelled" | "rejected" | "expired";
+                                        updated_at: string | null;
+                                    } | null;
+                                    planned: {
+                                        limit_price: number;
+                                        /** @enum {unknown} */
+                                        order_type: "gtc" | "ioc" | "fok" | "gtd";
+                                        outcome: string;
+                                        /** @enum {unknown} */
+                                        side: "buy" | "sell";
+                                        size: number;
+                                    };
+                                    /** @description leg (routes); first | second | unwind (paired executions) */
+                                    role: string;
+                                    /** @description 1 for the planned legs; 2 for a shortfall routed again (on_leg_failure keep) */
+                                    round: number;
+                                    /**
+                                     * @description unsent (planned, not sent yet: a retry sends it), pending (sent, outcome unknown: reconciled with the exchange, never sent again), filled, partially_filled, unfilled (the immediate order found nothing), rejected
+                                     * @enum {unknown}
+                                     */
+                                    state: "unsent" | "pending" | "filled" | "partially_filled" | "unfilled" | "rejected";
+                                    svc_id: string;
+                                } & {
+                                    figures: {
+                                        est_avg_price: number | null;
+                                        est_fee: number;
+                                        est_notional: number;
+                                        filled: number;
+                                    };
+                                })[];
+                                /** @enum {unknown} */
+                                on_leg_risk: "unwind" | "hold";
+                                /** @description hedged − what the hedged pairs cost (fees included) */
+                                realised_edge: number;
+                                realised_edge_bps: number | null;
+                                /** @description First-leg contracts neither hedged nor unwound: your unhedged exposure */
+                                residual: {
+                                    cost: number;
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    outcome: string;
+                                    size: number;
+                                    svc_id: string;
+                                } | null;
+                                size: number;
+                                /**
+                                 * @description pending while a leg’s outcome is unknown (repeat the POST with the same Idempotency-Key to go on); hedged: every contract bought first is hedged or unwound; partially_hedged / unhedged: some or all of it is held unhedged (residual); unfilled: the first leg filled nothing
+                                 * @enum {unknown}
+                                 */
+                                status: "pending" | "hedged" | "partially_hedged" | "unhedged" | "unfilled";
+                                /** @description The unwind’s proceeds net of fee minus what those contracts cost */
+                                unwind_pnl: number;
+                            }[];
+                            pagination: {
+                                count: number;
+                                has_more: boolean;
+                                next_cursor?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/arbitrage/executions/{execution_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One paired execution, its legs reconciled
+         * @description As POST /arbitrage/execute answered it. A leg whose outcome is unknown is looked up on its exchange first (with your stored or managed credentials); nothing is sent. Another customer’s execution is 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    execution_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            decision: {
+                                books: {
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    outcome: string;
+                                    svc_id: string;
+                                    timestamp: string;
+                                }[];
+                                fee_models: {
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    /** @enum {unknown} */
+                                    fee_type: "quadratic" | "linear" | "lookup_table" | "none";
+                                    /** @description False when the fee follows the venue's published formula and this market's parameters exactly; true when something the venue does not publish (an account discount, an unpublished curve) may change it */
+                                    is_estimate: boolean;
+                                    note?: string;
+                                }[];
+                                link: {
+                                    confidence: number;
+                                    confidence_tier: string;
+                                    /** @enum {unknown} */
+                                    exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                    inverted: boolean;
+                                    svc_id: string;
+                                } | null;
+                            };
+                            /** @description Cost of one pair on the books as planned, fees included */
+                            est_pair_cost: number;
+                            /** @description Every leg’s fee, as its exchange’s model prices it on the planned books */
+                            fees: number;
+                            /** @description Pairs held, each paying 1 at resolution */
+                            hedged: number;
+                            id: string;
+                            legs: ({
+                                error: {
+                                    code: string;
+                                    error: string;
+                                    retryable: boolean;
+                                } | null;
+                                /** @enum {unknown} */
+                                exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                /** @description The leg as an order of its own (GET /orders/:id) */
+                                order: {
+                                    /** @description Our id for an order placed through POST /orders (journalled before sending); GET and DELETE accept it too */
+                                    client_order_id?: string;
+                                    created_at: string;
+                                    filled: number;
+                                    id: string;
+                                    market_id: string;
+                                    /** @description Present when the order sent differs from the one asked for, and says how (e.g. a Polymarket ioc/fok buy rounded down to whole cents; `size` is then the size sent) */
+                                    note?: string;
+                                    outcome: string;
+                                    price: number;
+                                    /** @enum {unknown} */
+                                    side: "buy" | "sell";
+                                    size: number;
+                                    /** @enum {unknown} */
+                                    status: "pending" | "open" | "partially_filled" | "filled" | "cancelled" | "rejected" | "expired";
+                                    updated_at: string | null;
+                                } | null;
+                                planned: {
+                                    limit_price: number;
+                                    /** @enum {unknown} */
+                                    order_type: "gtc" | "ioc" | "fok" | "gtd";
+                                    outcome: string;
+                                    /** @enum {unknown} */
+                                    side: "buy" | "sell";
+                                    size: number;
+                                };
+                                /** @description leg (routes); first | second | unwind (paired executions) */
+                                role: string;
+                                /** @description 1 for the planned legs; 2 for a shortfall routed again (on_leg_failure keep) */
+                                round: number;
+                                /**
+                                 * @description unsent (planned, not sent yet: a retry sends it), pending (sent, outcome unknown: reconciled with the exchange, never sent again), filled, partially_filled, unfilled (the immediate order found nothing), rejected
+                                 * @enum {unknown}
+                                 */
+                                state: "unsent" | "pending" | "filled" | "partially_filled" | "unfilled" | "rejected";
+                                svc_id: string;
+                            } & {
+                                figures: {
+                                    est_avg_price: number | null;
+                                    est_fee: number;
+                                    est_notional: number;
+                                    filled: number;
+                                };
+                            })[];
+                            /** @enum {unknown} */
+                            on_leg_risk: "unwind" | "hold";
+                            /** @description hedged − what the hedged pairs cost (fees included) */
+                            realised_edge: number;
+                            realised_edge_bps: number | null;
+                            /** @description First-leg contracts neither hedged nor unwound: your unhedged exposure */
+                            residual: {
+                                cost: number;
+                                /** @enum {unknown} */
+                                exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
+                                outcome: string;
+                                size: number;
+                                svc_id: string;
+                            } | null;
+                            size: number;
+                            /**
+                             * @description pending while a leg’s outcome is unknown (repeat the POST with the same Idempotency-Key to go on); hedged: every contract bought first is hedged or unwound; partially_hedged / unhedged: some or all of it is held unhedged (residual); unfilled: the first leg filled nothing
+                             * @enum {unknown}
+                             */
+                            status: "pending" | "hedged" | "partially_hedged" | "unhedged" | "unfilled";
+                            /** @description The unwind’s proceeds net of fee minus what those contracts cost */
+                            unwind_pnl: number;
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+                /** @description Every error: a human message, a machine code and whether a retry can help. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            error: string;
+                            limit_qps?: number;
+                            request_id?: string;
+                            retryable: boolean;
+                            tier?: string;
+                            validation_errors?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/balance": {
         parameters: {
             query?: never;
