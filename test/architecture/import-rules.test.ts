@@ -139,6 +139,7 @@ type Area =
   | 'realtime'
   | 'http'
   | 'mcp'
+  | 'replay'
   | 'main'
   | 'cli'
   | 'sim'
@@ -158,6 +159,7 @@ const SRC_FOLDERS = new Set([
   'realtime',
   'http',
   'mcp',
+  'replay',
   'cli',
 ]);
 
@@ -250,6 +252,11 @@ const RULES: Record<string, Rule> = {
     text: 'src/mcp may import domain, errors, http (the admission refusal), and tenancy with `import type` only',
     values: set('domain', 'errors', 'http'),
     types: set('tenancy'),
+  },
+  replay: {
+    text: 'src/replay may import domain, errors, store, venues/port.ts, main (it starts the same server), and config, realtime and services types',
+    values: set('domain', 'errors', 'store', 'venues/port', 'main'),
+    types: set('config', 'realtime', 'services'),
   },
   root: { text: 'src/main.ts and src/cli may import anything in src', values: 'any', venueFolders: true },
   sim: { text: 'sim/ may import nothing from src/', values: set('sim') },
