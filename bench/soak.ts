@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { lineChart } from './line-chart.js';
+import { lineChart } from '../src/replay/line-chart.js';
 import { machineFacts, processMemory } from './machine.js';
 import { REPO_ROOT, startBenchStack } from './servers.js';
 import type { ServerProcess } from './spawn-server.js';

@@ -39,7 +39,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
   }
   const config = loadConfig({
     ...(values.config ? { file: values.config } : {}),
-    overrides: serverOverrides(values),
+    overrides: serverOverrides({ ...values, exchange: undefined }),
   });
   const exchanges = parseExchanges(values.exchange);
   let session: Awaited<ReturnType<typeof startReplay>>;
@@ -80,7 +80,9 @@ export async function replayCommand(argv: string[]): Promise<number> {
 
   const abort = new AbortController();
   const play =
-    pace.kind === 'fast' ? driver.runPaced(abort.signal) : driver.runAtSpeed(pace.kind === 'speed' ? pace.speed : 1, abort.signal);
+    pace.kind === 'fast'
+      ? driver.runPaced(abort.signal)
+      : driver.runAtSpeed(pace.kind === 'speed' ? pace.speed : 1, abort.signal);
   play.then(
     () => runtime.logger.info(driver.position, 'replay window played'),
     (err) => runtime.logger.error({ err }, 'replay failed'),

@@ -37,8 +37,8 @@ import {
   WS_ERROR,
   type WsErrorName,
 } from './protocol.js';
-import type { CustomerSubscriptions, SubscriptionQuota } from './subscription-quota.js';
 import type { ReplayPacer } from './replay-pacing.js';
+import type { CustomerSubscriptions, SubscriptionQuota } from './subscription-quota.js';
 import { type WalletHub, type WalletSubscription, walletKey } from './wallet-hub.js';
 
 export interface ConnectionLimits {
@@ -233,7 +233,13 @@ export class WsConnection implements BookTransport, FillListener {
   private received(data: RawData, isBinary: boolean): void {
     // A replay's acknowledgement pays no token: one comes per replayed step, as fast as the client reads. It is
     // handled at once and keeps nothing (an ack for a step not sent yet counts as the last one sent).
-    if (this.deps.pacer && this.principal && !isBinary && !this.closed && data.toString().includes('"replay_ack"')) {
+    if (
+      this.deps.pacer &&
+      this.principal &&
+      !isBinary &&
+      !this.closed &&
+      data.toString().includes('"replay_ack"')
+    ) {
       const parsed = parseClientMessage(data.toString());
       if (parsed.ok && parsed.message.type === 'replay_ack') {
         this.deps.pacer.ack(this, parsed.message.step);

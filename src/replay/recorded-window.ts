@@ -3,11 +3,18 @@
 // into one timeline of steps (one per distinct millisecond). Reading it all first keeps the replay independent of
 // the store it came from (a replay never writes to the recording) and its order fixed: within a millisecond, books
 // in id order, a book's trades (in trade-id order) before its new state.
+
+import type { Insertable, Selectable } from 'kysely';
 import type { ExchangeId } from '../domain/exchanges.js';
 import type { Market } from '../domain/market.js';
-import { type RecordedBook, decodeBook } from '../store/book-snapshot-codec.js';
+import { decodeBook, type RecordedBook } from '../store/book-snapshot-codec.js';
 import { BookSnapshotsRepo, type RecordedInstrument } from '../store/book-snapshots-repo.js';
 import type { Store } from '../store/database.js';
+import type { Database } from '../store/schema.js';
+
+/** A stored link row, copied as it is into the replay's working store. */
+export type LinkRow = Insertable<Database['market_links']>;
+
 import { MarketsRepo } from '../store/markets-repo.js';
 import { type RecordedTradeRow, RecordedTradesRepo } from '../store/recorded-trades-repo.js';
 
@@ -38,6 +45,8 @@ export interface ReplayWindow {
   /** Book states inside the window, and how long the recorder took to write them (first to last ingest). */
   bookStates: number;
   trades: number;
+  /** The recording's published same_market links between the window's markets (the twins strategies trade). */
+  links: LinkRow[];
 }
 
 const PAGE = 5_000;
@@ -72,7 +81,8 @@ export async function loadWindow(
     });
     for (let after: number | null = window.fromMs; ; ) {
       const rows = await snapshots.range(instrument.id, window.fromMs, window.toMs, after, PAGE);
-      for (const r of rows) events.push({ kind: 'book', book: index, tsMs: r.tsMs, state: decodeBook(r.levels) });
+      for (const r of rows)
+        events.push({ kind: 'book', book: index, tsMs: r.tsMs, state: decodeBook(r.levels) });
       bookStates += rows.length;
       if (rows.length < PAGE) break;
       after = rows[rows.length - 1]?.tsMs ?? null;
@@ -94,7 +104,21 @@ export async function loadWindow(
     if (last && last.tsMs === event.tsMs) last.events.push(event);
     else steps.push({ tsMs: event.tsMs, events: [event] });
   }
+  const svcIds = [...new Set(books.map((b) => b.market.svc_id))];
+  const links =
+    svcIds.length === 0
+      ? []
+      : ((await store.db
+          .selectFrom('market_links')
+          .selectAll()
+          .where('kind', '=', 'same_market')
+          .where('svc_id', 'in', svcIds)
+          .where('linked_svc_id', 'in', svcIds)
+          .orderBy('svc_id')
+          .orderBy('linked_svc_id')
+          .execute()) as Array<Selectable<Database['market_links']>>);
   return {
+    links,
     fromMs: window.fromMs,
     toMs: window.toMs,
     books,

@@ -2,8 +2,9 @@
 // the clock reaches them. `idle()` resolves once the consumer (LiveBooks) has taken every pushed event and asked
 // for the next: LiveBooks hands each event to the WebSocket subscriptions synchronously, so by then every message
 // of the step has been written to the sockets, and the driver can tell paced clients that the step is complete.
-import { AppError } from '../errors/app-error.js';
+
 import type { MarketStreamEvent } from '../domain/stream.js';
+import { AppError } from '../errors/app-error.js';
 import type { MarketStream, StreamTarget } from '../venues/port.js';
 
 export interface StreamBooks {

@@ -100,7 +100,11 @@ export async function startReplay(options: ReplayOptions): Promise<ReplaySession
     venues: { ...base.venues, circuitBreaker: { ...base.venues.circuitBreaker, enabled: false } },
   };
   const pace =
-    options.pace.kind === 'speed' ? `speed ${options.pace.speed}` : options.pace.kind === 'fast' ? 'fast' : 'backtest';
+    options.pace.kind === 'speed'
+      ? `speed ${options.pace.speed}`
+      : options.pace.kind === 'fast'
+        ? 'fast'
+        : 'backtest';
   let runtime: Runtime;
   try {
     runtime = await createRuntime(config, {
@@ -133,6 +137,8 @@ export async function startReplay(options: ReplayOptions): Promise<ReplaySession
     window.markets,
     new Date(options.fromMs).toISOString(),
   );
+  if (window.links.length > 0)
+    await runtime.store.db.insertInto('market_links').values(window.links).execute();
   let stopped: Promise<void> | null = null;
   return {
     runtime,
@@ -152,6 +158,7 @@ export async function startReplay(options: ReplayOptions): Promise<ReplaySession
 export function parseInstant(flag: string, raw: string | undefined): number {
   if (raw === undefined) throw new EmptyWindowError(`${flag} is required (ISO 8601 or Unix ms)`);
   const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
-  if (!Number.isFinite(ms)) throw new EmptyWindowError(`${flag}: '${raw}' is not a time (ISO 8601 or Unix ms)`);
+  if (!Number.isFinite(ms))
+    throw new EmptyWindowError(`${flag}: '${raw}' is not a time (ISO 8601 or Unix ms)`);
   return ms;
 }

@@ -10,8 +10,8 @@ import type { FeeSchedule } from '../domain/fees/schedule.js';
 import type { Market } from '../domain/market.js';
 import {
   type PaperFill,
-  type RestingOrder,
   queueAfterBook,
+  type RestingOrder,
   sizeAtPrice,
   TakenLiquidity,
   takeLiquidity,
@@ -94,7 +94,10 @@ interface PaperOrder {
 interface Account {
   name: string;
   cash: Decimal;
-  positions: Map<string, { marketId: string; outcome: string; book: BookState; size: Decimal; cost: Decimal }>;
+  positions: Map<
+    string,
+    { marketId: string; outcome: string; book: BookState; size: Decimal; cost: Decimal }
+  >;
   orders: PaperOrder[];
   byClientId: Map<string, PaperOrder>;
   fills: Fill[];
@@ -190,14 +193,19 @@ export class ReplayVenue implements VenueAdapter {
       fetchMarket: async (_ctx, nativeId) => this.markets.get(nativeId) ?? null,
     };
     this.marketData = {
-      fetchOrderBook: async (_ctx, market, outcome) => this.orderBook(this.bookFor(market.exchange_market_id, outcome)),
+      fetchOrderBook: async (_ctx, market, outcome) =>
+        this.orderBook(this.bookFor(market.exchange_market_id, outcome)),
       fetchTrades: async (_ctx, market, outcome, query) =>
         this.tradesPage(this.bookFor(market.exchange_market_id, outcome), query),
       fetchFeeSchedule: async () => this.fee,
       fetchPriceHistory: async (_ctx, market, outcome, query) => ({
         kind: 'ticks',
         ticks: this.bookFor(market.exchange_market_id, outcome)
-          .trades.map((t) => ({ t: Math.floor(Date.parse(t.timestamp) / 1000), price: t.price, size: t.size }))
+          .trades.map((t) => ({
+            t: Math.floor(Date.parse(t.timestamp) / 1000),
+            price: t.price,
+            size: t.size,
+          }))
           .filter((t) => t.t >= query.startTs && t.t <= query.endTs),
       }),
       openMarketStream: (ctx: StreamContext): MarketStream => {
@@ -228,7 +236,8 @@ export class ReplayVenue implements VenueAdapter {
           .map((o) => o.order),
       cancelOrder: async (_ctx, session, orderId) => {
         const paper = this.findOrder(session, orderId);
-        if (!isOpen(paper.order.status)) throw new AppError('conflict', `order ${orderId} is ${paper.order.status}`);
+        if (!isOpen(paper.order.status))
+          throw new AppError('conflict', `order ${orderId} is ${paper.order.status}`);
         this.end(paper, 'cancelled');
         return paper.order;
       },
@@ -303,7 +312,11 @@ export class ReplayVenue implements VenueAdapter {
     }
     const event: MarketStreamEvent = {
       type: 'trade',
-      instrument: { market_id: state.window.instrument.market_id, outcome: state.outcome, token_id: state.tokenId },
+      instrument: {
+        market_id: state.window.instrument.market_id,
+        outcome: state.outcome,
+        token_id: state.tokenId,
+      },
       trade,
       source_channel: row.sourceChannel,
       received_ts_ms: this.options.clock(),
@@ -339,9 +352,24 @@ export class ReplayVenue implements VenueAdapter {
     await Promise.all([...this.streams].map((s) => s.idle()));
   }
 
-  /** The current book (for marking positions), or null. */
-  bookOf(marketId: string, outcome: string): RecordedBook | null {
-    return this.bookFor(marketId, outcome).book;
+  /** The mark of an outcome: the midpoint of its current recorded book, or null without both sides. */
+  markOf(marketId: string, outcome: string): Decimal | null {
+    return midOf(this.bookFor(marketId, outcome).book);
+  }
+
+  /**
+   * An account's equity: cash plus each position at its mark (at its cost while its book has no midpoint); an
+   * account that never traded is worth its starting cash.
+   */
+  equityOf(name: string, startingCash: string): Decimal {
+    const account = this.accounts.get(name);
+    if (!account) return Decimal.parse(startingCash);
+    let total = account.cash;
+    for (const p of account.positions.values()) {
+      const mid = midOf(p.book.book);
+      total = total.add(mid === null ? p.cost : p.size.mul(mid));
+    }
+    return total;
   }
 
   async close(): Promise<void> {
@@ -358,7 +386,10 @@ export class ReplayVenue implements VenueAdapter {
     if (request.side === 'buy') {
       const available = account.cash.sub(this.reservedCash(account));
       if (available.lt(price.mul(size))) {
-        throw new AppError('insufficient_funds', `paper account ${account.name} has ${available} USD available`);
+        throw new AppError(
+          'insufficient_funds',
+          `paper account ${account.name} has ${available} USD available`,
+        );
       }
     } else {
       const held = account.positions.get(state.key)?.size ?? Decimal.ZERO;
@@ -406,7 +437,8 @@ export class ReplayVenue implements VenueAdapter {
       } else {
         paper.queueAhead = sizeAtPrice(request.side, price, book);
         state.resting.push(paper);
-        if (paper.expiresAtMs !== null && paper.expiresAtMs <= this.options.clock()) this.end(paper, 'expired');
+        if (paper.expiresAtMs !== null && paper.expiresAtMs <= this.options.clock())
+          this.end(paper, 'expired');
       }
     }
     return { ...paper.order };

@@ -45,7 +45,10 @@ export class WsPacer implements ReplayPacer {
   ready(signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const check = () => {
-        if (signal.aborted || (this.acked.size > 0 && [...this.acked.values()].every((s) => s >= this.step))) {
+        if (
+          signal.aborted ||
+          (this.acked.size > 0 && [...this.acked.values()].every((s) => s >= this.step))
+        ) {
           this.waiting = null;
           resolve();
           return;
