@@ -78,7 +78,7 @@ export class ReplayDriver {
     if (!this.pacer) throw new Error('runPaced needs a pacer');
     while (!signal.aborted) {
       await this.pacer.ready(signal);
-      if (signal.aborted || !(await this.step())) return;
+      if (signal.aborted || !(await this.step()) || this.position.done) return;
     }
   }
 
