@@ -10,6 +10,7 @@ export class WsPacer implements ReplayPacer {
   private clockMs: number;
   private done = false;
   private waiting: (() => void) | null = null;
+  private readonly watching = new WeakSet<AbortSignal>();
 
   constructor(startMs: number) {
     this.clockMs = startMs;
@@ -43,6 +44,10 @@ export class WsPacer implements ReplayPacer {
 
   /** Resolves once there is a paced reader and every one of them has acknowledged the last step. */
   ready(signal: AbortSignal): Promise<void> {
+    if (!this.watching.has(signal)) {
+      this.watching.add(signal);
+      signal.addEventListener('abort', () => this.wake(), { once: true });
+    }
     return new Promise((resolve) => {
       const check = () => {
         if (
@@ -55,7 +60,6 @@ export class WsPacer implements ReplayPacer {
         }
         this.waiting = check;
       };
-      signal.addEventListener('abort', () => this.wake(), { once: true });
       check();
     });
   }

@@ -71,9 +71,16 @@ export async function writeRecording(
       svc_id: spec.market.svc_id,
       outcome: spec.outcome,
     });
-    await snapshots.insertMany(spec.states.map((s) => ({ bookId, tsMs: s.tsMs, levels: encodeBook(s.book) })));
+    await snapshots.insertMany(
+      spec.states.map((s) => ({ bookId, tsMs: s.tsMs, levels: encodeBook(s.book) })),
+    );
     await trades.insertMany(
-      spec.trades.map((t) => ({ ...t, bookId, ingestMs: t.tsMs + 5, sourceChannel: `${spec.market.exchange}_ws` })),
+      spec.trades.map((t) => ({
+        ...t,
+        bookId,
+        ingestMs: t.tsMs + 5,
+        sourceChannel: `${spec.market.exchange}_ws`,
+      })),
     );
   }
   const published = links.flatMap(([a, b]) =>
@@ -111,15 +118,56 @@ export function standardRecording(): { books: RecordedBookSpec[]; links: Array<[
         market: pm,
         outcome: 'Yes',
         states: [
-          { tsMs: T0 - 1_000, book: book([[0.5, 30], [0.49, 50]], [[0.52, 10], [0.53, 20], [0.55, 40]]) },
-          { tsMs: T0 + 3_000, book: book([[0.5, 5], [0.49, 50]], [[0.52, 10], [0.53, 20]]) },
-          { tsMs: T0 + 5_000, book: book([[0.51, 12], [0.5, 40]], [[0.54, 25]]) },
+          {
+            tsMs: T0 - 1_000,
+            book: book(
+              [
+                [0.5, 30],
+                [0.49, 50],
+              ],
+              [
+                [0.52, 10],
+                [0.53, 20],
+                [0.55, 40],
+              ],
+            ),
+          },
+          {
+            tsMs: T0 + 3_000,
+            book: book(
+              [
+                [0.5, 5],
+                [0.49, 50],
+              ],
+              [
+                [0.52, 10],
+                [0.53, 20],
+              ],
+            ),
+          },
+          {
+            tsMs: T0 + 5_000,
+            book: book(
+              [
+                [0.51, 12],
+                [0.5, 40],
+              ],
+              [[0.54, 25]],
+            ),
+          },
           { tsMs: T0 + 8_000, book: book([[0.56, 30]], [[0.58, 30]]) },
         ],
         trades: [
           { tradeId: 't1', tsMs: T0 + 1_000, price: '0.5', size: '20', side: 'sell', aggressorSide: 'sell' },
           { tradeId: 't2', tsMs: T0 + 2_000, price: '0.5', size: '15', side: 'sell', aggressorSide: 'sell' },
-          { tradeId: 't3', tsMs: T0 + 4_000, price: '0.49', size: '100', side: 'sell', aggressorSide: 'sell' },
+          {
+            tradeId: 't3',
+            tsMs: T0 + 4_000,
+            price: '0.49',
+            size: '100',
+            side: 'sell',
+            aggressorSide: 'sell',
+          },
           { tradeId: 't4', tsMs: T0 + 6_000, price: '0.54', size: '7', side: 'buy', aggressorSide: 'buy' },
         ],
       },
@@ -131,7 +179,9 @@ export function standardRecording(): { books: RecordedBookSpec[]; links: Array<[
           { tsMs: T0 + 2_000, book: book([[0.56, 80]], [[0.58, 90]]) },
           { tsMs: T0 + 7_000, book: book([[0.5, 60]], [[0.52, 60]]) },
         ],
-        trades: [{ tradeId: 'k1', tsMs: T0 + 2_500, price: '0.57', size: '3', side: 'buy', aggressorSide: 'buy' }],
+        trades: [
+          { tradeId: 'k1', tsMs: T0 + 2_500, price: '0.57', size: '3', side: 'buy', aggressorSide: 'buy' },
+        ],
       },
     ],
     links: [[pm.svc_id, kx.svc_id]],

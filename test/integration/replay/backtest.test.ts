@@ -64,7 +64,14 @@ test('the market maker gives the same report twice: the command and in process',
   const config = loadConfig({ env: {}, overrides: { dataDir, logLevel: 'silent' } });
   const params = new Map([['size', '10']]);
   const run = () =>
-    runBacktest({ config, strategyPath: 'examples/strategies/market-maker.ts', fromMs: T0, toMs: T0 + 10_000, seed: 5, params });
+    runBacktest({
+      config,
+      strategyPath: 'examples/strategies/market-maker.ts',
+      fromMs: T0,
+      toMs: T0 + 10_000,
+      seed: 5,
+      params,
+    });
   const first = await run();
   assert.deepEqual(first.report, fromCli);
   assert.equal(first.report.strategy, 'market-maker');

@@ -31,13 +31,27 @@ async function sqliteRecording(): Promise<Config> {
   await store.close();
   return loadConfig({
     env: {},
-    overrides: { dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', websocket: { heartbeatMs: 600_000 } },
+    overrides: {
+      dataDir,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+      websocket: { heartbeatMs: 600_000 },
+    },
   });
 }
 
+/** The API's JSON answers, read field by field by the assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: a test reads whatever the answer holds and asserts on it
+type Json = any;
+
 interface Api {
   url: string;
-  call(method: string, path: string, options?: { account?: string; body?: unknown }): Promise<{ status: number; body: any }>;
+  call(
+    method: string,
+    path: string,
+    options?: { account?: string; body?: unknown },
+  ): Promise<{ status: number; body: Json }>;
 }
 
 async function serve(session: ReplaySession): Promise<Api> {
@@ -48,7 +62,9 @@ async function serve(session: ReplaySession): Promise<Api> {
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { 'x-api-key': key };
       if (options.account) {
-        headers['x-exchange-credentials'] = Buffer.from(JSON.stringify({ account: options.account })).toString('base64');
+        headers['x-exchange-credentials'] = Buffer.from(
+          JSON.stringify({ account: options.account }),
+        ).toString('base64');
       }
       if (options.body !== undefined) headers['content-type'] = 'application/json';
       const res = await fetch(`${url}/api/v1${path}`, {
@@ -66,7 +82,13 @@ const order = (body: Record<string, unknown>) => ({ market_id: 'pm-1', outcome: 
 
 test('REST answers follow the replay clock, and paper orders fill by the documented rules', async () => {
   const config = await sqliteRecording();
-  const session = await startReplay({ config, fromMs: T0, toMs: T0 + 10_000, pace: { kind: 'backtest' }, seed: 7 });
+  const session = await startReplay({
+    config,
+    fromMs: T0,
+    toMs: T0 + 10_000,
+    pace: { kind: 'backtest' },
+    seed: 7,
+  });
   try {
     const api = await serve(session);
     const ping = await api.call('GET', '/ping');
@@ -100,13 +122,13 @@ test('REST answers follow the replay clock, and paper orders fill by the documen
     }).fee!;
     const mine = [...fills.body].reverse();
     assert.deepEqual(
-      mine.map((f: any) => [f.price, f.size, f.is_taker, f.created_at]),
+      mine.map((f: Json) => [f.price, f.size, f.is_taker, f.created_at]),
       [
         [0.52, 10, true, new Date(T0).toISOString()],
         [0.53, 5, true, new Date(T0).toISOString()],
       ],
     );
-    const feeSum = mine.reduce((s: Decimal, f: any) => s.add(Decimal.fromNumber(f.fee)), Decimal.ZERO);
+    const feeSum = mine.reduce((s: Decimal, f: Json) => s.add(Decimal.fromNumber(f.fee)), Decimal.ZERO);
     assert.equal(feeSum.toString(), expectedFee.toString());
     assert.ok(expectedFee.gt(Decimal.ZERO));
 
@@ -139,10 +161,16 @@ test('REST answers follow the replay clock, and paper orders fill by the documen
     assert.equal(resting.body.status, 'open');
     const gtd = await api.call('POST', '/orders?exchange=polymarket', {
       account: 'a',
-      body: order({ side: 'buy', price: 0.49, size: 5, params: { order_type: 'gtd', expiration: T0 / 1000 + 3 } }),
+      body: order({
+        side: 'buy',
+        price: 0.49,
+        size: 5,
+        params: { order_type: 'gtd', expiration: T0 / 1000 + 3 },
+      }),
     });
     assert.equal(gtd.body.status, 'open', JSON.stringify(gtd.body));
-    const get = async (id: string) => (await api.call('GET', `/orders/${id}?exchange=polymarket`, { account: 'a' })).body;
+    const get = async (id: string) =>
+      (await api.call('GET', `/orders/${id}?exchange=polymarket`, { account: 'a' })).body;
 
     await session.driver.step(); // T0+1s: 20 traded at 0.50, 30 were ahead: 10 still ahead
     assert.equal((await get(resting.body.id)).filled, 0);
@@ -157,10 +185,10 @@ test('REST answers follow the replay clock, and paper orders fill by the documen
     assert.equal(book.body.timestamp, new Date(T0 + 3_000).toISOString());
     const trades = await api.call('GET', `/trades?${PM}`);
     assert.deepEqual(
-      trades.body.trades.map((t: any) => t.id),
+      trades.body.trades.map((t: Json) => t.id),
       ['t2', 't1'],
     );
-    const healthz = await fetch(`${api.url}/healthz`).then((res) => res.json());
+    const healthz: Json = await fetch(`${api.url}/healthz`).then((res) => res.json());
     assert.equal(healthz.mode, 'replay');
     assert.equal(healthz.replay.clock_ms, T0 + 3_000);
     assert.equal(healthz.replay.step, 4);
@@ -169,15 +197,12 @@ test('REST answers follow the replay clock, and paper orders fill by the documen
     r = await get(resting.body.id);
     assert.deepEqual([r.status, r.filled], ['filled', 10]);
     const makerFills = (await api.call('GET', '/fills?exchange=polymarket', { account: 'a' })).body.filter(
-      (f: any) => f.order_id === resting.body.id,
+      (f: Json) => f.order_id === resting.body.id,
     );
-    assert.deepEqual(
-      makerFills.map((f: any) => [f.price, f.size, f.is_taker, f.fee]).sort(),
-      [
-        [0.5, 5, false, 0],
-        [0.5, 5, false, 0],
-      ],
-    );
+    assert.deepEqual(makerFills.map((f: Json) => [f.price, f.size, f.is_taker, f.fee]).sort(), [
+      [0.5, 5, false, 0],
+      [0.5, 5, false, 0],
+    ]);
 
     await session.driver.step(); // T0+5s: asks [0.54 x 25]
     const sell = await api.call('POST', '/orders?exchange=polymarket', {
@@ -187,7 +212,9 @@ test('REST answers follow the replay clock, and paper orders fill by the documen
     assert.equal(sell.body.status, 'open');
     await session.driver.step(); // T0+6s: 7 bought at 0.54, 25 ahead: no fill
     assert.equal((await get(sell.body.id)).filled, 0);
-    const cancelled = await api.call('DELETE', `/orders/${sell.body.id}?exchange=polymarket`, { account: 'a' });
+    const cancelled = await api.call('DELETE', `/orders/${sell.body.id}?exchange=polymarket`, {
+      account: 'a',
+    });
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
     assert.equal((await get(sell.body.id)).status, 'cancelled');
     const positions = await api.call('GET', '/positions?exchange=polymarket', { account: 'a' });
@@ -199,7 +226,13 @@ test('REST answers follow the replay clock, and paper orders fill by the documen
 
 /** One scripted --fast run: a paced WebSocket reader, an order at step 2, every frame and fill kept as text. */
 async function fastRun(config: Config): Promise<{ frames: string[]; fills: string }> {
-  const session = await startReplay({ config, fromMs: T0, toMs: T0 + 10_000, pace: { kind: 'fast' }, seed: 3 });
+  const session = await startReplay({
+    config,
+    fromMs: T0,
+    toMs: T0 + 10_000,
+    pace: { kind: 'fast' },
+    seed: 3,
+  });
   const abort = new AbortController();
   try {
     const api = await serve(session);

@@ -11,7 +11,8 @@ import {
 } from '../../../../src/domain/replay/paper-matching.js';
 
 const d = Decimal.parse;
-const show = (fills: Array<{ price: Decimal; size: Decimal }>) => fills.map((f) => [f.price.toString(), f.size.toString()]);
+const show = (fills: Array<{ price: Decimal; size: Decimal }>) =>
+  fills.map((f) => [f.price.toString(), f.size.toString()]);
 const book = {
   bids: [
     [0.5, 30],
@@ -53,7 +54,9 @@ test('trades at the price pass the queue first; trades through it fill at once; 
     [['5', '0']],
   );
   assert.deepEqual(
-    tradeAgainstResting([bid], { price: d('0.49'), size: d('4'), aggressor: null }).map((o) => o.fill.toString()),
+    tradeAgainstResting([bid], { price: d('0.49'), size: d('4'), aggressor: null }).map((o) =>
+      o.fill.toString(),
+    ),
     ['4'],
   );
   assert.deepEqual(tradeAgainstResting([bid], { price: d('0.49'), size: d('4'), aggressor: 'buy' }), []);
