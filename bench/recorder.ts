@@ -4,19 +4,31 @@
 //  2. written: sustained snapshots/s into book_snapshots through BookSnapshotsRepo.insertMany in the recorder's
 //     batches, against a same-run baseline table of the same shape holding the book as JSON text (same keys,
 //     same indexes, same batches), on SQLite, and on PostgreSQL when TEST_DATABASE_URL or DATABASE_URL is set.
-// Figures are printed, never asserted. BENCH_SNAPSHOTS (default 40,000) and BENCH_BATCH (default 100) tune it.
+//  3. recorded: the whole recorder path (BookRecorder fed by a book source the bench drives, writing through
+//     BookSnapshotsRepo and RecordedTradesRepo): book states and public trades recorded per second, CPU time of
+//     this process per recorded event (SQLite's work included, being in-process; PostgreSQL's server is not), and
+//     the bytes on disk per trade next to those per book state (tables with their indexes).
+// Figures are printed, never asserted. BENCH_SNAPSHOTS (default 40,000), BENCH_TRADES (default 40,000) and
+// BENCH_BATCH (default 100) tune it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
-import type { BookLevel } from '../src/domain/book.js';
+import type { BookLevel, OrderBook, Trade } from '../src/domain/book.js';
+import type { Market } from '../src/domain/market.js';
+import { BookRecorder, type BookSource, type RecorderClock } from '../src/ingestion/book-recorder.js';
+import type { BookObserver, StreamTrade } from '../src/services/market-data/live-books.js';
+import type { MarketTarget } from '../src/services/market-data/market-target.js';
 import { encodeBook, type RecordedBook } from '../src/store/book-snapshot-codec.js';
 import { BookSnapshotsRepo, dayOf } from '../src/store/book-snapshots-repo.js';
 import { openStore, type Store } from '../src/store/database.js';
+import { RecordedTradesRepo } from '../src/store/recorded-trades-repo.js';
 import type { Database } from '../src/store/schema.js';
+import type { VenueAdapter } from '../src/venues/port.js';
 import { createPgSchema } from '../test/support/services.js';
 
 const SNAPSHOTS = Number(process.env.BENCH_SNAPSHOTS ?? 40_000);
+const TRADES = Number(process.env.BENCH_TRADES ?? 40_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 100);
 const BOOKS = 200;
 const LEVELS = 50;
@@ -148,6 +160,144 @@ async function measureStore(name: string, store: Store, data: RecordedBook[]): P
   }
 }
 
+/** The books the recorder holds, driven by the bench: each hold's observer by token id. */
+class BenchBooks implements BookSource {
+  readonly observers = new Map<string, BookObserver>();
+  hold(_venue: VenueAdapter, _market: Market, outcome: MarketTarget['outcome'], observer?: BookObserver) {
+    if (observer) this.observers.set(outcome.token_id, observer);
+    return { current: () => null, release: () => undefined };
+  }
+}
+
+function benchTrades(count: number): Trade[] {
+  const rand = rng(7);
+  const t0 = Date.UTC(2026, 0, 1);
+  return Array.from({ length: count }, (_, i) => ({
+    // A Polymarket-shaped id: a transaction hash.
+    id: `0x${i.toString(16).padStart(8, '0')}${Math.floor(rand() * 2 ** 48)
+      .toString(16)
+      .padStart(56, '0')}`,
+    price: Math.round(100 + rand() * 800) / 1000,
+    size: Math.round(rand() * 100_000) / 100,
+    side: rand() < 0.5 ? 'buy' : 'sell',
+    aggressor_side: rand() < 0.5 ? 'buy' : 'sell',
+    timestamp: new Date(t0 + i * 7).toISOString(),
+    outcome: 'Yes',
+  }));
+}
+
+async function tableBytes(store: Store, table: string): Promise<number> {
+  if (store.dialect === 'postgres')
+    return Number(
+      (await sql<{ bytes: string }>`select pg_total_relation_size(${table}) as bytes`.execute(store.db))
+        .rows[0]?.bytes ?? 0,
+    );
+  return Number(
+    (
+      await sql<{ bytes: number }>`select sum(pgsize) as bytes from dbstat
+        where name in (select name from sqlite_master where tbl_name = ${table})`.execute(store.db)
+    ).rows[0]?.bytes ?? 0,
+  );
+}
+
+/** Events through the real recorder: `emit(i)` feeds event i; every BATCH events the recorder's writes finish. */
+async function recordRate(
+  label: string,
+  count: number,
+  recorder: BookRecorder,
+  emit: (i: number) => void,
+): Promise<void> {
+  const cpu0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) {
+    emit(i);
+    if ((i + 1) % BATCH === 0) await recorder.flush();
+  }
+  await recorder.flush();
+  const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuUs = (cpu.user + cpu.system) / count;
+  process.stdout.write(
+    `  ${label}: ${Math.round(count / s).toLocaleString('en')}/s, CPU ${cpuUs.toFixed(1)} µs per recorded event\n`,
+  );
+}
+
+async function measureRecorder(name: string, store: Store, data: RecordedBook[]): Promise<void> {
+  await sql`delete from book_snapshots`.execute(store.db);
+  await sql`delete from recorded_trades`.execute(store.db);
+  const books = new BenchBooks();
+  let now = Date.UTC(2026, 0, 1);
+  const clock: RecorderClock = {
+    now: () => now,
+    schedule(fn, ms) {
+      const timer = setTimeout(fn, ms);
+      return () => clearTimeout(timer);
+    },
+  };
+  const snapshots = new BookSnapshotsRepo(store.db);
+  const recorder = new BookRecorder({
+    books,
+    sink: snapshots,
+    trades: new RecordedTradesRepo(store.db),
+    intervalMs: 10,
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+    clock,
+  });
+  const venue = {
+    descriptor: { id: 'polymarket', features: { streamTrades: true } },
+    marketData: {},
+  } as unknown as VenueAdapter;
+  for (let b = 0; b < BOOKS; b++) {
+    recorder.record({
+      venue,
+      market: { svc_id: `polymarket:rec-${b}`, exchange_market_id: `rec-${b}` } as Market,
+      outcome: { name: 'Yes', token_id: `t${b}` },
+    });
+  }
+  const observer = (i: number) => books.observers.get(`t${i % BOOKS}`) as BookObserver;
+  const trades = benchTrades(TRADES);
+  process.stdout.write(
+    `${name}, through BookRecorder (${BOOKS} books, writes awaited every ${BATCH} events):\n`,
+  );
+  await recordRate('book states', SNAPSHOTS, recorder, (i) => {
+    // Each round of BOOKS changes is one interval later: every change is a state written.
+    if (i % BOOKS === 0) now += 10;
+    const b = data[i] as RecordedBook;
+    const book: OrderBook = {
+      exchange: 'polymarket',
+      market_id: `rec-${i % BOOKS}`,
+      outcome: 'Yes',
+      token_id: `t${i % BOOKS}`,
+      bids: b.bids,
+      asks: b.asks,
+      tick_size: b.tick_size,
+      timestamp: new Date(now).toISOString(),
+    };
+    observer(i).change?.(book);
+  });
+  await recordRate('public trades', TRADES, recorder, (i) => {
+    const event: StreamTrade = {
+      type: 'trade',
+      instrument: { market_id: `rec-${i % BOOKS}`, outcome: 'Yes', token_id: `t${i % BOOKS}` },
+      trade: trades[i] as Trade,
+      source_channel: 'polymarket_ws_last_trade_price',
+      received_ts_ms: now + i,
+    };
+    observer(i).trade?.(event);
+  });
+  await recorder.close();
+  try {
+    const stateBytes = await tableBytes(store, 'book_snapshots');
+    const tradeBytes = await tableBytes(store, 'recorded_trades');
+    process.stdout.write(
+      `  bytes on disk (table and indexes): ${(tradeBytes / recorder.tradesWritten).toFixed(0)} per trade, ` +
+        `${(stateBytes / recorder.written).toFixed(0)} per book state (${LEVELS}-level books)\n`,
+    );
+  } catch {
+    // SQLite without dbstat (a compile-time option): sizes left out.
+  }
+}
+
 async function main(): Promise<void> {
   const data = books(SNAPSHOTS);
   let encoded = 0;
@@ -167,6 +317,7 @@ async function main(): Promise<void> {
   const sqlite = openStore({ dataDir: dir });
   try {
     await measureStore('SQLite', sqlite, data);
+    await measureRecorder('SQLite', sqlite, data);
   } finally {
     await sqlite.close();
     rmSync(dir, { recursive: true, force: true });
@@ -182,6 +333,7 @@ async function main(): Promise<void> {
   const postgres = openStore({ databaseUrl: pgUrl, dataDir: '.', pgSchema: schema.schema });
   try {
     await measureStore('PostgreSQL', postgres, data);
+    await measureRecorder('PostgreSQL', postgres, data);
   } finally {
     await postgres.close();
     await schema.drop();

@@ -78,6 +78,7 @@ import { MarketsRepo } from './store/markets-repo.js';
 import { MatchStateRepo } from './store/match-state-repo.js';
 import { ORDER_INTENTS_FILE, OrderIntentLog } from './store/order-intent-log.js';
 import { OrderJournalRepo } from './store/order-journal-repo.js';
+import { RecordedTradesRepo } from './store/recorded-trades-repo.js';
 import { RouteOrdersRepo } from './store/route-orders-repo.js';
 import { ServerLock } from './store/server-lock.js';
 import { SyncStateRepo } from './store/sync-state-repo.js';
@@ -349,10 +350,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const targets = new MarketTargets(markets, exchanges);
     const liveBooks = new LiveBooks(logger.child({ component: 'live-books' }));
     const snapshotsRepo = new BookSnapshotsRepo(store.db);
+    const recordedTrades = new RecordedTradesRepo(store.db);
     const bookRecorder = config.recorder.enabled
       ? new BookRecorder({
           books: liveBooks,
           sink: snapshotsRepo,
+          trades: recordedTrades,
           intervalMs: config.recorder.intervalMs,
           logger: logger.child({ component: 'book-recorder' }),
         })
@@ -367,7 +370,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
               .list()
               .filter((v) => exchanges.offers(v, 'fetch_orderbook_history'))
               .map((v) => v.descriptor.id),
-          dropBefore: (day) => snapshotsRepo.dropBefore(day),
+          // Book states and trades share the retention rule: whole UTC days older than retentionDays.
+          dropBefore: async (day) =>
+            (await snapshotsRepo.dropBefore(day)) + (await recordedTrades.dropBefore(day)),
           books: config.recorder.books,
           topN: config.recorder.topN,
           refreshIntervalMs: config.recorder.refreshIntervalMs,

@@ -1,4 +1,4 @@
-// The `omnibook` command: dispatches to serve, sandbox, sync, keys and migrate.
+// The `omnibook` command: dispatches to serve, sandbox, sync, keys, migrate and the other commands below.
 import { ConfigError } from '../config/load.js';
 import { isAppError } from '../errors/app-error.js';
 import { VERSION } from '../main.js';
@@ -7,6 +7,8 @@ import { MasterKeyError } from '../vault/master-key.js';
 import { UsageError } from './args.js';
 import { CLIENT_COMMAND_NAMES } from './client-names.js';
 import { doctorCommand } from './doctor-command.js';
+import { exportCommand } from './export-command.js';
+import { importCommand } from './import-command.js';
 import { keysCommand } from './keys-command.js';
 import { linksCommand } from './links-command.js';
 import { mcpCommand } from './mcp-command.js';
@@ -31,6 +33,9 @@ commands:
   vault      re-encrypt stored credentials under a new master key (omnibook vault --help)
   doctor     check each exchange from this machine, read-only: reachability, clock, one page, book and stream
              message decoded, credentials (omnibook doctor --help)
+  export     write a recorded window (book states, trades, their markets) to a checksummed archive file
+             (omnibook export --help; docs/replay-format.md)
+  import     add an archive written by export to this store, verified first (omnibook import --help)
   record     write an exchange's answers to the adapters' read calls as test fixtures (omnibook record --help)
   replay     serve a recorded window through the same API, paper orders filled against it (omnibook replay --help)
   backtest   run a strategy module on a recorded window and print its report (omnibook backtest --help)
@@ -70,6 +75,10 @@ export async function run(argv: string[]): Promise<number> {
       return replayCommand(rest);
     case 'backtest':
       return (await import('./backtest-command.js')).backtestCommand(rest);
+    case 'export':
+      return exportCommand(rest);
+    case 'import':
+      return importCommand(rest);
     case 'mcp':
       return mcpCommand(rest);
     case '--version':

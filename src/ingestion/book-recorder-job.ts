@@ -1,7 +1,7 @@
 // The server's book recorder as a background job: records the configured books (`recorder.books`) and every
 // outcome of each exchange's `recorder.topN` most-traded active markets, recomputes that set every
-// `refreshIntervalMs` (and once the first catalogue pass has filled the store), and deletes snapshots older than
-// `retentionDays` whole UTC days. A book that cannot be recorded (unknown market, an exchange without a book
+// `refreshIntervalMs` (and once the first catalogue pass has filled the store), and deletes snapshots and recorded
+// trades older than `retentionDays` whole UTC days. A book that cannot be recorded (unknown market, an exchange without a book
 // stream) is logged and skipped; the rest are recorded.
 import type { BackgroundJob, JobState } from '../domain/background-job.js';
 import type { ExchangeId } from '../domain/exchanges.js';
@@ -172,7 +172,8 @@ export class BookRecorderJob implements BackgroundJob {
     const cut = dayOf(this.clock()) - this.options.retentionDays;
     try {
       const dropped = await this.options.dropBefore(cut);
-      if (dropped > 0) this.options.logger.info({ dropped, beforeDay: cut }, 'old book snapshots deleted');
+      if (dropped > 0)
+        this.options.logger.info({ dropped, beforeDay: cut }, 'old book snapshots and trades deleted');
     } catch (error) {
       this.options.logger.warn({ err: error }, 'book snapshot retention failed');
     }

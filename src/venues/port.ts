@@ -37,6 +37,11 @@ export interface VenueDescriptor {
     gtdMinLeadSeconds: number | null;
     maxBookDepth: number;
     candleIntervals: readonly CandleInterval[];
+    /**
+     * The market stream carries the venue's public trades (`trade` events): the book recorder hears them there and
+     * polls `fetchTrades` only for venues where this is false.
+     */
+    streamTrades: boolean;
   };
   credentials: readonly CredentialField[];
   onboarding: readonly ('self' | 'managed')[];

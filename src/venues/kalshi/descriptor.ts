@@ -40,6 +40,8 @@ export function kalshiDescriptor(nativeStream: boolean): VenueDescriptor {
       maxBookDepth: 100,
       // Native periods are 1 min, 1 h and 1 day; 6 h, 1 w and max are rolled up from them.
       candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w', 'max'] as const),
+      // The native socket's trade channel; the polling stream (no stream key) reads books only.
+      streamTrades: nativeStream,
     }),
     credentials: Object.freeze([
       { name: 'api_key_id', required: true, secret: false, description: 'Kalshi API key id (a UUID)' },

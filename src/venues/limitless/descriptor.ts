@@ -39,6 +39,8 @@ export const LIMITLESS_DESCRIPTOR: VenueDescriptor = Object.freeze({
     gtdMinLeadSeconds: null,
     maxBookDepth: 100,
     candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w', 'max'] as const),
+    // Its socket carries books only; trades are read from the market events feed.
+    streamTrades: false,
   }),
   credentials: Object.freeze([
     {

@@ -43,6 +43,7 @@ export const OPINION_DESCRIPTOR: VenueDescriptor = Object.freeze({
     maxBookDepth: 100,
     // Live, price history honours only 1h and 1d; 6h, 1w and max are rolled up from those points (no 1m).
     candleIntervals: Object.freeze(['1h', '6h', '1d', '1w', 'max'] as const),
+    streamTrades: false,
   }),
   credentials: Object.freeze([
     {

@@ -34,6 +34,8 @@ export const POLYMARKET_DESCRIPTOR: VenueDescriptor = Object.freeze({
     gtdMinLeadSeconds: 60,
     maxBookDepth: 100,
     candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w', 'max'] as const),
+    // last_trade_price frames on the market channel.
+    streamTrades: true,
   }),
   credentials: Object.freeze([
     {

@@ -47,6 +47,7 @@ export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
     gtdMinLeadSeconds: 60,
     maxBookDepth: 100,
     candleIntervals: Object.freeze([] as const),
+    streamTrades: false,
   }),
   credentials: Object.freeze([
     {

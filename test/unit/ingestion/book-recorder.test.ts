@@ -1,15 +1,18 @@
 // The recorder's write rules with a stepped clock and an in-memory book source and sink: the first state at once
 // (including a book already current at hold time), nothing for an unchanged book, at most one write per interval
-// with the book as it stands at the interval's end, shared holds, and release.
+// with the book as it stands at the interval's end, shared holds, and release; public trades heard on a stream,
+// or polled (each trade once) where the stream carries none, as exact decimal text.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { OrderBook } from '../../../src/domain/book.js';
+import type { OrderBook, Trade } from '../../../src/domain/book.js';
 import type { Market } from '../../../src/domain/market.js';
 import { BookRecorder, type BookSource, type RecorderClock } from '../../../src/ingestion/book-recorder.js';
+import type { BookObserver, StreamTrade } from '../../../src/services/market-data/live-books.js';
 import type { MarketTarget } from '../../../src/services/market-data/market-target.js';
 import { decodeBook } from '../../../src/store/book-snapshot-codec.js';
 import type { RecordedInstrument, SnapshotRow } from '../../../src/store/book-snapshots-repo.js';
-import type { VenueAdapter } from '../../../src/venues/port.js';
+import type { RecordedTradeRow } from '../../../src/store/recorded-trades-repo.js';
+import type { TradesQuery, VenueAdapter } from '../../../src/venues/port.js';
 
 class SteppedClock implements RecorderClock {
   private t = 1_000_000;
@@ -46,19 +49,14 @@ class SteppedClock implements RecorderClock {
 }
 
 class FakeBooks implements BookSource {
-  readonly listeners = new Map<string, (book: OrderBook) => void>();
+  readonly listeners = new Map<string, BookObserver>();
   readonly current = new Map<string, OrderBook>();
   holds = 0;
   releases = 0;
 
-  hold(
-    _venue: VenueAdapter,
-    _market: Market,
-    outcome: MarketTarget['outcome'],
-    onChange?: (b: OrderBook) => void,
-  ) {
+  hold(_venue: VenueAdapter, _market: Market, outcome: MarketTarget['outcome'], observer?: BookObserver) {
     this.holds += 1;
-    if (onChange) this.listeners.set(outcome.token_id, onChange);
+    if (observer) this.listeners.set(outcome.token_id, observer);
     return {
       current: () => this.current.get(outcome.token_id) ?? null,
       release: () => {
@@ -69,7 +67,18 @@ class FakeBooks implements BookSource {
   }
 
   move(tokenId: string, bid: number): void {
-    this.listeners.get(tokenId)?.(book(tokenId, bid));
+    this.listeners.get(tokenId)?.change?.(book(tokenId, bid));
+  }
+
+  trade(tokenId: string, t: Trade, receivedMs: number): void {
+    const event: StreamTrade = {
+      type: 'trade',
+      instrument: { market_id: 'KXT', outcome: 'Yes', token_id: tokenId },
+      trade: t,
+      source_channel: 'kalshi_ws_trade',
+      received_ts_ms: receivedMs,
+    };
+    this.listeners.get(tokenId)?.trade?.(event);
   }
 }
 
@@ -105,9 +114,21 @@ function book(tokenId: string, bid: number): OrderBook {
   };
 }
 
-function target(tokenId: string): MarketTarget {
+function trade(id: string, price: number, size: number, atMs: number): Trade {
   return {
-    venue: { descriptor: { id: 'kalshi' } } as VenueAdapter,
+    id,
+    price,
+    size,
+    side: 'buy',
+    aggressor_side: 'buy',
+    timestamp: new Date(atMs).toISOString(),
+    outcome: 'Yes',
+  };
+}
+
+function target(tokenId: string, venue?: Partial<VenueAdapter>): MarketTarget {
+  return {
+    venue: (venue ?? { descriptor: { id: 'kalshi' } }) as VenueAdapter,
     market: { svc_id: 'kalshi:KXT', exchange_market_id: 'KXT' } as Market,
     outcome: { name: 'Yes', token_id: tokenId },
   };
@@ -227,4 +248,87 @@ test('a failed write is reported and the book is written again on its next chang
   await recorder.whenWritten(1);
   assert.equal(recorder.lastError, null);
   assert.deepEqual(sink.bids(), [0.5]);
+});
+
+class MemoryTrades {
+  rows: RecordedTradeRow[] = [];
+  async insertMany(rows: readonly RecordedTradeRow[]): Promise<void> {
+    this.rows.push(...rows);
+  }
+}
+
+test('a streamed trade is written with the venue time, our time and exact decimal text', async () => {
+  const clock = new SteppedClock();
+  const books = new FakeBooks();
+  const sink = new MemorySink();
+  const trades = new MemoryTrades();
+  const recorder = new BookRecorder({ books, sink, trades, intervalMs: 1_000, logger: silent, clock });
+  const venue = { descriptor: { id: 'kalshi', features: { streamTrades: true } } } as unknown as VenueAdapter;
+  recorder.record(target('a', venue));
+  books.trade('a', trade('t1', 0.1 + 0.2, 12.5, 1_700_000_000_123), 1_700_000_000_456);
+  await recorder.flush();
+  assert.equal(recorder.tradesWritten, 1);
+  assert.deepEqual(trades.rows, [
+    {
+      bookId: 1,
+      tradeId: 't1',
+      tsMs: 1_700_000_000_123,
+      ingestMs: 1_700_000_000_456,
+      // The double's shortest spelling, exactly: no rounding to a guessed tick.
+      price: '0.30000000000000004',
+      size: '12.5',
+      side: 'buy',
+      aggressorSide: 'buy',
+      sourceChannel: 'kalshi_ws_trade',
+    },
+  ]);
+});
+
+test('a venue without stream trades is polled each interval from the newest trade seen, each trade once', async () => {
+  const clock = new SteppedClock();
+  const books = new FakeBooks();
+  const sink = new MemorySink();
+  const trades = new MemoryTrades();
+  const start = clock.now();
+  // The venue's tape, newest first as fetchTrades answers.
+  let tape: Trade[] = [trade('old', 0.4, 1, start - 5_000)];
+  const queries: TradesQuery[] = [];
+  const venue = {
+    descriptor: { id: 'limitless', features: { streamTrades: false } },
+    marketData: {
+      async fetchTrades(_ctx: unknown, _m: Market, _o: string, q: TradesQuery) {
+        queries.push(q);
+        return {
+          trades: tape.filter((t) => q.startTs === null || Date.parse(t.timestamp) >= q.startTs * 1000),
+          cursor: null,
+          sourceChannel: 'limitless_market_events',
+        };
+      },
+    },
+  } as unknown as VenueAdapter;
+  const recorder = new BookRecorder({ books, sink, trades, intervalMs: 1_000, logger: silent, clock });
+  const release = recorder.record(target('a', venue));
+  await recorder.flush();
+  assert.equal(trades.rows.length, 0, 'a trade before recording started is not backfilled');
+  tape = [trade('t2', 0.52, 3, start + 400), trade('t1', 0.51, 2, start + 300), ...tape];
+  clock.advance(1_000);
+  await new Promise((r) => setImmediate(r));
+  await recorder.flush();
+  tape = [trade('t3', 0.53, 1, start + 1_200), ...tape];
+  clock.advance(1_000);
+  await new Promise((r) => setImmediate(r));
+  await recorder.flush();
+  assert.deepEqual(
+    trades.rows.map((r) => [r.tradeId, r.price, r.size, r.sourceChannel]),
+    [
+      ['t1', '0.51', '2', 'limitless_market_events'],
+      ['t2', '0.52', '3', 'limitless_market_events'],
+      ['t3', '0.53', '1', 'limitless_market_events'],
+    ],
+  );
+  assert.equal(queries.length, 3);
+  // Each poll asks from the second of the newest trade seen before it.
+  assert.equal(queries[2]?.startTs, Math.floor((start + 400) / 1000));
+  release();
+  assert.equal(clock.pending, 0, 'a released book polls no more');
 });
