@@ -62,8 +62,11 @@ export async function importArchive(
   });
 }
 
-/** Streams the file's records to `onRecord` in order, verifying everything; throws ArchiveError on any fault. */
-async function readArchive(
+/**
+ * Streams the file's records to `onRecord` in order, verifying as it goes; throws ArchiveError on any fault. A
+ * record is handed on before the checksum at the end is known: call `verifyArchive` first to act only on a whole file.
+ */
+export async function readArchive(
   path: string,
   onRecord: (record: ArchiveRecord) => void | Promise<void>,
 ): Promise<{ header: HeaderRecord; counts: RecordCounts }> {
