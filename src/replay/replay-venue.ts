@@ -173,6 +173,8 @@ export class ReplayVenue implements VenueAdapter {
         orderTypes: Object.freeze(['gtc', 'ioc', 'fok', 'gtd'] as const),
         gtdMinLeadSeconds: 0,
         maxBookDepth: 1000,
+        // The replay stream carries the recorded trades.
+        streamTrades: true,
         candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w', 'max'] as const),
       }),
       credentials: Object.freeze([
