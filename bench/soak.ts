@@ -10,12 +10,12 @@
 // trend of each (least-squares slope in MB/hour, over all samples and after the first two minutes of warm-up; mean
 // of the first third against the last third), and every unexpected answer (any status but the one expected, a
 // dropped connection, a WebSocket error) counted and the first ones shown. Writes bench/results/soak.json,
-// soak.csv and soak-memory.png (bench/line-chart.ts). Figures are printed and written, never asserted.
+// soak.csv and soak-memory.png (src/replay/line-chart.ts). Figures are printed and written, never asserted.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { lineChart } from './line-chart.js';
+import { lineChart } from '../src/replay/line-chart.js';
 import { machineFacts, processMemory } from './machine.js';
 import { REPO_ROOT, startBenchStack } from './servers.js';
 import type { ServerProcess } from './spawn-server.js';

@@ -25,6 +25,7 @@ import { ClusterBooks } from './realtime/cluster-feed.js';
 import { ConnectionSeats } from './realtime/connection-seats.js';
 import { FillFeeds } from './realtime/fill-feeds.js';
 import { WebSocketGateway } from './realtime/gateway.js';
+import type { ReplayPacer } from './realtime/replay-pacing.js';
 import { type RemoteSubscriptions, SubscriptionQuota } from './realtime/subscription-quota.js';
 import { WalletHub } from './realtime/wallet-hub.js';
 import { OnboardingService } from './services/accounts/onboarding-service.js';
@@ -45,7 +46,7 @@ import { RouteOrdersService } from './services/crossvenue/route-orders-service.j
 import { RouteQuoteService } from './services/crossvenue/route-quote-service.js';
 import { Twins } from './services/crossvenue/twins.js';
 import { ExchangesService } from './services/exchanges-service.js';
-import { HealthService } from './services/health-service.js';
+import { HealthService, type ReplayHealth } from './services/health-service.js';
 import { KeysAdminService } from './services/keys-admin-service.js';
 import { ExecutionPriceService } from './services/market-data/execution-price-service.js';
 import { LiveBooks } from './services/market-data/live-books.js';
@@ -122,6 +123,11 @@ export interface RuntimeOptions {
    * there); absent, it is taken here. Either way the runtime releases it when it stops or fails to start.
    */
   lock?: ServerLock | null;
+  /**
+   * A replay (`omnibook replay`, src/replay/): the recorded clock every answer is dated by, the pacer of `--fast`
+   * WebSocket readers, and what /healthz says of the replay. Absent, the wall clock.
+   */
+  replay?: { clock: () => number; pacer: ReplayPacer | null; describe: () => ReplayHealth };
 }
 
 /** The configured chain: Polygon's RPC and Polymarket's V2 contracts with any overrides; null without an RPC URL. */
@@ -233,6 +239,9 @@ export function createLogger(level: Config['logLevel'], destination?: Destinatio
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  // What answers are dated by: the wall clock, or a replay's recorded one.
+  const clock = options.replay?.clock ?? Date.now;
+  const clockS = () => Math.floor(clock() / 1000);
   const logger = createLogger(config.logLevel, options.logDestination);
   // SQLite mode: this process owns the data directory while it runs (server-lock.ts); taken before anything opens.
   const lock = options.lock ?? ServerLock.forStore(config);
@@ -394,6 +403,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       timeoutMs: config.venues.timeoutMs,
       absentAfterMs: ORDER_ABSENT_AFTER_MS,
       sendDeadlineMs: config.venues.timeoutMs * 3,
+      ...(options.replay ? { clock } : {}),
     });
     const orderReconciler = new OrderReconcilerJob({
       orders,
@@ -421,6 +431,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       registry,
       startedAt: Date.now(),
       ...(catalogSyncJob ? { catalogue: () => catalogSyncJob.catalogue() } : {}),
+      ...(options.replay ? { replay: options.replay.describe } : {}),
     });
 
     // Several nodes on one Redis: usage totals are the cluster's, and each book has one upstream feed among them.
@@ -549,7 +560,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         maxPolledBooks: config.websocket.maxPolledBooks,
         // With the shared feed the recorder follows the book where it is fed (ClusterBooks), not on every node.
         ...(recordWhileHeld && !clusterBooks ? { recordWhileHeld } : {}),
+        now: clock,
       }),
+      ...(options.replay?.pacer ? { pacer: options.replay.pacer } : {}),
       logger: logger.child({ component: 'websocket' }),
       twins,
       arbitrage: { service: arbitrage, scanner: new ArbitrageScanner() },
@@ -616,7 +629,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       keys,
       admission,
       exchanges,
-      ping: new PingService(registry, exchanges, config.venues.timeoutMs, sessions),
+      ping: new PingService(
+        registry,
+        exchanges,
+        config.venues.timeoutMs,
+        sessions,
+        options.replay ? clock : undefined,
+      ),
       health,
       // A key revoked through the API closes its WebSockets at once, here and (with Redis) on every node.
       keysAdmin: new KeysAdminService(keys, () => keyChanges.changed()),
@@ -648,9 +667,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           sessions,
         }),
       },
-      orderbookHistory: new OrderbookHistoryService(targets, snapshotsRepo, config.recorder.enabled),
-      prices: new PriceService(targets, config.venues.timeoutMs),
-      trades: new TradesService(targets, config.venues.timeoutMs),
+      orderbookHistory: new OrderbookHistoryService(targets, snapshotsRepo, config.recorder.enabled, clockS),
+      prices: new PriceService(targets, config.venues.timeoutMs, clockS),
+      trades: new TradesService(targets, config.venues.timeoutMs, clockS),
       userActivity: new UserActivityService(registry, exchanges, config.venues.timeoutMs),
       orders,
       account: new AccountService({

@@ -14,6 +14,7 @@ import { linksCommand } from './links-command.js';
 import { mcpCommand } from './mcp-command.js';
 import { migrateCommand } from './migrate-command.js';
 import { recordCommand } from './record-command.js';
+import { replayCommand } from './replay-command.js';
 import { serveCommand } from './serve-command.js';
 import { syncCommand } from './sync-command.js';
 import { vaultCommand } from './vault-command.js';
@@ -36,6 +37,8 @@ commands:
              (omnibook export --help; docs/replay-format.md)
   import     add an archive written by export to this store, verified first (omnibook import --help)
   record     write an exchange's answers to the adapters' read calls as test fixtures (omnibook record --help)
+  replay     serve a recorded window through the same API, paper orders filled against it (omnibook replay --help)
+  backtest   run a strategy module on a recorded window and print its report (omnibook backtest --help)
   mcp        the MCP tools on stdin/stdout against a running server (OMNIBOOK_URL, OMNIBOOK_API_KEY; omnibook mcp --help)
 
 client commands (talk to a running server: --url / OMNIBOOK_URL, --key / OMNIBOOK_API_KEY, --json; <command> --help):
@@ -68,6 +71,10 @@ export async function run(argv: string[]): Promise<number> {
       return doctorCommand(rest);
     case 'record':
       return recordCommand(rest);
+    case 'replay':
+      return replayCommand(rest);
+    case 'backtest':
+      return (await import('./backtest-command.js')).backtestCommand(rest);
     case 'export':
       return exportCommand(rest);
     case 'import':

@@ -12,7 +12,7 @@ const BuilderTier = Type.Object({
 });
 
 export const ConfigSchema = Type.Object({
-  mode: Type.Union([Type.Literal('serve'), Type.Literal('sandbox')]),
+  mode: Type.Union([Type.Literal('serve'), Type.Literal('sandbox'), Type.Literal('replay')]),
   host: Type.String({ minLength: 1 }),
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
   dataDir: Type.String({ minLength: 1 }),

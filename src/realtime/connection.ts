@@ -37,6 +37,7 @@ import {
   WS_ERROR,
   type WsErrorName,
 } from './protocol.js';
+import type { ReplayPacer } from './replay-pacing.js';
 import type { CustomerSubscriptions, SubscriptionQuota } from './subscription-quota.js';
 import { type WalletHub, type WalletSubscription, walletKey } from './wallet-hub.js';
 
@@ -75,6 +76,8 @@ export interface ConnectionDeps {
   twins?: Twins;
   /** The arbitrage channel (`subscribe { arbitrage }`); absent, refused. */
   arbitrage?: { service: ArbitrageService; scanner: ArbitrageScanner };
+  /** A replay's pacing (`replay_pace`, `replay_ack`); absent outside a replay, where those messages are refused. */
+  pacer?: ReplayPacer;
 }
 
 /** Close code when no auth arrived in time, or after an `auth_error` (4000–4999 are the application's own). */
@@ -100,6 +103,8 @@ export class WsConnection implements BookTransport, FillListener {
   private readonly bucket: Bucket;
   private readonly authTimer: NodeJS.Timeout;
   private closed = false;
+  /** Whether this connection paces a replay (it sent `replay_pace`). */
+  private pacing = false;
   private readonly now: () => number;
   private readonly meter: ConnectionMeter;
   /** Control messages are handled one after another, in the order they arrived. */
@@ -226,6 +231,21 @@ export class WsConnection implements BookTransport, FillListener {
    * frame is dropped here, so a flood queues no work, and it is answered once per window at most.
    */
   private received(data: RawData, isBinary: boolean): void {
+    // A replay's acknowledgement pays no token: one comes per replayed step, as fast as the client reads. It is
+    // handled at once and keeps nothing (an ack for a step not sent yet counts as the last one sent).
+    if (
+      this.deps.pacer &&
+      this.principal &&
+      !isBinary &&
+      !this.closed &&
+      data.toString().includes('"replay_ack"')
+    ) {
+      const parsed = parseClientMessage(data.toString());
+      if (parsed.ok && parsed.message.type === 'replay_ack') {
+        this.deps.pacer.ack(this, parsed.message.step);
+        return;
+      }
+    }
     if (this.closed || !this.admit()) return;
     if (isBinary) {
       this.error('invalid_message', 'messages are JSON text frames');
@@ -312,6 +332,16 @@ export class WsConnection implements BookTransport, FillListener {
           }
           for (const ref of message.addresses) this.unwatch(ref);
           if (message.arbitrage) this.endArbitrage();
+          return;
+        case 'replay_pace':
+        case 'replay_ack':
+          if (!this.deps.pacer) return this.error('invalid_message', `${message.type} is only for a replay`);
+          if (message.type === 'replay_pace') {
+            this.pacing = true;
+            this.deps.pacer.join(this);
+          } else {
+            this.deps.pacer.ack(this, message.step);
+          }
           return;
         case 'resync': {
           if (message.market.consolidated) {
@@ -737,6 +767,10 @@ export class WsConnection implements BookTransport, FillListener {
   }
 
   private cleanUp(): void {
+    if (this.pacing) {
+      this.pacing = false;
+      this.deps.pacer?.leave(this);
+    }
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.authTimer);

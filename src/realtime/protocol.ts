@@ -51,7 +51,11 @@ export type ClientMessage =
   | { type: 'auth'; api_key: string }
   | { type: 'subscribe'; markets: MarketRef[]; addresses: AddressRef[]; arbitrage: ArbitrageRef | null }
   | { type: 'unsubscribe'; markets: MarketRef[]; addresses: AddressRef[]; arbitrage: ArbitrageRef | null }
-  | { type: 'resync'; market: MarketRef };
+  | { type: 'resync'; market: MarketRef }
+  /** Ours, in a replay only (docs/replay.md): pace the replay clock by this connection's acknowledgements. */
+  | { type: 'replay_pace' }
+  /** Ours, in a replay only: everything up to `step` (a `replay_clock` message's) has been read. */
+  | { type: 'replay_ack'; step: number };
 
 export type Parsed = { ok: true; message: ClientMessage } | { ok: false; error: string };
 
@@ -96,6 +100,15 @@ export function parseClientMessage(raw: string): Parsed {
       const market = marketRef(value);
       if (typeof market === 'string') return { ok: false, error: market };
       return { ok: true, message: { type: 'resync', market } };
+    }
+    case 'replay_pace':
+      return { ok: true, message: { type: 'replay_pace' } };
+    case 'replay_ack': {
+      const step = ownValue(value, 'step');
+      if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0) {
+        return { ok: false, error: 'replay_ack needs step (a non-negative integer)' };
+      }
+      return { ok: true, message: { type: 'replay_ack', step } };
     }
     default:
       return { ok: false, error: 'type must be auth, subscribe, unsubscribe or resync' };

@@ -23,6 +23,19 @@ export const CatalogueHealth = Type.Object({
 });
 export type CatalogueHealth = Static<typeof CatalogueHealth>;
 
+/** A replay's state (`omnibook replay`, docs/replay.md): the recorded clock answers are dated by, and its window. */
+export const ReplayHealth = Type.Object({
+  clock: Type.String({ description: 'The replay clock, ISO 8601' }),
+  clock_ms: Type.Integer(),
+  from: Type.String(),
+  to: Type.String(),
+  pace: Type.String({ description: '`fast` (paced by replay_ack), `speed N`, or `backtest`' }),
+  step: Type.Integer({ minimum: 0, description: 'Recorded steps (distinct milliseconds) replayed so far' }),
+  steps: Type.Integer({ minimum: 0 }),
+  done: Type.Boolean(),
+});
+export type ReplayHealth = Static<typeof ReplayHealth>;
+
 export const HealthReport = Type.Object({
   status: Type.Enum(['ok', 'degraded', 'down']),
   mode: Type.String(),
@@ -38,6 +51,7 @@ export const HealthReport = Type.Object({
     }),
   ),
   catalogue: Type.Optional(CatalogueHealth),
+  replay: Type.Optional(ReplayHealth),
   drift: Type.Object(
     {
       total: Type.Integer({
@@ -74,6 +88,7 @@ export interface HealthDeps {
   registry: VenueRegistry;
   startedAt: number;
   catalogue?: () => Promise<CatalogueHealth>;
+  replay?: () => ReplayHealth;
 }
 
 export class HealthService {
@@ -114,6 +129,7 @@ export class HealthService {
         return { exchange: v.descriptor.id, name: v.descriptor.name, ...(circuit ? { circuit } : {}) };
       }),
       ...(catalogue ? { catalogue } : {}),
+      ...(this.deps.replay ? { replay: this.deps.replay() } : {}),
       drift: { total: drift.total, latest },
     };
   }

@@ -13,6 +13,9 @@ export const PingResult = Type.Object({
   has_credentials: Type.Boolean(),
   authenticated: Type.Boolean({ description: 'The credentials sent were accepted by the exchange' }),
   message: Type.String(),
+  clock: Type.Optional(
+    Type.String({ description: 'In a replay: the replay clock the answers are dated by (ISO 8601)' }),
+  ),
 });
 export type PingResult = Static<typeof PingResult>;
 
@@ -31,6 +34,8 @@ export class PingService {
     private readonly exchanges: ExchangesService,
     private readonly timeoutMs: number,
     private readonly sessions: SessionResolver,
+    /** A replay's clock, reported in every result; absent outside a replay. */
+    private readonly replayClock?: () => number,
   ) {}
 
   async ping(request: PingRequest): Promise<PingResult[]> {
@@ -80,7 +85,11 @@ export class PingService {
   ): Promise<PingResult> {
     const exchange = venue.descriptor.id;
     const signal = AbortSignal.timeout(this.timeoutMs);
-    const base = { exchange, has_credentials: session !== null };
+    const base = {
+      exchange,
+      has_credentials: session !== null,
+      ...(this.replayClock ? { clock: new Date(this.replayClock()).toISOString() } : {}),
+    };
     try {
       const outcome = await Promise.race([
         venue.ping({ ...ctx, signal }, session),

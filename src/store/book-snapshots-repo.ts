@@ -104,6 +104,32 @@ export class BookSnapshotsRepo {
     return row ? { tsMs: Number(row.ts_ms), levels: Buffer.from(row.levels) } : null;
   }
 
+  /** Every recorded instrument with its id, in id order (replay loads a window of all of them). */
+  async books(): Promise<Array<RecordedInstrument & { id: number }>> {
+    const rows = await this.db.selectFrom('recorded_books').selectAll().orderBy('id').execute();
+    return rows.map((r) => ({
+      id: r.id,
+      exchange: r.exchange as ExchangeId,
+      market_id: r.market_id,
+      token_id: r.token_id,
+      svc_id: r.svc_id,
+      outcome: r.outcome,
+    }));
+  }
+
+  /** The newest snapshot of a book at or before `tsMs` (its state when a replay starts there), or null. */
+  async atOrBefore(bookId: number, tsMs: number): Promise<{ tsMs: number; levels: Buffer } | null> {
+    const row = await this.db
+      .selectFrom('book_snapshots')
+      .select(['ts_ms', 'levels'])
+      .where('book_id', '=', bookId)
+      .where('ts_ms', '<=', tsMs)
+      .orderBy('ts_ms', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? { tsMs: Number(row.ts_ms), levels: Buffer.from(row.levels) } : null;
+  }
+
   /** Deletes every snapshot recorded before UTC day `day`; returns how many rows went. */
   async dropBefore(day: number): Promise<number> {
     const result = await this.db.deleteFrom('book_snapshots').where('day', '<', day).executeTakeFirst();

@@ -6350,6 +6350,8 @@ export interface paths {
                         "application/json": {
                             /** @description The credentials sent were accepted by the exchange */
                             authenticated: boolean;
+                            /** @description In a replay: the replay clock the answers are dated by (ISO 8601) */
+                            clock?: string;
                             /** @enum {unknown} */
                             exchange: "polymarket" | "kalshi" | "limitless" | "opinion" | "predictfun";
                             has_credentials: boolean;
@@ -9785,6 +9787,19 @@ export interface paths {
                             rate_limiter: {
                                 backend: string;
                             };
+                            replay?: {
+                                /** @description The replay clock, ISO 8601 */
+                                clock: string;
+                                clock_ms: number;
+                                done: boolean;
+                                from: string;
+                                /** @description `fast` (paced by replay_ack), `speed N`, or `backtest` */
+                                pace: string;
+                                /** @description Recorded steps (distinct milliseconds) replayed so far */
+                                step: number;
+                                steps: number;
+                                to: string;
+                            };
                             /** @enum {unknown} */
                             status: "ok" | "degraded" | "down";
                             uptime_s: number;
@@ -9854,6 +9869,19 @@ export interface paths {
                             mode: string;
                             rate_limiter: {
                                 backend: string;
+                            };
+                            replay?: {
+                                /** @description The replay clock, ISO 8601 */
+                                clock: string;
+                                clock_ms: number;
+                                done: boolean;
+                                from: string;
+                                /** @description `fast` (paced by replay_ack), `speed N`, or `backtest` */
+                                pace: string;
+                                /** @description Recorded steps (distinct milliseconds) replayed so far */
+                                step: number;
+                                steps: number;
+                                to: string;
                             };
                             /** @enum {unknown} */
                             status: "ok" | "degraded" | "down";

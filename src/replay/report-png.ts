@@ -1,5 +1,5 @@
-// A minimal PNG encoder (8-bit RGB, no interlace) over node:zlib, for the benchmarks' plots: a chart is a few
-// hundred pixels of lines, which needs no image library. The format: the signature, then IHDR, IDAT (the deflated
+// A minimal PNG encoder (8-bit RGB, no interlace) over node:zlib, for the backtest's equity curve and the benchmarks'
+// plots: a chart is a few hundred pixels of lines, which needs no image library. The format: the signature, then IHDR, IDAT (the deflated
 // scanlines, each led by filter byte 0) and IEND chunks, each as length, type, data and the CRC-32 of type + data.
 import { deflateSync } from 'node:zlib';
 

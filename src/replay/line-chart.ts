@@ -1,6 +1,7 @@
-// Draws a line chart (several series over one x axis, with a labelled grid) into a PNG (bench/png.ts). Labels use
+// Draws a line chart (several series over one x axis, with a labelled grid) into a PNG (report-png.ts): the
+// backtest's equity curve, and the benchmarks' charts (bench/ imports it from here). Labels use
 // a built-in 3×5 pixel font of the few characters a chart needs, drawn at scale 2.
-import { Raster } from './png.js';
+import { Raster } from './report-png.js';
 
 type Rgb = readonly [number, number, number];
 
@@ -19,7 +20,7 @@ export interface ChartOptions {
 }
 
 // Each glyph: five rows of three pixels, '#' on.
-const FONT: Record<string, string> = {
+const GLYPHS: Record<string, string> = {
   '0': '###,#.#,#.#,#.#,###',
   '1': '.#.,##.,.#.,.#.,###',
   '2': '###,..#,###,#..,###',
@@ -62,13 +63,16 @@ const FONT: Record<string, string> = {
   Z: '###,..#,.#.,#..,###',
 };
 
+/** A Map, since glyphs are looked up by any character of a label (architecture.md, "Lookups by an outside string"). */
+const FONT = new Map<string, string>(Object.entries(GLYPHS));
+
 const SCALE = 2;
 const GLYPH_W = 4 * SCALE;
 
 function text(r: Raster, x: number, y: number, s: string, color: Rgb): void {
   let cx = x;
   for (const ch of s.toUpperCase()) {
-    const rows = (FONT[ch] ?? FONT[' '] ?? '').split(',');
+    const rows = (FONT.get(ch) ?? FONT.get(' ') ?? '').split(',');
     rows.forEach((row, ry) => {
       for (let rx = 0; rx < row.length; rx++) {
         if (row[rx] !== '#') continue;
