@@ -7,6 +7,7 @@ import { Decimal } from '../domain/decimal.js';
 import type { ExchangeId } from '../domain/exchanges.js';
 import { feeFor } from '../domain/fees/fee-for.js';
 import type { FeeSchedule } from '../domain/fees/schedule.js';
+import type { TakerFeeModel } from '../domain/fees/taker-fee-model.js';
 import type { Market } from '../domain/market.js';
 import {
   type PaperFill,
@@ -52,6 +53,13 @@ const NAMES = new Map<ExchangeId, string>([
  * The taker fee parameters a replay charges (they are not recorded): each venue's published general schedule,
  * priced by its own fee model in src/domain/fees/. Makers pay nothing. Documented in docs/replay.md.
  */
+/** The fee module pricing each venue's replay schedule above (limitless and opinion: none, as live). */
+const REPLAY_TAKER_FEE_MODELS = new Map<ExchangeId, TakerFeeModel>([
+  ['polymarket', 'polymarket_fee_curve'],
+  ['kalshi', 'kalshi_fee_multiplier'],
+  ['predictfun', 'predictfun_fee_rate_bps'],
+]);
+
 export const REPLAY_FEE_SCHEDULES = new Map<ExchangeId, FeeSchedule>([
   ['polymarket', { venue: 'polymarket', rate: '0.02', exponent: 1 }],
   ['kalshi', { venue: 'kalshi', feeType: 'quadratic', multiplier: '0.07' }],
@@ -158,7 +166,8 @@ export class ReplayVenue implements VenueAdapter {
         fetch_trades: 'supported',
         fetch_user_activity: 'unsupported',
         fetch_execution_price: 'supported',
-        fetch_arbitrage: 'supported',
+        // Arbitrage prices taker legs net of fees: only where the venue's fee model is known (features below).
+        fetch_arbitrage: REPLAY_TAKER_FEE_MODELS.get(id) ? 'supported' : 'unsupported',
         create_order: 'supported',
         cancel_order: 'supported',
         fetch_order_history: 'supported',
@@ -175,6 +184,7 @@ export class ReplayVenue implements VenueAdapter {
         maxBookDepth: 1000,
         // The replay stream carries the recorded trades.
         streamTrades: true,
+        takerFeeModel: REPLAY_TAKER_FEE_MODELS.get(id) ?? null,
         candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w', 'max'] as const),
       }),
       credentials: Object.freeze([

@@ -1088,7 +1088,7 @@ export interface paths {
                                 })[];
                                 /** @enum {unknown} */
                                 on_leg_risk: "unwind" | "hold";
-                                /** @description hedged − what the hedged pairs cost (fees included) */
+                                /** @description hedged − what the hedged pairs cost (fees included), priced like est_* on the books as planned for the sizes filled; a leg that met a thinner book paid what its fills (GET /fills) say */
                                 realised_edge: number;
                                 realised_edge_bps: number | null;
                                 /** @description First-leg contracts neither hedged nor unwound: your unhedged exposure */
@@ -1399,7 +1399,7 @@ export interface paths {
                             })[];
                             /** @enum {unknown} */
                             on_leg_risk: "unwind" | "hold";
-                            /** @description hedged − what the hedged pairs cost (fees included) */
+                            /** @description hedged − what the hedged pairs cost (fees included), priced like est_* on the books as planned for the sizes filled; a leg that met a thinner book paid what its fills (GET /fills) say */
                             realised_edge: number;
                             realised_edge_bps: number | null;
                             /** @description First-leg contracts neither hedged nor unwound: your unhedged exposure */
