@@ -547,8 +547,12 @@ describe('WebSocket', () => {
   });
 
   test('a cut connection: books go stale, the client reconnects and resubscribes everything, on one new connection', async () => {
+    // A relay of its own: the shared one still carries the lost-message test's stream, which a cut would make
+    // reconnect too, on its own schedule (the extra connection this count once saw under load).
+    const own = await startWsRelay(`${sandbox.server.url.replace(/^http/, 'ws')}/ws`);
+    after(() => own.close());
     const s = stream({
-      url: relay.url,
+      url: own.url,
       apiKey: sandbox.server.adminKey,
       reconnect: { minDelayMs: 10, maxDelayMs: 50 },
     });
@@ -558,7 +562,7 @@ describe('WebSocket', () => {
       s.subscribeBook({ svc_id: m1.svc_id }),
       s.subscribeBook({ svc_id: m2.svc_id }),
     ]);
-    const before = relay.connections;
+    const before = own.connections;
     const stale = Promise.all(
       [b1, b2].map((b) =>
         nextEvent<StaleEvent>(
@@ -575,11 +579,11 @@ describe('WebSocket', () => {
         ),
       ),
     );
-    relay.cutAll();
+    own.cutAll();
     await stale;
     assert.equal(b1.state, 'stale');
     await back;
-    assert.equal(relay.connections, before + 1, 'one new connection carries both books');
+    assert.equal(own.connections, before + 1, 'one new connection carries both books');
     assert.equal(s.state, 'open');
   });
 
