@@ -12,8 +12,8 @@ import { LinksRepo } from '../../../src/store/links-repo.js';
 import { type CatalogueServer, simControl, startCatalogueServer } from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
 import { type FeeModel, feeModelOf } from '../../support/fee-models.js';
+import { close, type Level, orderbookOf, twinPairs, walkLevels } from '../../support/twin-pairs.js';
 
-type Level = [number, number];
 interface Leg {
   exchange: ExchangeId;
   svc_id: string;
@@ -59,47 +59,15 @@ after(async () => {
   await cat?.stop();
 });
 
-let pairList: Array<{ poly: Market; kalshi: Market }> | null = null;
-async function pair(n: number): Promise<{ poly: Market; kalshi: Market }> {
-  if (!pairList) {
-    pairList = [];
-    for (const m of [...cat.markets.values()].sort((a, b) => (a.svc_id < b.svc_id ? -1 : 1))) {
-      if (m.exchange !== 'polymarket' || m.status !== 'active' || !m.outcomes.every((o) => o.token_id))
-        continue;
-      const k = (await links.twins(m.svc_id)).find(
-        (l) => l.status === 'active' && l.confidence_tier === 'HIGH' && l.exchange === 'kalshi',
-      );
-      if (k) pairList.push({ poly: m, kalshi: cat.markets.get(k.svc_id) as Market });
-    }
-  }
-  const p = pairList[n];
-  assert.ok(p, `at least ${n + 1} propositions on polymarket and kalshi`);
-  return p;
-}
+const pair = twinPairs(
+  () => cat,
+  () => links,
+);
 
-async function book(m: Market, outcome: string): Promise<{ bids: Level[]; asks: Level[] }> {
-  const res = await cat.server.request(
-    `/api/v1/orderbook?svc_id=${encodeURIComponent(m.svc_id)}&outcome=${outcome}&limit=100`,
-  );
-  assert.equal(res.status, 200, res.text);
-  return res.body as { bids: Level[]; asks: Level[] };
-}
+const book = (m: Market, outcome: string) => orderbookOf(cat, m, outcome);
 
-function walk(levels: Level[], amount: number) {
-  let left = Math.round(amount * 1e6);
-  const fills: Level[] = [];
-  let cost = 0;
-  for (const [p, s] of levels) {
-    if (left <= 0) break;
-    const take = Math.min(Math.round(s * 1e6), left);
-    fills.push([p, take / 1e6]);
-    cost += p * (take / 1e6);
-    left -= take;
-  }
-  return { fills, filled: Math.round(amount * 1e6 - left) / 1e6, cost };
-}
+const walk = walkLevels;
 
-const close = (a: number, b: number, eps = 1e-6) => Math.abs(a - b) <= eps;
 let keys = 0;
 
 function execute(body: Record<string, unknown>, key: string | null = `arb-${++keys}`) {

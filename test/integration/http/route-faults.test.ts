@@ -22,8 +22,8 @@ import {
 import { feeModelOf } from '../../support/fee-models.js';
 import { waitFor } from '../../support/server.js';
 import { ORDER_ROUTE, withThinnedBook } from '../../support/short-fill.js';
+import { close, type Level, twinPairs } from '../../support/twin-pairs.js';
 
-type Level = [number, number];
 interface LegOut {
   exchange: ExchangeId;
   svc_id: string;
@@ -74,23 +74,10 @@ const session = (exchange: ExchangeId, credentials = accounts.get(exchange)): Ve
   source: 'per_request',
 });
 
-let pairList: Array<{ poly: Market; kalshi: Market }> | null = null;
-async function pair(n: number): Promise<{ poly: Market; kalshi: Market }> {
-  if (!pairList) {
-    pairList = [];
-    for (const m of [...cat.markets.values()].sort((a, b) => (a.svc_id < b.svc_id ? -1 : 1))) {
-      if (m.exchange !== 'polymarket' || m.status !== 'active' || !m.outcomes.every((o) => o.token_id))
-        continue;
-      const k = (await links.twins(m.svc_id)).find(
-        (l) => l.status === 'active' && l.confidence_tier === 'HIGH' && l.exchange === 'kalshi',
-      );
-      if (k) pairList.push({ poly: m, kalshi: market(k.svc_id) });
-    }
-  }
-  const p = pairList[n];
-  assert.ok(p, `the world lists at least ${n + 1} propositions on polymarket and kalshi`);
-  return p;
-}
+const pair = twinPairs(
+  () => cat,
+  () => links,
+);
 
 /** One outcome's book straight from its simulator (the server's caches stay untouched). */
 async function rawBook(m: Market, outcome = 'Yes'): Promise<{ bids: Level[]; asks: Level[] }> {
@@ -100,7 +87,6 @@ async function rawBook(m: Market, outcome = 'Yes'): Promise<{ bids: Level[]; ask
   return { bids: book.bids, asks: book.asks };
 }
 
-const close = (a: number, b: number, eps = 1e-6) => Math.abs(a - b) <= eps;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 let keys = 0;
 

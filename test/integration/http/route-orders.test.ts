@@ -21,8 +21,8 @@ import {
 import { assertError } from '../../support/error-shape.js';
 import { type FeeModel, feeModelOf } from '../../support/fee-models.js';
 import { waitFor } from '../../support/server.js';
+import { close, type Level, orderbookOf, twinPairs, walkLevels } from '../../support/twin-pairs.js';
 
-type Level = [number, number];
 interface LegOut {
   exchange: ExchangeId;
   svc_id: string;
@@ -64,55 +64,21 @@ after(async () => {
   await cat?.stop();
 });
 
-const market = (svcId: string): Market => cat.markets.get(svcId) as Market;
 const session = (exchange: ExchangeId): VenueSession => ({
   exchange,
   credentials: accounts.get(exchange) as Record<string, string>,
   source: 'per_request',
 });
 
-/** Active polymarket markets with an active HIGH kalshi twin, each used by one test only. */
-let pairList: Array<{ poly: Market; kalshi: Market }> | null = null;
-async function pair(n: number): Promise<{ poly: Market; kalshi: Market }> {
-  if (!pairList) {
-    pairList = [];
-    for (const m of [...cat.markets.values()].sort((a, b) => (a.svc_id < b.svc_id ? -1 : 1))) {
-      if (m.exchange !== 'polymarket' || m.status !== 'active' || !m.outcomes.every((o) => o.token_id))
-        continue;
-      const k = (await links.twins(m.svc_id)).find(
-        (l) => l.status === 'active' && l.confidence_tier === 'HIGH' && l.exchange === 'kalshi',
-      );
-      if (k) pairList.push({ poly: m, kalshi: market(k.svc_id) });
-    }
-  }
-  const p = pairList[n];
-  assert.ok(p, `the world lists at least ${n + 1} propositions on polymarket and kalshi`);
-  return p;
-}
+const pair = twinPairs(
+  () => cat,
+  () => links,
+);
 
-async function book(m: Market): Promise<{ bids: Level[]; asks: Level[] }> {
-  const res = await cat.server.request(
-    `/api/v1/orderbook?svc_id=${encodeURIComponent(m.svc_id)}&outcome=yes&limit=100`,
-  );
-  assert.equal(res.status, 200, res.text);
-  return res.body as { bids: Level[]; asks: Level[] };
-}
+const book = (m: Market) => orderbookOf(cat, m, 'yes');
 
-function walk(levels: Level[], amount: number) {
-  let left = Math.round(amount * 1e6);
-  const fills: Level[] = [];
-  let cost = 0;
-  for (const [p, s] of levels) {
-    if (left <= 0) break;
-    const take = Math.min(Math.round(s * 1e6), left);
-    fills.push([p, take / 1e6]);
-    cost += p * (take / 1e6);
-    left -= take;
-  }
-  return { fills, filled: Math.round(amount * 1e6 - left) / 1e6, cost };
-}
+const walk = walkLevels;
 
-const close = (a: number, b: number, eps = 1e-6) => Math.abs(a - b) <= eps;
 let keys = 0;
 
 function post(body: Record<string, unknown>, key: string | null = `route-${++keys}`) {
