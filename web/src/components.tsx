@@ -76,3 +76,58 @@ export function Loading({ what }: { what: string }) {
     </p>
   );
 }
+
+export interface Column {
+  label: string;
+  /** A numeric column: right-aligned. */
+  num?: boolean;
+  /** Named for screen readers only (an actions column). */
+  hidden?: boolean;
+}
+
+/**
+ * One async list as a table: its error, its loading note (when `loading` names what loads), an empty message, and
+ * the table with a screen-reader caption and column headings; `row` renders one item as a `<tr>`.
+ */
+export function AsyncTable<T>({
+  state,
+  columns,
+  row,
+  caption,
+  empty,
+  loading,
+  testId,
+}: {
+  state: AsyncState<T[]>;
+  columns: readonly Column[];
+  row: (item: T) => ComponentChildren;
+  caption: string;
+  empty: string;
+  loading?: string;
+  testId?: string;
+}) {
+  return (
+    <>
+      {state.error !== null && <ErrorNote error={state.error} />}
+      {loading && state.loading && !state.data && <Loading what={loading} />}
+      {state.data && state.data.length === 0 && <p class="muted">{empty}</p>}
+      {state.data && state.data.length > 0 && (
+        <div class="table-wrap">
+          <table data-testid={testId}>
+            <caption class="sr-only">{caption}</caption>
+            <thead>
+              <tr>
+                {columns.map((c) => (
+                  <th key={c.label} scope="col" class={c.num ? 'num' : undefined}>
+                    {c.hidden ? <span class="sr-only">{c.label}</span> : c.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>{state.data.map(row)}</tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
