@@ -402,6 +402,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       journal,
       timeoutMs: config.venues.timeoutMs,
       absentAfterMs: ORDER_ABSENT_AFTER_MS,
+      // Three deadlines, as for a row never marked sent: the request was answered or abandoned long before.
+      immediateAbsentAfterMs: config.venues.timeoutMs * 3,
       sendDeadlineMs: config.venues.timeoutMs * 3,
       ...(options.replay ? { clock } : {}),
     });

@@ -37,6 +37,8 @@ export interface CrashVenue {
   control: string;
   adapter: VenueAdapter;
   session: VenueSession;
+  /** Another funded paper account of the simulator (to trade against the server's, e.g. to thin a book). */
+  newSession(): Promise<VenueSession>;
   /** The simulator fault that holds an order on its order route (as the fault filter names the route). */
   fault: Record<string, unknown>;
   /** The `venues.<exchange>` entry of the server's config. */
@@ -74,6 +76,7 @@ export async function startCrashVenue(exchange: ExchangeId, world: CrashWorld): 
         control: sim.control,
         adapter,
         session: session((await sim.createAccount()).credentials),
+        newSession: async () => session((await sim.createAccount()).credentials),
         fault: { hold_response_ms: 120_000, only: ['POST /order'] },
         config,
         close: async () => {
@@ -91,6 +94,7 @@ export async function startCrashVenue(exchange: ExchangeId, world: CrashWorld): 
         control: sim.control,
         adapter,
         session: session((await sim.createAccount()).credentials),
+        newSession: async () => session((await sim.createAccount()).credentials),
         // Kalshi's request is held before it is processed (it is processed once released).
         fault: { latency_ms: 120_000, only: ['POST /trade-api/v2/portfolio/events/orders'] },
         config,
@@ -109,6 +113,7 @@ export async function startCrashVenue(exchange: ExchangeId, world: CrashWorld): 
         control: sim.control,
         adapter,
         session: session((await sim.createAccount({ fund: '1000000000' })).credentials),
+        newSession: async () => session((await sim.createAccount({ fund: '1000000000' })).credentials),
         fault: { hold_response_ms: 120_000, only: ['POST /orders'] },
         config,
         close: async () => {
@@ -126,6 +131,7 @@ export async function startCrashVenue(exchange: ExchangeId, world: CrashWorld): 
         control: sim.control,
         adapter,
         session: session((await sim.createAccount()).credentials),
+        newSession: async () => session((await sim.createAccount()).credentials),
         fault: { hold_response_ms: 120_000, only: ['POST /openapi/order'] },
         config,
         close: async () => {
@@ -148,6 +154,7 @@ export async function startCrashVenue(exchange: ExchangeId, world: CrashWorld): 
         control: sim.control,
         adapter,
         session: session((await sim.createAccount()).credentials),
+        newSession: async () => session((await sim.createAccount()).credentials),
         fault: { hold_response_ms: 120_000, only: ['POST /v1/orders'] },
         config,
         close: async () => {
@@ -165,6 +172,8 @@ export interface CrashHarnessOptions {
   adminKey: string;
   /** Whether the first server runs the catalogue sync (and the matcher with it); the restarts never do. */
   syncFirst?: boolean;
+  /** Per-call deadline of the server's venue requests (`venues.timeoutMs`); the config's default when absent. */
+  venueTimeoutMs?: number;
 }
 
 /** A server process spawned ahead, its modules loading or loaded, waiting for its arguments. */
@@ -192,7 +201,10 @@ export class CrashHarness {
     for (const exchange of options.exchanges) {
       harness.venues.set(exchange, await startCrashVenue(exchange, options.world));
     }
-    const venues = Object.fromEntries([...harness.venues].map(([id, v]) => [id, v.config]));
+    const venues: Record<string, unknown> = Object.fromEntries(
+      [...harness.venues].map(([id, v]) => [id, v.config]),
+    );
+    if (options.venueTimeoutMs !== undefined) venues.timeoutMs = options.venueTimeoutMs;
     const config = (sync: boolean) =>
       JSON.stringify({ catalogue: { sync }, recorder: { enabled: false }, venues });
     writeFileSync(harness.configFile(false), config(false));

@@ -56,6 +56,12 @@ export interface OrdersServiceOptions {
    */
   absentAfterMs: number;
   /**
+   * How long after it was sent an immediate order (ioc/fok) that the exchange has no record of, and of which the
+   * account's fills show nothing, is settled as killed with nothing filled (immediateKilled below says why that is
+   * safe). Several trading-call deadlines: well past the moment the request was answered or abandoned.
+   */
+  immediateAbsentAfterMs: number;
+  /**
    * A `pending` row (what servers before the two-write journal wrote ahead of sending) never marked sent this long
    * after it was written was never sent: its process died.
    */
@@ -98,6 +104,11 @@ export function chargeOfRow(row: JournalRow): string | null {
 const CLOSED = new Set<Order['status']>(['filled', 'cancelled', 'rejected', 'expired']);
 /** Unsettled journal rows reconciled inline by one list call; the job takes care of the rest. */
 const LIST_RECONCILE_MAX = 20;
+/**
+ * The account's latest fills on the order's market read to find an immediate order's own (its fills are among the
+ * newest: it was sent minutes ago at most).
+ */
+const IMMEDIATE_FILLS_READ = 500;
 
 export class OrdersService {
   private readonly clock: () => number;
@@ -386,6 +397,22 @@ export class OrdersService {
         { state: 'accepted', venueOrderId: found.id, orderDoc: JSON.stringify(found), nowMs: this.clock() },
         UNSETTLED,
       );
+    } else if (
+      age >= this.options.immediateAbsentAfterMs &&
+      age < this.options.absentAfterMs &&
+      (await this.immediateKilled(row, request, venue, session, ctx))
+    ) {
+      const killed: Order = {
+        ...orderOfRow(row),
+        status: 'cancelled',
+        filled: 0,
+        updated_at: new Date(this.clock()).toISOString(),
+      };
+      await this.options.journal.update(
+        row.id,
+        { state: 'accepted', orderDoc: JSON.stringify(killed), nowMs: this.clock() },
+        ['sent', 'unknown'],
+      );
     } else if (age >= this.options.absentAfterMs) {
       await this.options.journal.update(
         row.id,
@@ -401,6 +428,37 @@ export class OrdersService {
       await this.options.journal.touch(row.id, this.clock());
     }
     return (await this.options.journal.byId(row.id)) ?? row;
+  }
+
+  /**
+   * Whether an immediate order the exchange has no record of was killed with nothing filled. Some exchanges keep no
+   * record of an immediate order that matched nothing: Polymarket answers a FAK with nothing to match, or a FOK it
+   * cannot fill, with an error and never books it ("a refused or killed order was never booked", its error-codes
+   * page; docs/venues/polymarket-sim.md), so GET /data/order/{hash} answers null for it forever, exactly as for an
+   * order that never arrived. Waiting `absentAfterMs` (minutes) for such an order blocked its parent (a route, a
+   * paired execution) for as long. An immediate order cannot rest, so once the exchange has seen it, it is final at
+   * once: filled (in part or whole: the exchange keeps it, and its fills are the account's) or killed (no record).
+   * Settling it as killed with nothing filled is therefore right once (1) the exchange does not know the order,
+   * (2) none of the account's fills is of it (by the order's own id, known before sending: otherwise we cannot
+   * tell, and it waits as before), and (3) `immediateAbsentAfterMs` has passed since it was sent, several of our
+   * trading-call deadlines: our request was answered or abandoned long before (a killed server's connection is
+   * closed with it), so an order not matched by then is not waiting in an exchange's matching queue. It can never
+   * cause a second submission: nothing here sends, and the row's Idempotency-Key replays this outcome to every
+   * retry (a route's or execution's leg is never sent again under its key whatever its outcome).
+   */
+  private async immediateKilled(
+    row: JournalRow,
+    request: JournalledRequest,
+    venue: VenueAdapter,
+    session: VenueSession,
+    ctx: VenueContext,
+  ): Promise<boolean> {
+    if (request.order_type !== 'ioc' && request.order_type !== 'fok') return false;
+    const trading = this.trading(venue);
+    if (row.venueOrderId === null || !trading.fetchFills) return false;
+    const id = row.venueOrderId.toLowerCase();
+    const fills = await trading.fetchFills(ctx, session, request.market_id, IMMEDIATE_FILLS_READ);
+    return !fills.some((f) => f.order_id.toLowerCase() === id);
   }
 
   /** The session of a stored row's customer (no per-request credentials outlive their request), or null. */
