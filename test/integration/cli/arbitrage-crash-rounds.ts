@@ -152,17 +152,15 @@ async function holdThinner(
 
 /** Repeats the POST until the execution is final (no leg pending), within a bound. */
 async function settled(url: string, init: Parameters<typeof send>[3], round: number): Promise<Execution> {
-  let last = '';
   return waitFor(
     async () => {
       const res = await send(url, ADMIN_KEY, '/api/v1/arbitrage/execute', init);
-      last = res.text;
       assert.equal(res.status, 200, `round ${round}: ${res.text}`);
       const e = res.body as Execution;
       return e.status === 'pending' ? undefined : e;
     },
     90_000,
-    `round ${round}: the repeated POST settling the execution (last: ${last})`,
+    `round ${round}: the repeated POST settling the execution`,
   );
 }
 
