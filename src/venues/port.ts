@@ -48,6 +48,13 @@ export interface VenueDescriptor {
      * or null when it publishes no curve: routing, arbitrage and net prices need it.
      */
     takerFeeModel: TakerFeeModel | null;
+    /**
+     * The smallest value (price × size, USD) of an order the exchange takes, and which orders it binds: every
+     * order, or a marketable buy only (an ioc/fok buy). Absent: none published. Routing and paired execution plan
+     * no leg below it. `replacesMinSize`: the orders it binds have no minimum size (Polymarket's share minimum
+     * binds limit orders and market sells only).
+     */
+    minOrderValue?: { usd: number; orders: 'all' | 'marketable_buy'; replacesMinSize: boolean };
   };
   credentials: readonly CredentialField[];
   onboarding: readonly ('self' | 'managed')[];

@@ -3,7 +3,8 @@
 // allocated greedily by each level's fee-net price, each venue's share is cut to its lot and topped up lot by lot,
 // and then priced exactly: each leg walks its own book (`walkBook`) and its fee is the venue's fee model on those
 // fills. A set whose share on some venue falls below that venue's minimum order is not proposed (the set without
-// that venue is tried too). Fee rounding (Kalshi's cent ceiling per order, Polymarket's per match) can make the
+// that venue is tried too), and so is one whose leg is worth less than the venue's minimum order value. Fee
+// rounding (Kalshi's cent ceiling per order, Polymarket's per match) can make the
 // greedy order wrong by a cent or so, so the allocation is then refined by moving whole lots between venues while
 // the exact total falls (a window of 100 lots, and the jumps that bring a venue to its minimum), for the three best
 // greedy plans of more than one venue. The answer is the
@@ -26,6 +27,11 @@ export interface RouteVenue {
   lot: Decimal;
   /** Smallest order the venue takes; null: none stated. */
   minSize: Decimal | null;
+  /**
+   * Smallest value (size × limit price, rounded down to whole cents) of this leg's order the venue takes, e.g.
+   * Polymarket's $1 on a marketable buy; null or absent: none.
+   */
+  minValue?: Decimal | null;
   /** The market's tick; a leg's limit price is on it. Null: prices are taken as they are. */
   tick: Decimal | null;
 }
@@ -227,7 +233,9 @@ function plan(
     const venue = venues[v] as RouteVenue;
     if (share.isZero()) continue;
     if (venue.minSize && share.lt(venue.minSize)) return null;
-    legs.push(price(side, venue, share));
+    const leg = price(side, venue, share);
+    if (belowMinValue(venue, leg)) return null;
+    legs.push(leg);
   }
   if (legs.length === 0) return null;
   const filled = legs.reduce((s, l) => s.add(l.size), Decimal.ZERO);
@@ -243,6 +251,17 @@ function beats(a: RoutePlan, b: RoutePlan | null): boolean {
   const byCost = a.netCost.cmp(b.netCost);
   if (byCost !== 0) return byCost < 0;
   return a.legs.length < b.legs.length;
+}
+
+const CENT = Decimal.parse('0.01');
+
+/** Whether the leg's order is worth less than its venue's minimum (the set is then not proposed). */
+export function belowMinValue(
+  venue: Pick<RouteVenue, 'minValue'>,
+  leg: Pick<RouteLeg, 'size' | 'limitPrice'>,
+) {
+  if (!venue.minValue) return false;
+  return floorTo(leg.size.mul(leg.limitPrice), CENT).lt(venue.minValue);
 }
 
 export function splitRoute(

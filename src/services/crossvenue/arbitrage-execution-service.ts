@@ -21,6 +21,7 @@ import {
   priceBuy,
   thinnerLeg,
 } from '../../domain/crossvenue/paired-execution.js';
+import { belowMinValue } from '../../domain/crossvenue/route-split.js';
 import { twinOutcome } from '../../domain/crossvenue/twin-outcome.js';
 import { Decimal } from '../../domain/decimal.js';
 import { ExchangeId } from '../../domain/exchanges.js';
@@ -37,6 +38,7 @@ import type { MarketTarget, MarketTargets } from '../market-data/market-target.j
 import type { OrderbookService } from '../market-data/orderbook-service.js';
 import { sessionOf, type TradingCaller } from '../trading/trading-caller.js';
 import { type Drive, LegParents } from './leg-parents.js';
+import { legMinimums } from './order-minimums.js';
 import {
   LegOut,
   type LegOutcome,
@@ -125,6 +127,12 @@ interface PlannedSide {
   schedule: FeeSchedule;
   limit_price: number;
   est_cost: number;
+  /** The venue's minimum order size and value for a buy on this market (absent on rows written before them). */
+  min_size?: number | null;
+  min_value?: number | null;
+  /** The same for the unwind (a sell). */
+  min_sell_size?: number | null;
+  min_sell_value?: number | null;
 }
 
 interface ArbPlan {
@@ -379,6 +387,23 @@ export class ArbitrageExecutionService {
           `${maxCost ? `more than max_cost ${maxCost.toString()}` : 'not less than its payout of 1'}; nothing was sent`,
       );
     }
+    // A leg below its venue's minimum order would be refused there: such a pair is not executed.
+    for (const [i, l] of both.entries()) {
+      const min = legMinimums(
+        l.t.venue.descriptor,
+        'buy',
+        l.book.min_order_size ?? l.t.market.min_order_size,
+      );
+      const leg = { size: fill, limitPrice: priced[i as 0 | 1].limit };
+      if ((min.size && fill.lt(min.size)) || belowMinValue({ minValue: min.value }, leg)) {
+        throw new AppError(
+          'conflict',
+          `${l.t.venue.descriptor.id} takes no order of ${fill.toString()} at ${leg.limitPrice.toString()} ` +
+            `(its minimum: ${min.size ? `${min.size.toString()} contracts` : ''}${min.size && min.value ? ', ' : ''}` +
+            `${min.value ? `$${min.value.toString()} an order` : ''}); nothing was sent`,
+        );
+      }
+    }
     const first = thinnerLeg([both[0]?.pair as PairLeg, both[1]?.pair as PairLeg], priced);
     const order = first === 0 ? [0, 1] : [1, 0];
     const side = (i: number): PlannedSide => {
@@ -400,6 +425,7 @@ export class ArbitrageExecutionService {
         schedule: l.schedule,
         limit_price: p.limit.toNumber(),
         est_cost: p.cost.toNumber(),
+        ...minimumsOf(l.t.venue.descriptor, l.book.min_order_size ?? l.t.market.min_order_size),
       };
     };
     const plan: ArbPlan = {
@@ -563,6 +589,12 @@ export class ArbitrageExecutionService {
           : priced.limit
         ).toNumber(),
         size: size.toNumber(),
+        ...belowMinimum(
+          s,
+          'buy',
+          size,
+          priced.walk.filled.isZero() ? Decimal.fromNumber(s.limit_price) : priced.limit,
+        ),
       };
     }
     if (index === 2) {
@@ -590,10 +622,55 @@ export class ArbitrageExecutionService {
         order_type: s.order_type,
         limit_price: limit.toNumber(),
         size: excess.toNumber(),
+        ...belowMinimum(s, 'sell', excess, limit),
       };
     }
     return null;
   }
+}
+
+/** A side's minimum order size and value, for its buy and its sell, from the venue and the book. */
+function minimumsOf(
+  descriptor: Parameters<typeof legMinimums>[0],
+  minOrderSize: number | null | undefined,
+): Pick<PlannedSide, 'min_size' | 'min_value' | 'min_sell_size' | 'min_sell_value'> {
+  const buy = legMinimums(descriptor, 'buy', minOrderSize, true);
+  const sell = legMinimums(descriptor, 'sell', minOrderSize, true);
+  return {
+    min_size: buy.size?.toNumber() ?? null,
+    min_value: buy.value?.toNumber() ?? null,
+    min_sell_size: sell.size?.toNumber() ?? null,
+    min_sell_value: sell.value?.toNumber() ?? null,
+  };
+}
+
+/**
+ * A second leg or unwind below its venue's minimum order is recorded as refused without being sent (the exchange
+ * would refuse it): the execution goes on as if it had been (the unwind follows a refused second leg).
+ */
+function belowMinimum(
+  s: PlannedSide,
+  side: 'buy' | 'sell',
+  size: Decimal,
+  limit: Decimal,
+): { refused?: { error: string; code: string; retryable: boolean } } {
+  const minSize = side === 'buy' ? s.min_size : s.min_sell_size;
+  const minValue = side === 'buy' ? s.min_value : s.min_sell_value;
+  const tooSmall = typeof minSize === 'number' && size.lt(Decimal.fromNumber(minSize));
+  const tooLittle = belowMinValue(
+    { minValue: typeof minValue === 'number' ? Decimal.fromNumber(minValue) : null },
+    { size, limitPrice: limit },
+  );
+  if (!tooSmall && !tooLittle) return {};
+  return {
+    refused: {
+      error:
+        `${s.exchange} takes no ${side} of ${size.toString()} at ${limit.toString()} (its minimum: ` +
+        `${tooSmall ? `${minSize} contracts` : `$${minValue} an order`}); not sent`,
+      code: 'validation_error',
+      retryable: false,
+    },
+  };
 }
 
 function sidePair(s: PlannedSide): PairLeg {

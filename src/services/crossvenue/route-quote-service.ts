@@ -24,6 +24,7 @@ import type { ExchangesService } from '../exchanges-service.js';
 import { amountOf, type ExecutionPriceService } from '../market-data/execution-price-service.js';
 import { MarketSelectorFields, type MarketTarget } from '../market-data/market-target.js';
 import type { OrderbookService } from '../market-data/orderbook-service.js';
+import { legMinimums } from './order-minimums.js';
 import { MinTier, type Twins, type VenueOfBet } from './twins.js';
 
 /** The most legs a route may have: one per exchange. */
@@ -310,6 +311,7 @@ export class RouteQuoteService {
     }
     const tick = book.tick_size ?? v.target.market.tick_size ?? null;
     const min = book.min_order_size ?? v.target.market.min_order_size ?? null;
+    const minimums = legMinimums(venue.descriptor, side, min);
     decision.books.push({
       exchange,
       svc_id: svcId,
@@ -327,7 +329,8 @@ export class RouteQuoteService {
         levels: levelsFromBook(side === 'buy' ? book.asks : book.bids),
         fee: (fills) => feeFor(schedule, { side, fills }).fee ?? Decimal.ZERO,
         lot: SIZE_STEP[exchange] ?? DEFAULT_SIZE_STEP,
-        minSize: typeof min === 'number' && min > 0 ? Decimal.fromNumber(min) : null,
+        minSize: minimums.size,
+        minValue: minimums.value,
         tick: typeof tick === 'number' && tick > 0 ? Decimal.fromNumber(tick) : null,
       },
     };

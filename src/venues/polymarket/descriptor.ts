@@ -34,6 +34,10 @@ export const POLYMARKET_DESCRIPTOR: VenueDescriptor = Object.freeze({
     gtdMinLeadSeconds: 60,
     maxBookDepth: 100,
     takerFeeModel: 'polymarket_fee_curve',
+    // "invalid amount for a marketable BUY order ($x), min size: 1": a FOK/FAK buy's pUSD amount (size × price
+    // rounded down to cents by the SDK's market-order builder) must be at least $1, and the 5-share minimum binds
+    // limit orders and market sells only (docs/venues/polymarket-sim.md, "Minimum size").
+    minOrderValue: Object.freeze({ usd: 1, orders: 'marketable_buy' as const, replacesMinSize: true }),
     candleIntervals: Object.freeze(['1m', '1h', '6h', '1d', '1w', 'max'] as const),
     // last_trade_price frames on the market channel.
     streamTrades: true,

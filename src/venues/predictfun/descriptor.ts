@@ -47,6 +47,8 @@ export const PREDICTFUN_DESCRIPTOR: VenueDescriptor = Object.freeze({
     gtdMinLeadSeconds: 60,
     maxBookDepth: 100,
     takerFeeModel: 'predictfun_fee_rate_bps',
+    // create_order_min_order_value_not_met, "order must have a value of at least 0.9 USD" (docs/venues/predictfun.md).
+    minOrderValue: Object.freeze({ usd: 0.9, orders: 'all' as const, replacesMinSize: false }),
     candleIntervals: Object.freeze([] as const),
     streamTrades: false,
   }),

@@ -221,3 +221,25 @@ test('fixed example (found by the HTTP test’s grid check): Kalshi’s cent cei
   assert.equal(r.plan.netCost.toString(), best?.toString());
   assert.ok(r.plan.netCost.lt(cost(kalshi, amount)), 'cheaper than all on kalshi');
 });
+
+test('a venue’s minimum order value: a leg worth less than it (size × limit, whole cents) is never planned', () => {
+  // Alone, a's 3 contracts at 0.30 are the cheapest, worth $0.90: below a $1 minimum (Polymarket's marketable buy).
+  const a = venue('a', levels(['0.30', '3'], ['0.60', '100']), { minValue: d('1') });
+  const b = venue('b', levels(['0.35', '100']));
+  const r = splitRoute('buy', [a, b], d('6'), 5);
+  for (const leg of r.plan.legs) {
+    if (leg.id === 'a')
+      assert.ok(leg.size.mul(leg.limitPrice).gte(d('1')), `a's leg ${leg.size} × ${leg.limitPrice}`);
+  }
+  // Without the minimum, the split takes a's three cheap contracts and b's three.
+  const unbound = splitRoute('buy', [venue('a', a.levels), b], d('6'), 5);
+  assert.deepEqual(legs(unbound), [
+    ['a', '3', '0.3', '0.9'],
+    ['b', '3', '0.35', '1.05'],
+  ]);
+  assert.notDeepEqual(legs(r), legs(unbound));
+  // $1 exactly is taken: 4 at 0.25.
+  const c = venue('c', levels(['0.25', '4']), { minValue: d('1') });
+  assert.deepEqual(legs(splitRoute('buy', [c], d('4'), 5)), [['c', '4', '0.25', '1']]);
+  assert.equal(splitRoute('buy', [c], d('3'), 5).plan.legs.length, 0, '3 × 0.25 = $0.75 is refused');
+});
