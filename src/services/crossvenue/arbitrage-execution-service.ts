@@ -27,7 +27,7 @@ import { Decimal } from '../../domain/decimal.js';
 import { ExchangeId } from '../../domain/exchanges.js';
 import { feeFor } from '../../domain/fees/fee-for.js';
 import { FeeInfo, type FeeSchedule } from '../../domain/fees/schedule.js';
-import type { OrderType } from '../../domain/trading.js';
+import type { Fill, OrderType } from '../../domain/trading.js';
 import { AppError, validationError } from '../../errors/app-error.js';
 import type { LinksRepo } from '../../store/links-repo.js';
 import type { RouteOrdersRepo, RouteRow } from '../../store/route-orders-repo.js';
@@ -155,6 +155,24 @@ const Figures = Type.Object({
   est_avg_price: Type.Union([Type.Number(), Type.Null()]),
   est_notional: Type.Number(),
   est_fee: Type.Number(),
+  realised: Type.Union(
+    [
+      Type.Object({
+        fills: Type.Integer({ description: 'The exchange’s fills of this leg’s order' }),
+        avg_price: Type.Union([Type.Number(), Type.Null()]),
+        notional: Type.Number({ description: 'Σ fill price × size' }),
+        fee: Type.Union([Type.Number(), Type.Null()], {
+          description: 'Σ the fees the exchange charged on those fills; null when it reports none',
+        }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'The leg as the exchange filled it (its fills at GET /fills); null when they cannot be read now or do not ' +
+        'add up to what the order filled yet (and in GET /arbitrage/executions lists: read one by id)',
+    },
+  ),
 });
 
 export const ArbitrageExecution = Type.Object({
@@ -172,12 +190,22 @@ export const ArbitrageExecution = Type.Object({
   est_pair_cost: Type.Number({ description: 'Cost of one pair on the books as planned, fees included' }),
   hedged: Type.Number({ description: 'Pairs held, each paying 1 at resolution' }),
   fees: Type.Number({
-    description: 'Every leg’s fee, as its exchange’s model prices it on the planned books',
+    description: 'Every leg’s fee, as its exchange’s model prices it on the planned books (an estimate)',
   }),
-  realised_edge: Type.Number({
+  est_edge: Type.Number({
     description:
       'hedged − what the hedged pairs cost (fees included), priced like est_* on the books as planned for the sizes ' +
-      'filled; a leg that met a thinner book paid what its fills (GET /fills) say',
+      'filled',
+  }),
+  est_edge_bps: Type.Union([Type.Number(), Type.Null()]),
+  realised_fees: Type.Union([Type.Number(), Type.Null()], {
+    description:
+      'Every leg’s fees as its exchange charged them (the legs’ realised figures); null when unknown',
+  }),
+  realised_edge: Type.Union([Type.Number(), Type.Null()], {
+    description:
+      'hedged − what the hedged pairs cost, from the exchanges’ fills (their prices and the fees charged); null ' +
+      'when some leg’s realised figures are unknown',
   }),
   realised_edge_bps: Type.Union([Type.Number(), Type.Null()]),
   unwind_pnl: Type.Number({
@@ -283,7 +311,11 @@ export class ArbitrageExecutionService {
   ): Promise<ArbitrageExecution> {
     const book = JSON.parse(row.legs) as ArbBook;
     const outcomes = await this.parents.read(caller, book.legs, reconcile);
-    return view(row, JSON.parse(row.request) as ArbTerms, JSON.parse(row.plan) as ArbPlan, outcomes);
+    // A list does not ask every exchange for every leg's fills; one execution read by id does.
+    const fills = reconcile
+      ? await Promise.all(outcomes.map((o) => this.options.legs.fills(caller, o)))
+      : outcomes.map(() => null);
+    return view(row, JSON.parse(row.request) as ArbTerms, JSON.parse(row.plan) as ArbPlan, outcomes, fills);
   }
 
   async execute(
@@ -553,7 +585,10 @@ export class ArbitrageExecutionService {
       outcomes.push(outcome);
       if (outcome.state === 'pending') break;
     }
-    return view(row, terms, plan, outcomes);
+    const fills = await Promise.all(
+      outcomes.map((o) => this.options.legs.fills(legCaller(caller, credentials, o.spec.exchange), o)),
+    );
+    return view(row, terms, plan, outcomes, fills);
   }
 
   /** The second leg (sized to the first's fill) or the unwind (the excess), or null when none is due. */
@@ -673,6 +708,18 @@ function belowMinimum(
   };
 }
 
+function realisedFigures(
+  r: ReturnType<typeof realisedOf>,
+): ArbitrageExecution['legs'][0]['figures']['realised'] {
+  if (r === null) return null;
+  return {
+    fills: r.count,
+    avg_price: r.filled.isZero() ? null : r.notional.div(r.filled, 12).toNumber(),
+    notional: r.notional.toNumber(),
+    fee: r.fee?.toNumber() ?? null,
+  };
+}
+
 function sidePair(s: PlannedSide): PairLeg {
   return {
     asks: levelsFromBook(s.asks),
@@ -692,11 +739,27 @@ function figuresOf(s: PlannedSide, o: LegOutcome): { filled: Decimal; notional: 
   return { filled, notional: walk.notional, fee };
 }
 
+/** A leg as its exchange filled it, from its fills; null when they are unknown. */
+function realisedOf(fills: readonly Fill[] | null) {
+  if (fills === null) return null;
+  let notional = Decimal.ZERO;
+  let filled = Decimal.ZERO;
+  let fee: Decimal | null = Decimal.ZERO;
+  for (const f of fills) {
+    const size = Decimal.fromNumber(f.size);
+    filled = filled.add(size);
+    notional = notional.add(Decimal.fromNumber(f.price).mul(size));
+    fee = fee === null || f.fee === null ? null : fee.add(Decimal.fromNumber(f.fee));
+  }
+  return { count: fills.length, filled, notional, fee };
+}
+
 function view(
   row: RouteRow,
   terms: ArbTerms,
   plan: ArbPlan,
   outcomes: readonly LegOutcome[],
+  fills: ReadonlyArray<readonly Fill[] | null>,
 ): ArbitrageExecution {
   const sideOf = (o: LegOutcome) => (o.spec.role === 'second' ? plan.sides[1] : plan.sides[0]);
   const figures = outcomes.map((o) => figuresOf(sideOf(o), o));
@@ -719,6 +782,20 @@ function view(
           ? 'unhedged'
           : 'partially_hedged';
   const fees = f1.fee.add(f2.fee).add(f3.fee);
+  const realised = outcomes.map((_, i) => realisedOf(fills[i] ?? null));
+  const known = realised.every((r) => r !== null && r.fee !== null);
+  const zero = { count: 0, filled: Decimal.ZERO, notional: Decimal.ZERO, fee: Decimal.ZERO };
+  const [r1, r2, r3] = [0, 1, 2].map((i) => realised[i] ?? zero) as [typeof zero, typeof zero, typeof zero];
+  const actual = known
+    ? pairResult(
+        r1.filled,
+        r1.notional.add(r1.fee ?? Decimal.ZERO),
+        { filled: r2.filled, cost: r2.notional.add(r2.fee ?? Decimal.ZERO) },
+        { sold: r3.filled, netProceeds: r3.notional.sub(r3.fee ?? Decimal.ZERO) },
+      )
+    : null;
+  const bps = (edge: Decimal, cost: Decimal) =>
+    cost.isZero() ? null : edge.mul(Decimal.fromInt(10_000)).div(cost, 4).toNumber();
   const s0 = plan.sides[0];
   return {
     id: row.id,
@@ -735,16 +812,20 @@ function view(
           est_avg_price: f.filled.isZero() ? null : f.notional.div(f.filled, 12).toNumber(),
           est_notional: f.notional.toNumber(),
           est_fee: f.fee.toNumber(),
+          realised: realisedFigures(realised[i] ?? null),
         },
       };
     }),
     est_pair_cost: plan.est_pair_cost,
     hedged: result.hedged.toNumber(),
     fees: fees.toNumber(),
-    realised_edge: result.edge.toNumber(),
-    realised_edge_bps: result.hedgedCost.isZero()
-      ? null
-      : result.edge.mul(Decimal.fromInt(10_000)).div(result.hedgedCost, 4).toNumber(),
+    est_edge: result.edge.toNumber(),
+    est_edge_bps: bps(result.edge, result.hedgedCost),
+    realised_fees: known
+      ? realised.reduce((sum, r) => sum.add(r?.fee ?? Decimal.ZERO), Decimal.ZERO).toNumber()
+      : null,
+    realised_edge: actual ? actual.edge.toNumber() : null,
+    realised_edge_bps: actual ? bps(actual.edge, actual.hedgedCost) : null,
     unwind_pnl: result.unwindPnl.toNumber(),
     residual: result.residual.isZero()
       ? null

@@ -7,7 +7,7 @@
 // records the refusal, so it is never sent later either.
 import { type Static, Type } from 'typebox';
 import { ExchangeId } from '../../domain/exchanges.js';
-import { Order, OrderType, Side } from '../../domain/trading.js';
+import { type Fill, Order, OrderType, Side } from '../../domain/trading.js';
 import { isAppError } from '../../errors/app-error.js';
 import type { JournalRow, OrderJournalRepo } from '../../store/order-journal-repo.js';
 import { UNSETTLED } from '../../store/order-journal-repo.js';
@@ -136,6 +136,9 @@ export function legCaller(
   return { ...caller, credentialsHeader: undefined, credentialsBody: credentials.get(exchange) };
 }
 
+/** The account's newest fills on a leg's market read to find the leg's own (it was sent moments before). */
+const LEG_FILLS_READ = 500;
+
 export class RouteLegs {
   constructor(
     private readonly orders: OrdersService,
@@ -187,6 +190,34 @@ export class RouteLegs {
     if (!row) return { spec, order: null, error: null, state: 'unsent', refusedBeforeSending: false };
     if (reconcile && UNSETTLED.includes(row.state)) row = await this.reconciled(caller, spec, row);
     return outcomeOfRow(spec, row);
+  }
+
+  /**
+   * The exchange's own fills of a leg's order (its prices and the fees it charged), or null when they cannot be
+   * read now or do not add up to what the order filled yet (an exchange may report a fill a moment after the
+   * order). A leg that filled nothing has none.
+   */
+  async fills(caller: TradingCaller, outcome: LegOutcome): Promise<Fill[] | null> {
+    const order = outcome.order;
+    if (!order || !(order.filled > 0)) return [];
+    const venue = this.exchanges.venueFor(outcome.spec.exchange, 'create_order');
+    if (!venue.trading.fetchFills) return null;
+    try {
+      const session = await sessionOf(this.sessions, caller, venue);
+      const all = await venue.trading.fetchFills(
+        tradingContext(caller, this.timeoutMs),
+        session,
+        outcome.spec.market_id,
+        LEG_FILLS_READ,
+      );
+      const id = order.id.toLowerCase();
+      const own = all.filter((f) => f.order_id.toLowerCase() === id);
+      const size = own.reduce((s, f) => s + f.size, 0);
+      return Math.abs(size - order.filled) <= 1e-6 ? own : null;
+    } catch (error) {
+      if (isAppError(error)) return null;
+      throw error;
+    }
   }
 
   /** Cancels a leg still working at its exchange; the error when that fails (nothing is undone by it). */

@@ -19,6 +19,7 @@ import {
   venueContext,
 } from '../../support/catalogue.js';
 import { type FeeModel, feeModelOf } from '../../support/fee-models.js';
+import { checkRealised } from '../../support/leg-fills.js';
 import { waitFor } from '../../support/server.js';
 import { ORDER_ROUTE, withThinnedBook } from '../../support/short-fill.js';
 import { close, type Level, orderbookOf, twinPairs, walkLevels } from '../../support/twin-pairs.js';
@@ -30,7 +31,13 @@ interface Leg {
   state: string;
   planned: { outcome: string; side: string; limit_price: number; size: number };
   order: { id: string; filled: number } | null;
-  figures: { filled: number; est_avg_price: number | null; est_notional: number; est_fee: number };
+  figures: {
+    filled: number;
+    est_avg_price: number | null;
+    est_notional: number;
+    est_fee: number;
+    realised: { fills: number; avg_price: number | null; notional: number; fee: number | null } | null;
+  };
 }
 interface Execution {
   id: string;
@@ -40,7 +47,9 @@ interface Execution {
   est_pair_cost: number;
   hedged: number;
   fees: number;
-  realised_edge: number;
+  est_edge: number;
+  realised_edge: number | null;
+  realised_fees: number | null;
   unwind_pnl: number;
   residual: { exchange: string; svc_id: string; size: number; cost: number } | null;
 }
@@ -127,7 +136,7 @@ function figures(s: Side, side: 'buy' | 'sell', filled: number) {
   return { notional: w.cost, fee: s.fee(w.fills) ?? Number.NaN };
 }
 
-function checkFigures(got: Execution, [first, second]: [Side, Side]): void {
+async function checkFigures(got: Execution, [first, second]: [Side, Side]): Promise<void> {
   const [l1, l2, l3] = got.legs;
   assert.ok(l1);
   assert.equal(l1.role, 'first');
@@ -162,7 +171,13 @@ function checkFigures(got: Execution, [first, second]: [Side, Side]): void {
   }
   assert.ok(close(got.hedged, hedged));
   assert.ok(close(got.fees, fees, 1e-5), `fees ${got.fees} vs ${fees}`);
-  assert.ok(close(got.realised_edge, hedged - (per * hedged + cost2), 1e-5), `${got.realised_edge}`);
+  assert.ok(close(got.est_edge, hedged - (per * hedged + cost2), 1e-5), `${got.est_edge}`);
+  await checkRealised(
+    cat,
+    (e) => session(e),
+    (l) => (l.svc_id === first.market.svc_id ? first.fee : second.fee),
+    got,
+  );
   const residual = l1.figures.filled - hedged - unwound;
   if (residual > 1e-9) {
     assert.ok(got.residual, 'the unhedged excess is reported');
@@ -227,6 +242,7 @@ for (const [n, risk] of [
     assert.equal(got.status, 'unfilled');
     assert.equal(got.hedged, 0);
     assert.equal(got.fees, 0);
+    assert.equal(got.est_edge, 0);
     assert.equal(got.realised_edge, 0);
     assert.equal(got.residual, null);
     assert.deepEqual(got.legs[0]?.figures, { filled: 0, est_avg_price: null, est_notional: 0, est_fee: 0 });
@@ -246,7 +262,7 @@ for (const [n, risk] of [
       { legs: legsOf(p), size: '20', max_cost: '2', on_leg_risk: risk },
     );
     assert.equal(got.legs[1]?.state, 'rejected', JSON.stringify(got.legs));
-    checkFigures(got, s);
+    await checkFigures(got, s);
     await checkAtVenues(got);
     const first = got.legs[0]?.figures.filled ?? 0;
     assert.ok(first > 0);
@@ -294,7 +310,7 @@ for (const [n, risk] of [
     const want = Math.min(l2.planned.size, within(second.book.asks, l2.planned.limit_price) - taken.filled);
     assert.ok(close(l2.figures.filled, want), `second filled ${l2.figures.filled}, recomputed ${want}`);
     assert.ok(l2.figures.filled < l1.figures.filled, 'the second fell short');
-    checkFigures(got, s);
+    await checkFigures(got, s);
     await checkAtVenues(got);
     const excess = l1.figures.filled - l2.figures.filled;
     if (risk === 'unwind') {
@@ -349,7 +365,7 @@ for (const [n, risk] of [
     assert.notEqual(l2.state, 'pending');
     assert.ok(l2.order, 'the second leg reconciled to the order the venue holds');
     assert.equal(l2.order.id, after.legs[1]?.order?.id);
-    checkFigures(after, s);
+    await checkFigures(after, s);
     await checkAtVenues(after);
     // Sent once: the venue holds one order of that leg, and a third POST changes nothing.
     const third = await execute(body, key);

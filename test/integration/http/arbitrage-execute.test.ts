@@ -9,9 +9,11 @@ import { after, before, test } from 'node:test';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
 import type { Market } from '../../../src/domain/market.js';
 import { LinksRepo } from '../../../src/store/links-repo.js';
+import type { VenueSession } from '../../../src/venues/port.js';
 import { type CatalogueServer, simControl, startCatalogueServer } from '../../support/catalogue.js';
 import { assertError } from '../../support/error-shape.js';
 import { type FeeModel, feeModelOf } from '../../support/fee-models.js';
+import { checkRealised } from '../../support/leg-fills.js';
 import { close, type Level, orderbookOf, twinPairs, walkLevels } from '../../support/twin-pairs.js';
 
 interface Leg {
@@ -21,7 +23,13 @@ interface Leg {
   state: string;
   planned: { outcome: string; side: string; limit_price: number; size: number };
   order: { id: string; filled: number } | null;
-  figures: { filled: number; est_avg_price: number | null; est_notional: number; est_fee: number };
+  figures: {
+    filled: number;
+    est_avg_price: number | null;
+    est_notional: number;
+    est_fee: number;
+    realised: { fills: number; avg_price: number | null; notional: number; fee: number | null } | null;
+  };
 }
 interface Execution {
   id: string;
@@ -31,7 +39,9 @@ interface Execution {
   est_pair_cost: number;
   hedged: number;
   fees: number;
-  realised_edge: number;
+  est_edge: number;
+  realised_edge: number | null;
+  realised_fees: number | null;
   unwind_pnl: number;
   residual: { exchange: string; svc_id: string; size: number; cost: number } | null;
   decision: { books: Array<{ svc_id: string }>; link: { svc_id: string } | null };
@@ -57,6 +67,12 @@ before(async () => {
 });
 after(async () => {
   await cat?.stop();
+});
+
+const session = (exchange: ExchangeId): VenueSession => ({
+  exchange,
+  credentials: accounts.get(exchange) as Record<string, string>,
+  source: 'per_request',
 });
 
 const pair = twinPairs(
@@ -111,7 +127,7 @@ function figures(s: Side, side: 'buy' | 'sell', filled: number) {
   return { notional: w.cost, fee: s.fee(w.fills) ?? Number.NaN };
 }
 
-function checkFigures(got: Execution, [first, second]: [Side, Side]): void {
+async function checkFigures(got: Execution, [first, second]: [Side, Side]): Promise<void> {
   const [l1, l2, l3] = got.legs;
   assert.ok(l1);
   assert.equal(l1.role, 'first');
@@ -146,7 +162,13 @@ function checkFigures(got: Execution, [first, second]: [Side, Side]): void {
   }
   assert.ok(close(got.hedged, hedged));
   assert.ok(close(got.fees, fees, 1e-5), `fees ${got.fees} vs ${fees}`);
-  assert.ok(close(got.realised_edge, hedged - (per * hedged + cost2), 1e-5), `${got.realised_edge}`);
+  assert.ok(close(got.est_edge, hedged - (per * hedged + cost2), 1e-5), `${got.est_edge}`);
+  await checkRealised(
+    cat,
+    (e) => session(e),
+    (l) => (l.svc_id === first.market.svc_id ? first.fee : second.fee),
+    got,
+  );
   const residual = l1.figures.filled - hedged - unwound;
   if (residual > 1e-9) {
     assert.ok(got.residual, 'the unhedged excess is reported');
@@ -180,7 +202,7 @@ test('a pair across polymarket and kalshi: the thinner book first, the second si
   const got = res.body as Execution;
   assert.ok(close(got.est_pair_cost, pairCost), `${got.est_pair_cost} vs ${pairCost}`);
   assert.equal(got.status, 'hedged', res.text);
-  checkFigures(got, s);
+  await checkFigures(got, s);
   assert.equal(got.decision.link?.svc_id, p.kalshi.svc_id);
   // Replayed: the same legs, nothing sent again.
   const again = await execute({ legs: legsOf(p), size: '20', max_cost: '2' }, 'pair-1');
@@ -231,7 +253,7 @@ test('the second leg refused: unwind sells the excess on the first venue, hold k
       await simControl(cat, s[1].exchange, 'DELETE', 'faults');
     }
     assert.equal(got.legs[1]?.state, 'rejected', JSON.stringify(got.legs));
-    checkFigures(got, s);
+    await checkFigures(got, s);
     if (risk === 'unwind') {
       assert.equal(got.legs.length, 3, JSON.stringify(got.legs));
       assert.ok((got.legs[2]?.figures.filled ?? 0) > 0, 'the excess was sold');

@@ -170,6 +170,9 @@ async function checkQuote(
 
   // Every leg, recomputed from its book and fee formula.
   for (const leg of got.legs) {
+    if (leg.exchange === 'polymarket' && side === 'buy') {
+      assert.ok(!belowPolymarketMinimum(leg.size, cost(0, leg.size).fills), 'at least $1 (a marketable buy)');
+    }
     const i = ms.findIndex((m) => m.svc_id === leg.svc_id);
     assert.ok(i >= 0, leg.svc_id);
     const mine = cost(i, leg.size);
@@ -223,6 +226,7 @@ async function checkQuote(
       if (parts.some((p, i) => p > 0 && p < (mins[i] ?? 0))) continue;
       const priced = parts.map((p, i) => (p === 0 ? { filled: 0, net: 0 } : cost(i, p)));
       if (!priced.every((p, i) => close(p.filled, parts[i] as number))) continue;
+      if (side === 'buy' && parts[0] && belowPolymarketMinimum(parts[0], cost(0, parts[0]).fills)) continue;
       cheapest = Math.min(
         cheapest,
         priced.reduce((s, p) => s + p.net, 0),
@@ -270,6 +274,15 @@ test('a buy and a sell split across polymarket and kalshi, every figure recomput
     assert.ok(got.legs.length >= 1);
   }
 });
+
+/**
+ * Polymarket refuses a marketable (FOK/FAK) buy whose pUSD amount, size × limit rounded down to cents, is under $1
+ * ("invalid amount for a marketable BUY order ($x), min size: 1"): the limit is the last level the walk reaches.
+ */
+function belowPolymarketMinimum(size: number, fills: Level[]): boolean {
+  const limit = fills.at(-1)?.[0] ?? 0;
+  return Math.floor(Math.round(size * limit * 1e6) / 1e4) / 100 < 1;
+}
 
 test('after the simulators move both books, the quote follows them', async () => {
   const [, pair] = await pairs();
