@@ -175,7 +175,9 @@ function refine(side: WalkSide, venues: readonly RouteVenue[], shares: Decimal[]
   const allowed = (v: number, size: Decimal) => {
     const venue = venues[v] as RouteVenue;
     if (size.isNegative() || size.gt(depths[v] as Decimal)) return false;
-    return size.isZero() || !venue.minSize || size.gte(venue.minSize);
+    if (size.isZero()) return true;
+    if (venue.minSize && size.lt(venue.minSize)) return false;
+    return !venue.minValue || !belowMinValue(venue, price(side, venue, size));
   };
   const out = [...shares];
   for (let step = 0; step < MAX_REFINE_STEPS; step++) {
@@ -192,7 +194,7 @@ function refine(side: WalkSide, venues: readonly RouteVenue[], shares: Decimal[]
         const candidates = new Set<string>();
         for (let k = 1; k <= WINDOW_LOTS; k++) candidates.add(unit.mul(Decimal.fromInt(k)).toString());
         candidates.add(have.toString());
-        const min = (venues[to] as RouteVenue).minSize;
+        const min = leastOrder(venues[to] as RouteVenue);
         if (min && (out[to] as Decimal).isZero()) {
           const first = min.div(unit, 0, 'ceil').mul(unit);
           for (let k = 0; k <= WINDOW_LOTS; k++)
@@ -254,6 +256,17 @@ function beats(a: RoutePlan, b: RoutePlan | null): boolean {
 }
 
 const CENT = Decimal.parse('0.01');
+
+/**
+ * The fewest contracts a venue's order may have from its minimum size and value (the value at its best level's
+ * price: a walk deeper only raises the limit), or null when it states neither: where the refinement jumps to.
+ */
+function leastOrder(venue: RouteVenue): Decimal | null {
+  const top = venue.levels.find((l) => l.size.gt(Decimal.ZERO))?.price;
+  const byValue = venue.minValue && top?.gt(Decimal.ZERO) ? venue.minValue.div(top, 2, 'ceil') : null;
+  if (!venue.minSize) return byValue;
+  return byValue ? Decimal.max(venue.minSize, byValue) : venue.minSize;
+}
 
 /** Whether the leg's order is worth less than its venue's minimum (the set is then not proposed). */
 export function belowMinValue(

@@ -245,7 +245,13 @@ for (const [n, risk] of [
     assert.equal(got.est_edge, 0);
     assert.equal(got.realised_edge, 0);
     assert.equal(got.residual, null);
-    assert.deepEqual(got.legs[0]?.figures, { filled: 0, est_avg_price: null, est_notional: 0, est_fee: 0 });
+    assert.deepEqual(got.legs[0]?.figures, {
+      filled: 0,
+      est_avg_price: null,
+      est_notional: 0,
+      est_fee: 0,
+      realised: { fills: 0, avg_price: null, notional: 0, fee: 0 },
+    });
   });
 }
 
