@@ -719,9 +719,12 @@ export interface paths {
                                     svc_id: string;
                                 } | null;
                             };
+                            /** @description hedged − what the hedged pairs cost (fees included), priced like est_* on the books as planned for the sizes filled */
+                            est_edge: number;
+                            est_edge_bps: number | null;
                             /** @description Cost of one pair on the books as planned, fees included */
                             est_pair_cost: number;
-                            /** @description Every leg’s fee, as its exchange’s model prices it on the planned books */
+                            /** @description Every leg’s fee, as its exchange’s model prices it on the planned books (an estimate) */
                             fees: number;
                             /** @description Pairs held, each paying 1 at resolution */
                             hedged: number;
@@ -778,13 +781,25 @@ export interface paths {
                                     est_fee: number;
                                     est_notional: number;
                                     filled: number;
+                                    /** @description The leg as the exchange filled it (its fills at GET /fills); null when they cannot be read now or do not add up to what the order filled yet (and in GET /arbitrage/executions lists: read one by id) */
+                                    realised: {
+                                        avg_price: number | null;
+                                        /** @description Σ the fees the exchange charged on those fills; null when it reports none */
+                                        fee: number | null;
+                                        /** @description The exchange’s fills of this leg’s order */
+                                        fills: number;
+                                        /** @description Σ fill price × size */
+                                        notional: number;
+                                    } | null;
                                 };
                             })[];
                             /** @enum {unknown} */
                             on_leg_risk: "unwind" | "hold";
-                            /** @description hedged − what the hedged pairs cost (fees included), priced like est_* on the books as planned for the sizes filled; a leg that met a thinner book paid what its fills (GET /fills) say */
-                            realised_edge: number;
+                            /** @description hedged − what the hedged pairs cost, from the exchanges’ fills (their prices and the fees charged); null when some leg’s realised figures are unknown */
+                            realised_edge: number | null;
                             realised_edge_bps: number | null;
+                            /** @description Every leg’s fees as its exchange charged them (the legs’ realised figures); null when unknown */
+                            realised_fees: number | null;
                             /** @description First-leg contracts neither hedged nor unwound: your unhedged exposure */
                             residual: {
                                 cost: number;
@@ -1025,9 +1040,12 @@ export interface paths {
                                         svc_id: string;
                                     } | null;
                                 };
+                                /** @description hedged − what the hedged pairs cost (fees included), priced like est_* on the books as planned for the sizes filled */
+                                est_edge: number;
+                                est_edge_bps: number | null;
                                 /** @description Cost of one pair on the books as planned, fees included */
                                 est_pair_cost: number;
-                                /** @description Every leg’s fee, as its exchange’s model prices it on the planned books */
+                                /** @description Every leg’s fee, as its exchange’s model prices it on the planned books (an estimate) */
                                 fees: number;
                                 /** @description Pairs held, each paying 1 at resolution */
                                 hedged: number;
@@ -1084,13 +1102,25 @@ export interface paths {
                                         est_fee: number;
                                         est_notional: number;
                                         filled: number;
+                                        /** @description The leg as the exchange filled it (its fills at GET /fills); null when they cannot be read now or do not add up to what the order filled yet (and in GET /arbitrage/executions lists: read one by id) */
+                                        realised: {
+                                            avg_price: number | null;
+                                            /** @description Σ the fees the exchange charged on those fills; null when it reports none */
+                                            fee: number | null;
+                                            /** @description The exchange’s fills of this leg’s order */
+                                            fills: number;
+                                            /** @description Σ fill price × size */
+                                            notional: number;
+                                        } | null;
                                     };
                                 })[];
                                 /** @enum {unknown} */
                                 on_leg_risk: "unwind" | "hold";
-                                /** @description hedged − what the hedged pairs cost (fees included), priced like est_* on the books as planned for the sizes filled; a leg that met a thinner book paid what its fills (GET /fills) say */
-                                realised_edge: number;
+                                /** @description hedged − what the hedged pairs cost, from the exchanges’ fills (their prices and the fees charged); null when some leg’s realised figures are unknown */
+                                realised_edge: number | null;
                                 realised_edge_bps: number | null;
+                                /** @description Every leg’s fees as its exchange charged them (the legs’ realised figures); null when unknown */
+                                realised_fees: number | null;
                                 /** @description First-leg contracts neither hedged nor unwound: your unhedged exposure */
                                 residual: {
                                     cost: number;
@@ -1336,9 +1366,12 @@ export interface paths {
                                     svc_id: string;
                                 } | null;
                             };
+                            /** @description hedged − what the hedged pairs cost (fees included), priced like est_* on the books as planned for the sizes filled */
+                            est_edge: number;
+                            est_edge_bps: number | null;
                             /** @description Cost of one pair on the books as planned, fees included */
                             est_pair_cost: number;
-                            /** @description Every leg’s fee, as its exchange’s model prices it on the planned books */
+                            /** @description Every leg’s fee, as its exchange’s model prices it on the planned books (an estimate) */
                             fees: number;
                             /** @description Pairs held, each paying 1 at resolution */
                             hedged: number;
@@ -1395,13 +1428,25 @@ export interface paths {
                                     est_fee: number;
                                     est_notional: number;
                                     filled: number;
+                                    /** @description The leg as the exchange filled it (its fills at GET /fills); null when they cannot be read now or do not add up to what the order filled yet (and in GET /arbitrage/executions lists: read one by id) */
+                                    realised: {
+                                        avg_price: number | null;
+                                        /** @description Σ the fees the exchange charged on those fills; null when it reports none */
+                                        fee: number | null;
+                                        /** @description The exchange’s fills of this leg’s order */
+                                        fills: number;
+                                        /** @description Σ fill price × size */
+                                        notional: number;
+                                    } | null;
                                 };
                             })[];
                             /** @enum {unknown} */
                             on_leg_risk: "unwind" | "hold";
-                            /** @description hedged − what the hedged pairs cost (fees included), priced like est_* on the books as planned for the sizes filled; a leg that met a thinner book paid what its fills (GET /fills) say */
-                            realised_edge: number;
+                            /** @description hedged − what the hedged pairs cost, from the exchanges’ fills (their prices and the fees charged); null when some leg’s realised figures are unknown */
+                            realised_edge: number | null;
                             realised_edge_bps: number | null;
+                            /** @description Every leg’s fees as its exchange charged them (the legs’ realised figures); null when unknown */
+                            realised_fees: number | null;
                             /** @description First-leg contracts neither hedged nor unwound: your unhedged exposure */
                             residual: {
                                 cost: number;
