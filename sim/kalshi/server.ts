@@ -1,5 +1,6 @@
 // The loopback HTTP server: trade API v2 under /trade-api/v2 (public market data, signed portfolio), the WebSocket
-// upgrade, and the shared /__sim/* control surface plus four Kalshi-specific test controls: `POST
+// upgrade, and the shared /__sim/* control surface plus five Kalshi-specific test controls: `GET
+// /__sim/kalshi/subscriptions` (every live stream subscription: {channel, sid, market_tickers}), `POST
 // /__sim/kalshi/skip-seq` ({market_ticker?}: the next book message skips a sequence number), `POST
 // /__sim/kalshi/auth-skew` ({skew_ms}: the exchange's signature clock runs ahead, so clients look stale), `POST
 // /__sim/kalshi/shard` ({market_ticker, exchange_index}: the market moves to that exchange shard) and `POST
@@ -202,6 +203,10 @@ export function createKalshiServer(deps: KalshiServerDeps): Server {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sim');
     const method = req.method ?? 'GET';
+    if (url.pathname === '/__sim/kalshi/subscriptions' && method === 'GET') {
+      sendJson(res, 200, { subscriptions: hub.subscriptions() });
+      return;
+    }
     if (url.pathname === '/__sim/kalshi/skip-seq' && method === 'POST') {
       const body = (parseJson(await readBody(req)) ?? {}) as { market_ticker?: unknown };
       const ticker = typeof body.market_ticker === 'string' ? body.market_ticker : null;

@@ -130,6 +130,17 @@ export class KalshiHub implements ExchangeListener {
     return n;
   }
 
+  /** Test control: every live subscription of every connection (what `list_subscriptions` lists, with tickers). */
+  subscriptions(): Array<{ channel: string; sid: number; market_tickers: string[] | null }> {
+    return [...this.conns].flatMap((c) =>
+      [...c.subs.values()].map((s) => ({
+        channel: s.channel,
+        sid: s.sid,
+        market_tickers: s.tickers === null ? null : [...s.tickers],
+      })),
+    );
+  }
+
   /** Test control: the next sequenced message of matching book subscriptions skips one sequence number. */
   skipSeq(ticker: string | null): number {
     let n = 0;

@@ -79,8 +79,13 @@ export function openKalshiMarketStream(
 ): MarketStream {
   const channel = new EventChannel<MarketStreamEvent>();
   const watched = new Map<string, Watched>();
-  /** Command id → ticker it subscribed, so the `subscribed` acks can be told apart. */
-  const pending = new Map<number, string>();
+  /**
+   * Subscribe command id → the watch it was sent for and how many `subscribed` acks (one per channel) are still
+   * due. An ack whose watch is no longer the market's (unsubscribed, or unsubscribed and subscribed again, before
+   * the exchange answered) is a subscription nobody holds: it is unsubscribed at once, or it would stay live at the
+   * exchange for the life of the connection.
+   */
+  const pending = new Map<number, { w: Watched; acks: number }>();
   const bySid = new Map<number, string>();
   let nextId = 1;
   let socket: ReconnectingSocket | null = null;
@@ -100,11 +105,11 @@ export function openKalshiMarketStream(
   };
 
   const subscribeBook = (ticker: string, withTrades: boolean) => {
-    const id = send('subscribe', {
-      channels: withTrades ? ['orderbook_delta', 'trade'] : ['orderbook_delta'],
-      market_ticker: ticker,
-    });
-    pending.set(id, ticker);
+    const w = watched.get(ticker);
+    if (!w) return;
+    const channels = withTrades ? ['orderbook_delta', 'trade'] : ['orderbook_delta'];
+    const id = send('subscribe', { channels, market_ticker: ticker });
+    pending.set(id, { w, acks: channels.length });
   };
 
   const snapshotOf = (w: Watched, outcome: KalshiOutcome, receivedMs: number) => {
@@ -139,9 +144,16 @@ export function openKalshiMarketStream(
     switch (frame.type) {
       case 'subscribed': {
         const ack = decodeSubscribed(frame.msg, 'kalshi', 'ws_subscribed');
-        const ticker = frame.id === undefined ? undefined : pending.get(frame.id);
-        const w = ticker === undefined ? undefined : watched.get(ticker);
-        if (!ticker || !w) return;
+        const entry = frame.id === undefined ? undefined : pending.get(frame.id);
+        if (!entry || frame.id === undefined) return;
+        entry.acks -= 1;
+        if (entry.acks <= 0) pending.delete(frame.id);
+        const w = entry.w;
+        const ticker = w.market.exchange_market_id;
+        if (watched.get(ticker) !== w) {
+          send('unsubscribe', { sids: [ack.sid] });
+          return;
+        }
         bySid.set(ack.sid, ticker);
         if (ack.channel === 'orderbook_delta') {
           w.bookSid = ack.sid;
