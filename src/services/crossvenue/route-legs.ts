@@ -200,9 +200,9 @@ export class RouteLegs {
   async fills(caller: TradingCaller, outcome: LegOutcome): Promise<Fill[] | null> {
     const order = outcome.order;
     if (!order || !(order.filled > 0)) return [];
-    const venue = this.exchanges.venueFor(outcome.spec.exchange, 'create_order');
-    if (!venue.trading.fetchFills) return null;
     try {
+      const venue = this.exchanges.venueFor(outcome.spec.exchange, 'create_order');
+      if (!venue.trading.fetchFills) return null;
       const session = await sessionOf(this.sessions, caller, venue);
       const all = await venue.trading.fetchFills(
         tradingContext(caller, this.timeoutMs),
