@@ -150,11 +150,13 @@ async function holdThinner(
   return { taken };
 }
 
-/** Repeats the POST until the execution is final (no leg pending), within a bound. */
+/** Repeats the POST until the execution is final (no leg pending; a retryable 503 is tried again), within a bound. */
 async function settled(url: string, init: Parameters<typeof send>[3], round: number): Promise<Execution> {
   return waitFor(
     async () => {
       const res = await send(url, ADMIN_KEY, '/api/v1/arbitrage/execute', init);
+      // An exchange that could not be asked in time (a loaded machine): asked again on the next try.
+      if (res.status === 503 && (res.body as { retryable?: boolean }).retryable === true) return undefined;
       assert.equal(res.status, 200, `round ${round}: ${res.text}`);
       const e = res.body as Execution;
       return e.status === 'pending' ? undefined : e;
