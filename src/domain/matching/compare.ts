@@ -11,8 +11,16 @@ import { type Comparator, describeThreshold, sameValue, type Threshold } from '.
 import { bothDeadlines, inside, sameWindow } from './windows.js';
 
 export type Relation = 'same_market' | 'co_dependent';
-export type DependencyType = 'mutually_exclusive' | 'nested_threshold' | 'date_ladder';
-/** From the first market's side: `implies` = its YES makes the other's YES certain; `exclusive` = at most one YES. */
+/**
+ * `settlement_index`: one proposition (same subject, line, window) that the two venues state settles on different
+ * price indices (BRTI against Binance): the two move together but can settle apart, so it is never same_market and
+ * has no direction (neither side's YES makes the other's certain).
+ */
+export type DependencyType = 'mutually_exclusive' | 'nested_threshold' | 'date_ladder' | 'settlement_index';
+/**
+ * From the first market's side: `implies` = its YES makes the other's YES certain; `exclusive` = at most one YES;
+ * null for `settlement_index`.
+ */
 export type DependencyDirection = 'implies' | 'implied_by' | 'exclusive';
 export type LinkSource = 'hierarchical' | 'deterministic_graph' | 'text_similarity';
 
@@ -351,14 +359,28 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
         : 'text_similarity';
   const check = resolutionCheck(a.resolution, b.resolution);
   // Two deadlines both sides state (title, rules, ticker) a day or more apart are two questions, never one: a
-  // deadline ladder if the wording says one, else nothing. Two settlement indices (BRTI and Binance) for one line on
-  // one day stay the same question — the labelled sets and the venues' own pairings call them so — and the check
-  // says `settlement_source` (comparable false), which arbitrage and a reader of `omnibook links` see. A touch
-  // against a close is never the same question (comparators differ: thresholdDependency).
+  // deadline ladder if the wording says one, else nothing. A touch against a close is never the same question
+  // (comparators differ: thresholdDependency).
   if (check.differences.includes('deadline') && statedDeadlines(a, b)) return dateLadder(a, b, weight);
+  // Two settlement indices both sides' rules name and do not share (BRTI and Binance for one line and window): the
+  // same words, but two prices that can settle apart — co_dependent, never same_market (issue 32 item 3).
+  if (check.differences.includes('settlement_source')) return settlementVariant(a, b, confidence, evidence);
   const same = verdict('same_market', confidence, source, null, null, evidence);
   if (same) same.resolution = check;
   return same;
+}
+
+/** One proposition on two stated settlement indices: co_dependent `settlement_index`, no direction. */
+export function settlementVariant(
+  a: MatchFeatures,
+  b: MatchFeatures,
+  confidence: number,
+  evidence: string[],
+): PairVerdict | null {
+  return verdict('co_dependent', confidence, 'deterministic_graph', 'settlement_index', null, [
+    ...evidence,
+    `settlement ${a.resolution.settlement.join('+')} vs ${b.resolution.settlement.join('+')}: stated indices differ`,
+  ]);
 }
 
 /** Both sides' deadlines were read from what the market states, not from a venue's close time. */

@@ -649,6 +649,9 @@ export class MatchEngine {
       const form = matches(fx, fz) as string;
       const confidence = aligned.votes >= 3 ? 0.9 : 0.8;
       const [lo, hi] = x < z ? [fx, fz] : [fz, fx];
+      const check = resolutionCheck(lo.resolution, hi.resolution);
+      // Two stated settlement indices are never one market (compare.ts settlementVariant), aligned or not.
+      if (check.differences.includes('settlement_source')) continue;
       yield {
         z,
         verdict: {
@@ -663,7 +666,7 @@ export class MatchEngine {
             `event ${lo.group} aligned with ${hi.group} (${aligned.votes} options twinned)`,
             `option ${lo.option.join(' ') || lo.svcId} ~ ${hi.option.join(' ') || hi.svcId}: ${form}, the only match both ways`,
           ],
-          resolution: resolutionCheck(lo.resolution, hi.resolution),
+          resolution: check,
         },
       };
     }
