@@ -6,6 +6,7 @@ import { type ConfidenceTier, combine, DOUBT, PENALTY, PUBLISH_THRESHOLD, tierOf
 import { dayGap } from './dates.js';
 import { isEntity } from './entities.js';
 import { eventTokens, type MarketDate, type MatchFeatures } from './features.js';
+import { stageOf } from './lexicon.js';
 import { type ResolutionCheck, resolutionCheck } from './resolution.js';
 import { type Comparator, describeThreshold, sameValue, type Threshold } from './thresholds.js';
 import { bothDeadlines, inside, sameWindow } from './windows.js';
@@ -14,9 +15,16 @@ export type Relation = 'same_market' | 'co_dependent';
 /**
  * `settlement_index`: one proposition (same subject, line, window) that the two venues state settles on different
  * price indices (BRTI against Binance): the two move together but can settle apart, so it is never same_market and
- * has no direction (neither side's YES makes the other's certain).
+ * has no direction (neither side's YES makes the other's certain). `stage_reached`: winning a competition implies
+ * reaching a stage of it (`win the 2026 World Cup` implies `qualify for the 2026 World Cup`), `implies` from the
+ * winner's side.
  */
-export type DependencyType = 'mutually_exclusive' | 'nested_threshold' | 'date_ladder' | 'settlement_index';
+export type DependencyType =
+  | 'mutually_exclusive'
+  | 'nested_threshold'
+  | 'date_ladder'
+  | 'settlement_index'
+  | 'stage_reached';
 /**
  * From the first market's side: `implies` = its YES makes the other's YES certain; `exclusive` = at most one YES;
  * null for `settlement_index`.
@@ -276,6 +284,8 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
   // A market known by an unreadable ticker alone says nothing to compare (features.ts `unread`).
   if (a.unread || b.unread) return null;
   if (entitiesConflict(a, b) || timesConflict(a, b) || namesConflict(a, b, weight)) return null;
+  const staged = stageImplication(a, b, weight);
+  if (staged !== undefined) return staged;
   const nested = touchWindows(a, b, weight);
   if (nested !== undefined) return nested;
   const dates = fitDates(a, b);
@@ -381,6 +391,65 @@ export function settlementVariant(
     ...evidence,
     `settlement ${a.resolution.settlement.join('+')} vs ${b.resolution.settlement.join('+')}: stated indices differ`,
   ]);
+}
+
+const WIN_WORDS: ReadonlySet<string> = new Set(['win', 'wins', 'won', 'winner', 'champion', 'championship']);
+
+function stageToken(f: MatchFeatures): string | null {
+  return f.tokens.find((t) => stageOf(t) !== null) ?? null;
+}
+
+/** The features without some tokens (a stage, the words of winning): what the two questions share beside them. */
+function without(f: MatchFeatures, drop: (t: string) => boolean): MatchFeatures {
+  const keep = (list: string[]) => list.filter((t) => !drop(t));
+  return { ...f, tokens: keep(f.tokens), event: keep(f.event), option: keep(f.option), names: keep(f.names) };
+}
+
+/**
+ * Reaching a stage of a competition (`reach the … Finals`, `qualify for …`: lexicon/stages.json) against winning it:
+ * the winner reached every stage, so the pair is co_dependent `stage_reached` (the winner's side implies), never
+ * same_market — when, the stage and the words of winning set aside, the two are the same question about the same
+ * contestant. undefined when the rule does not apply (neither side or both name one stage); null when it applies
+ * and links nothing (two different stages, or no winner's side).
+ */
+function stageImplication(
+  a: MatchFeatures,
+  b: MatchFeatures,
+  weight: TokenWeight,
+): PairVerdict | null | undefined {
+  const sa = stageToken(a);
+  const sb = stageToken(b);
+  if (sa === sb) return undefined;
+  if (sa !== null && sb !== null) return null;
+  const [stage, winner] = sa !== null ? [a, b] : [b, a];
+  // The other side asks who wins (its wording is exclusive: `win`, `champion`, `winner`; `win` itself is no token).
+  if (!winner.exclusive || winner.rate) return null;
+  // One contestant on both sides: an option either names is named by the other (Italy qualifying says nothing of
+  // Spain winning).
+  const names = (x: MatchFeatures, y: MatchFeatures) => {
+    const ys = new Set(y.tokens);
+    return x.option.every((t) => ys.has(t));
+  };
+  if (!names(winner, stage) || !names(stage, winner)) return null;
+  const token = (sa ?? sb) as string;
+  const inner = comparePair(
+    without(stage, (t) => t === token),
+    without(winner, (t) => WIN_WORDS.has(t)),
+    weight,
+  );
+  if (inner?.relation !== 'same_market') return null;
+  const evidence = [
+    ...inner.evidence,
+    `stage ${stageOf(token)} on ${stage.svcId}; winning implies reaching it`,
+  ];
+  return verdict(
+    'co_dependent',
+    inner.confidence,
+    'deterministic_graph',
+    'stage_reached',
+    winner === a ? 'implies' : 'implied_by',
+    evidence,
+  );
 }
 
 /** Both sides' deadlines were read from what the market states, not from a venue's close time. */
