@@ -142,7 +142,10 @@ const STAGE_PREFIX = 'stage';
 
 /** A stage phrase as a regex: `…` is up to four words, kept (group 1) where the phrase is replaced. */
 function stagePattern(name: string): RegExp {
-  const [head = '', tail] = fold(name).replace(/\s+/g, ' ').trim().split(/\s*(?:…|\.\.\.)\s*/); // fold spells `…` as `...`
+  const [head = '', tail] = fold(name)
+    .replace(/\s+/g, ' ')
+    .trim()
+    .split(/\s*(?:…|\.\.\.)\s*/); // fold spells `…` as `...`
   const words = tail === undefined ? '()' : `\\s+((?:[a-z0-9'._]+\\s+){0,4}?)${escapeRegex(tail)}`;
   return new RegExp(`(?<![a-z0-9_-])${escapeRegex(head)}${words}(?![a-z0-9_-])`, 'g');
 }
