@@ -131,6 +131,36 @@ test('a sync pass links the same proposition across exchanges, shown from both s
   }
 });
 
+test('every published link over HTTP: same_market carries its resolution check, cross-venue co_dependent shows both ways', async () => {
+  const rows = await server.runtime.store.db
+    .selectFrom('markets')
+    .select('svc_id')
+    .orderBy('svc_id')
+    .execute();
+  const got = new Map<string, Linked>();
+  for (let i = 0; i < rows.length; i += 50) {
+    for (const [id, m] of await markets(rows.slice(i, i + 50).map((r) => r.svc_id))) got.set(id, m);
+  }
+  let matched = 0;
+  let crossRelated = 0;
+  for (const [a, m] of got) {
+    for (const link of m.matched_markets ?? []) {
+      matched++;
+      assert.ok(link.resolution_check, `${a} → ${link.svc_id}: resolution_check missing`);
+      assert.equal(typeof link.resolution_check.comparable, 'boolean');
+      assert.ok(Array.isArray(link.resolution_check.differences));
+    }
+    for (const link of m.related_markets ?? []) {
+      if (link.exchange === m.exchange) continue;
+      crossRelated++;
+      const back = got.get(link.svc_id)?.related_markets?.find((l) => l.svc_id === a);
+      assert.ok(back, `${a} → ${link.svc_id} (${link.dependency_type}) is not listed from the other side`);
+      assert.equal(back.dependency_type, link.dependency_type);
+    }
+  }
+  assert.ok(matched > 0 && crossRelated > 0, `${matched} matched, ${crossRelated} cross-venue related`);
+});
+
 test('one crypto line on Kalshi (BRTI) and Polymarket (Binance) is related settlement_index both ways, never matched', async () => {
   let found: [string, string] | null = null;
   for (const [key, m] of Object.entries(manifests.get('kalshi') ?? {})) {

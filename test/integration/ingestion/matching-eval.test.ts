@@ -15,7 +15,7 @@ import { DEFAULT_CONFIG } from '../../../src/config/schema.js';
 import { tierRank } from '../../../src/domain/matching/confidence.js';
 import { MatchEngine } from '../../../src/services/matching/match-engine.js';
 
-test('sandbox world: same_market HIGH precision ≥ 0.98, recall ≥ 0.9; co_dependent precision ≥ 0.95', async () => {
+test('sandbox world: 100% precision and recall on every relation, tier and venue pair', async () => {
   const size = 300;
   const sim = await simCatalogue(size, 3);
   const { truth, universe } = simTruth(
@@ -52,6 +52,15 @@ test('real labelled markets: same_market HIGH precision ≥ 0.98, co_dependent p
   const report = evaluate(engine.linkAll(), real.truth, real.universe);
   const table = formatReport('real', report);
   assert.ok((report.sameHighPrecision ?? 0) >= 0.98, table);
+  // Every published tier (matching.minTier and above) ≥ 0.95 precision, per venue pair too.
+  const published = evaluate(
+    engine.linkAll().filter((l) => tierRank(l.tier) >= tierRank(DEFAULT_CONFIG.matching.minTier)),
+    real.truth,
+    real.universe,
+  );
+  for (const r of published.rows)
+    if (r.group.startsWith('tier ') && r.predicted > 0)
+      assert.ok((r.precision ?? 1) >= 0.95, `${r.group}\n${formatReport('real, published', published)}`);
   assert.ok((report.relation.get('co_dependent')?.precision ?? 0) >= 0.95, table);
   assert.ok((report.relation.get('same_market')?.predicted ?? 0) >= 2, table);
   assert.ok((report.relation.get('same_market')?.recall ?? 0) >= 0.9, table);
