@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ownValue } from '../own-key.js';
-import { fold } from './text.js';
+import { contentTokens, fold } from './text.js';
 
 export const LexiconEntry = Type.Object({
   /** The canonical token (letters and digits only): what every name is replaced by. */
@@ -111,7 +111,8 @@ function compile(files: ReadonlyArray<{ file: LexiconFile; kind: Kind }>): Compi
     versions.push(file.version);
     for (const e of file.entries) {
       if (kind === 'stages') {
-        const token = `${STAGE_PREFIX}${e.id.replace(/_/g, '')}`;
+        // As the tokenizer leaves it (stemmed: `stageplayoffs` is `stageplayoff`), so a token is found as written.
+        const token = contentTokens(`${STAGE_PREFIX}${e.id.replace(/_/g, '')}`)[0] ?? STAGE_PREFIX;
         stageTokens.set(token, e.id);
         for (const name of e.names) stages.push({ re: stagePattern(name), token });
         continue;
