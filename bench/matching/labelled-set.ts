@@ -9,7 +9,7 @@
 // exclusive pairs; a few dozen are labelled). A prediction is judged only when its pair is labelled, directly or
 // by closure: same_market is an equivalence (A ≡ A′ ≡ A″), and a label between A and B holds between every twin of A
 // and every twin of B. Predictions on pairs no label reaches are counted as unjudged, not right.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { MatchInput } from '../../src/domain/matching/features.js';
 import { questionOf } from '../../src/venues/kalshi/parse.js';
 import { pairKey, type Truth, type TruthRelation } from './metrics.js';
@@ -27,6 +27,23 @@ export interface RealMarketRow {
   event_title?: string | null;
   group_item_title?: string | null;
   question_is_series_title?: boolean;
+}
+
+/** A cited correction of one labelled pair (see the header). */
+export interface Correction {
+  a: string;
+  b: string;
+  /** The relation the source labelled. */
+  label: TruthRelation | 'different';
+  /** The relation the issue's rule gives. */
+  relation: TruthRelation;
+  dependency_type: string;
+  differs: string;
+  a_source: string;
+  b_source: string;
+  a_rules: { text: string; source: string };
+  b_rules: { text: string; source: string };
+  why: string;
 }
 
 interface PairRow {
@@ -92,14 +109,34 @@ class Classes {
 
 export interface LabelledSet {
   name: string;
+  /** The corrections applied (none with `raw`). */
+  corrections: Correction[];
   markets: MatchInput[];
   truth: Truth;
   universe: Set<string>;
 }
 
-export function labelledSet(name: string, dir: URL): LabelledSet {
-  const markets = lines<RealMarketRow>(dir, 'markets.jsonl').map(toMatchInput);
-  const pairs = lines<PairRow>(dir, 'pairs.jsonl');
+export function labelledSet(name: string, dir: URL, options: { raw?: boolean } = {}): LabelledSet {
+  const corrections =
+    options.raw || !existsSync(new URL('corrections.jsonl', dir))
+      ? []
+      : lines<Correction>(dir, 'corrections.jsonl');
+  const stated = new Map<string, string>();
+  for (const c of corrections) {
+    stated.set(c.a, c.a_rules.text);
+    stated.set(c.b, c.b_rules.text);
+  }
+  const markets = lines<RealMarketRow>(dir, 'markets.jsonl').map((row) => {
+    const m = toMatchInput(row);
+    const rules = stated.get(m.svc_id);
+    if (rules !== undefined && !m.rules) m.rules = rules;
+    return m;
+  });
+  const corrected = new Map(corrections.map((c) => [pairKey(c.a, c.b), c.relation]));
+  const pairs = lines<PairRow>(dir, 'pairs.jsonl').map((p) => {
+    const relation = corrected.get(pairKey(p.a, p.b));
+    return relation === undefined ? p : { ...p, relation };
+  });
   const classes = new Classes();
   for (const p of pairs) if (p.relation === 'same_market') classes.union(p.a, p.b);
   const members = new Map<string, string[]>();
@@ -129,6 +166,9 @@ export function labelledSet(name: string, dir: URL): LabelledSet {
   for (const list of members.values()) {
     for (const x of list) for (const y of list) if (x < y) judged.set(pairKey(x, y), 'same_market');
   }
+  // A corrected pair keeps its correction, though closure joins its two ends through a third market whose rules
+  // were not recorded (A ≡ C and C ≡ B on titles alone, A and B on two stated indices).
+  for (const [k, r] of corrected) judged.set(k, r);
   const truthPairs = new Map<string, TruthRelation>();
   const negatives = new Set<string>();
   for (const [k, r] of judged) {
@@ -137,6 +177,7 @@ export function labelledSet(name: string, dir: URL): LabelledSet {
   }
   return {
     name,
+    corrections,
     markets,
     truth: { pairs: truthPairs, recallPairs: recall, ambiguous, negatives, openWorld: true },
     universe: new Set(markets.map((m) => m.svc_id)),
@@ -145,10 +186,20 @@ export function labelledSet(name: string, dir: URL): LabelledSet {
 
 const FIXTURES = new URL('../../test/fixtures/', import.meta.url);
 
-export function devSet(): LabelledSet {
-  return labelledSet('real development set', new URL('matching-real-dev/', FIXTURES));
+/** The development set, with its cited corrections unless `raw`. */
+export function devSet(options: { raw?: boolean } = {}): LabelledSet {
+  return labelledSet(
+    `real development set${options.raw ? ' (raw labels)' : ''}`,
+    new URL('matching-real-dev/', FIXTURES),
+    options,
+  );
 }
 
-export function holdoutSet(): LabelledSet {
-  return labelledSet('real holdout set', new URL('matching-real-holdout/', FIXTURES));
+/** The holdout set, with its cited corrections (none today) unless `raw`. */
+export function holdoutSet(options: { raw?: boolean } = {}): LabelledSet {
+  return labelledSet(
+    `real holdout set${options.raw ? ' (raw labels)' : ''}`,
+    new URL('matching-real-holdout/', FIXTURES),
+    options,
+  );
 }

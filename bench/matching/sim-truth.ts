@@ -1,11 +1,12 @@
 // Ground truth from the simulators' shared world: every venue's /__sim/manifest maps a proposition key to its
 // native ids, and the world (rebuilt from the same seed and size) says what each proposition is. same_market:
-// one key on two exchanges. co_dependent: options of one multi-option proposition (mutually exclusive); Fed
+// one key on two exchanges, unless the two venues' rules name different price indices (CRYPTO_SETTLEMENT_INDEX:
+// Kalshi's BRTI, Polymarket's Binance), which is co_dependent. co_dependent: options of one multi-option proposition (mutually exclusive); Fed
 // decisions at one meeting with different amounts (mutually exclusive); crypto and temperature lines on one
 // subject and day (nested thresholds) — recall for those is measured on nearest rungs per exchange, the links the
 // engine promises; any other pair in the ladder is still a correct link.
 
-import type { Proposition, World } from '../../sim/shared/world.js';
+import { CRYPTO_SETTLEMENT_INDEX, type Proposition, type World } from '../../sim/shared/world.js';
 import type { ExchangeId } from '../../src/domain/exchanges.js';
 import { pairKey, type Truth } from './metrics.js';
 
@@ -72,8 +73,9 @@ export function simTruth(
         const key = pairKey(x.svcId, y.svcId);
         if (x.option === y.option) {
           if (x.exchange !== y.exchange) {
-            pairs.set(key, 'same_market');
-            recallPairs.set(key, 'same_market');
+            const relation = indicesDiffer(x, y) ? 'co_dependent' : 'same_market';
+            pairs.set(key, relation);
+            recallPairs.set(key, relation);
           }
         } else if (x.option !== null && y.option !== null) {
           pairs.set(key, 'co_dependent');
@@ -120,4 +122,12 @@ export function simTruth(
   }
   for (const key of ambiguous) recallPairs.delete(key);
   return { truth: { pairs, recallPairs, ambiguous }, universe: new Set(listed.map((l) => l.svcId)) };
+}
+
+/** Both venues' rules name a settlement index for this proposition, and not the same one. */
+function indicesDiffer(x: Listed, y: Listed): boolean {
+  if (x.prop.topic !== 'crypto') return false;
+  const ix = CRYPTO_SETTLEMENT_INDEX[x.exchange];
+  const iy = CRYPTO_SETTLEMENT_INDEX[y.exchange];
+  return ix !== undefined && iy !== undefined && ix !== iy;
 }

@@ -8,6 +8,18 @@ export const VENUES = ['polymarket', 'kalshi', 'limitless', 'opinion', 'predictf
 export type VenueName = (typeof VENUES)[number];
 
 export type Topic = 'crypto' | 'economics' | 'politics' | 'sports' | 'weather';
+
+/**
+ * The price index each venue's crypto rules name, as real venues do: Kalshi settles on CF Benchmarks' Real-Time
+ * Index, Polymarket on the Binance 1-minute candle; the other simulators' crypto rules name none. One proposition
+ * on two venues that name different indices is two markets that can settle apart (co_dependent, never same_market),
+ * and the matching ground truth (bench/matching/sim-truth.ts) labels it so. sim/kalshi/phrasing.ts and
+ * sim/polymarket/phrasing.ts spell these in their rules.
+ */
+export const CRYPTO_SETTLEMENT_INDEX: Partial<Record<VenueName, string>> = {
+  kalshi: 'CF Benchmarks Real-Time Index',
+  polymarket: 'Binance',
+};
 export type PropositionStatus = 'active' | 'closed' | 'resolved';
 
 interface BinaryShape {

@@ -21,6 +21,8 @@ group_title, description, rules, outcomes, end_date used when present), links th
 server runs, and writes one JSON line per link to --out (default: standard output):
   { a, b, relation: same_market | co_dependent, confidence, confidence_tier, source,
     dependency_type?, dependency_direction?, resolution_check?, evidence }
+dependency_type: mutually_exclusive | nested_threshold | date_ladder | stage_reached (winning implies reaching a
+stage) | settlement_index (one line on two settlement indices the venues state: never same_market, no direction).
 dependency_direction reads from a to b: implies (a YES makes b YES), implied_by, exclusive (at most one YES).
 resolution_check (every same_market link): { comparable, differences: [deadline | settlement_source |
 threshold_inclusive | void_rules | unknown], market: a's side, linked: b's side }, each side's deadline (UTC) and

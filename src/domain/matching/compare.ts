@@ -6,13 +6,29 @@ import { type ConfidenceTier, combine, DOUBT, PENALTY, PUBLISH_THRESHOLD, tierOf
 import { dayGap } from './dates.js';
 import { isEntity } from './entities.js';
 import { eventTokens, type MarketDate, type MatchFeatures } from './features.js';
+import { stageOf } from './lexicon.js';
 import { type ResolutionCheck, resolutionCheck } from './resolution.js';
 import { type Comparator, describeThreshold, sameValue, type Threshold } from './thresholds.js';
 import { bothDeadlines, inside, sameWindow } from './windows.js';
 
 export type Relation = 'same_market' | 'co_dependent';
-export type DependencyType = 'mutually_exclusive' | 'nested_threshold' | 'date_ladder';
-/** From the first market's side: `implies` = its YES makes the other's YES certain; `exclusive` = at most one YES. */
+/**
+ * `settlement_index`: one proposition (same subject, line, window) that the two venues state settles on different
+ * price indices (BRTI against Binance): the two move together but can settle apart, so it is never same_market and
+ * has no direction (neither side's YES makes the other's certain). `stage_reached`: winning a competition implies
+ * reaching a stage of it (`win the 2026 World Cup` implies `qualify for the 2026 World Cup`), `implies` from the
+ * winner's side.
+ */
+export type DependencyType =
+  | 'mutually_exclusive'
+  | 'nested_threshold'
+  | 'date_ladder'
+  | 'settlement_index'
+  | 'stage_reached';
+/**
+ * From the first market's side: `implies` = its YES makes the other's YES certain; `exclusive` = at most one YES;
+ * null for `settlement_index`.
+ */
 export type DependencyDirection = 'implies' | 'implied_by' | 'exclusive';
 export type LinkSource = 'hierarchical' | 'deterministic_graph' | 'text_similarity';
 
@@ -268,6 +284,8 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
   // A market known by an unreadable ticker alone says nothing to compare (features.ts `unread`).
   if (a.unread || b.unread) return null;
   if (entitiesConflict(a, b) || timesConflict(a, b) || namesConflict(a, b, weight)) return null;
+  const staged = stageImplication(a, b, weight);
+  if (staged !== undefined) return staged;
   const nested = touchWindows(a, b, weight);
   if (nested !== undefined) return nested;
   const dates = fitDates(a, b);
@@ -351,14 +369,87 @@ export function comparePair(a: MatchFeatures, b: MatchFeatures, weight: TokenWei
         : 'text_similarity';
   const check = resolutionCheck(a.resolution, b.resolution);
   // Two deadlines both sides state (title, rules, ticker) a day or more apart are two questions, never one: a
-  // deadline ladder if the wording says one, else nothing. Two settlement indices (BRTI and Binance) for one line on
-  // one day stay the same question — the labelled sets and the venues' own pairings call them so — and the check
-  // says `settlement_source` (comparable false), which arbitrage and a reader of `omnibook links` see. A touch
-  // against a close is never the same question (comparators differ: thresholdDependency).
+  // deadline ladder if the wording says one, else nothing. A touch against a close is never the same question
+  // (comparators differ: thresholdDependency).
   if (check.differences.includes('deadline') && statedDeadlines(a, b)) return dateLadder(a, b, weight);
+  // Two settlement indices both sides' rules name and do not share (BRTI and Binance for one line and window): the
+  // same words, but two prices that can settle apart — co_dependent, never same_market (issue 32 item 3).
+  if (check.differences.includes('settlement_source')) return settlementVariant(a, b, confidence, evidence);
   const same = verdict('same_market', confidence, source, null, null, evidence);
   if (same) same.resolution = check;
   return same;
+}
+
+/** One proposition on two stated settlement indices: co_dependent `settlement_index`, no direction. */
+export function settlementVariant(
+  a: MatchFeatures,
+  b: MatchFeatures,
+  confidence: number,
+  evidence: string[],
+): PairVerdict | null {
+  return verdict('co_dependent', confidence, 'deterministic_graph', 'settlement_index', null, [
+    ...evidence,
+    `settlement ${a.resolution.settlement.join('+')} vs ${b.resolution.settlement.join('+')}: stated indices differ`,
+  ]);
+}
+
+const WIN_WORDS: ReadonlySet<string> = new Set(['win', 'wins', 'won', 'winner', 'champion', 'championship']);
+
+function stageToken(f: MatchFeatures): string | null {
+  return f.tokens.find((t) => stageOf(t) !== null) ?? null;
+}
+
+/** The features without some tokens (a stage, the words of winning): what the two questions share beside them. */
+function without(f: MatchFeatures, drop: (t: string) => boolean): MatchFeatures {
+  const keep = (list: string[]) => list.filter((t) => !drop(t));
+  return { ...f, tokens: keep(f.tokens), event: keep(f.event), option: keep(f.option), names: keep(f.names) };
+}
+
+/**
+ * Reaching a stage of a competition (`reach the … Finals`, `qualify for …`: lexicon/stages.json) against winning it:
+ * the winner reached every stage, so the pair is co_dependent `stage_reached` (the winner's side implies), never
+ * same_market — when, the stage and the words of winning set aside, the two are the same question about the same
+ * contestant. undefined when the rule does not apply (neither side or both name one stage); null when it applies
+ * and links nothing (two different stages, or no winner's side).
+ */
+function stageImplication(
+  a: MatchFeatures,
+  b: MatchFeatures,
+  weight: TokenWeight,
+): PairVerdict | null | undefined {
+  const sa = stageToken(a);
+  const sb = stageToken(b);
+  if (sa === sb) return undefined;
+  if (sa !== null && sb !== null) return null;
+  const [stage, winner] = sa !== null ? [a, b] : [b, a];
+  // The other side asks who wins (its wording is exclusive: `win`, `champion`, `winner`; `win` itself is no token).
+  if (!winner.exclusive || winner.rate) return null;
+  // One contestant on both sides: an option either names is named by the other (Italy qualifying says nothing of
+  // Spain winning).
+  const names = (x: MatchFeatures, y: MatchFeatures) => {
+    const ys = new Set(y.tokens);
+    return x.option.every((t) => ys.has(t));
+  };
+  if (!names(winner, stage) || !names(stage, winner)) return null;
+  const token = (sa ?? sb) as string;
+  const inner = comparePair(
+    without(stage, (t) => t === token),
+    without(winner, (t) => WIN_WORDS.has(t)),
+    weight,
+  );
+  if (inner?.relation !== 'same_market') return null;
+  const evidence = [
+    ...inner.evidence,
+    `stage ${stageOf(token)} on ${stage.svcId}; winning implies reaching it`,
+  ];
+  return verdict(
+    'co_dependent',
+    inner.confidence,
+    'deterministic_graph',
+    'stage_reached',
+    winner === a ? 'implies' : 'implied_by',
+    evidence,
+  );
 }
 
 /** Both sides' deadlines were read from what the market states, not from a venue's close time. */

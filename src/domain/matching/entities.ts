@@ -3,7 +3,7 @@
 // `Bitcoin`, `BTC`, `$BTC` and Kalshi's `KXBTCD` series all become `btc`. A canonical token is also an *entity*:
 // two markets that each name one, and no common one, are about different things.
 
-import { applyLexicon, isLexiconEntity } from './lexicon.js';
+import { applyLexicon, applyStages, isLexiconEntity } from './lexicon.js';
 
 /** Multi-word spellings, replaced in folded text (longest first). */
 const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
@@ -90,7 +90,8 @@ const WIN_THE_FINAL = /\b(win|wins|won|winning)\s+the\s+((?:[a-z0-9'._]+\s+){0,4
 
 /** Folded text with multi-word spellings and `$TICKER` replaced by canonical tokens. */
 export function canonicalPhrases(folded: string): string {
-  let out = applyLexicon(folded)
+  // Reaching a stage (`reach the … Finals`, `qualify for`, lexicon/stages.json) reads as one `stage<id>` token.
+  let out = applyStages(applyLexicon(folded))
     .replace(/\$([a-z]{2,6})\b/g, ' $1 ')
     .replace(WIN_THE_FINAL, '$1 the $2champion');
   for (const [re, token] of PHRASES) out = out.replace(re, token);

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ownValue } from '../own-key.js';
-import { fold } from './text.js';
+import { contentTokens, fold } from './text.js';
 
 export const LexiconEntry = Type.Object({
   /** The canonical token (letters and digits only): what every name is replaced by. */
@@ -31,15 +31,23 @@ export type LexiconEntry = Static<typeof LexiconEntry>;
 export const LexiconFile = Type.Object({
   version: Type.String({ minLength: 1 }),
   about: Type.Optional(Type.String()),
-  /** competitions (named events: an entity two markets must share), names (spellings only) or settlement. */
+  /**
+   * competitions (named events: an entity two markets must share), names (spellings only), settlement (price
+   * indices and data sources) or stages (reaching a stage short of winning: `reach the … Finals`, `qualify for`).
+   */
   kind: Type.Optional(
-    Type.Union([Type.Literal('competitions'), Type.Literal('names'), Type.Literal('settlement')]),
+    Type.Union([
+      Type.Literal('competitions'),
+      Type.Literal('names'),
+      Type.Literal('settlement'),
+      Type.Literal('stages'),
+    ]),
   ),
   entries: Type.Array(LexiconEntry),
 });
 export type LexiconFile = Static<typeof LexiconFile>;
 
-type Kind = 'competitions' | 'names' | 'settlement';
+type Kind = 'competitions' | 'names' | 'settlement' | 'stages';
 
 interface Compiled {
   version: string;
@@ -52,6 +60,9 @@ interface Compiled {
   /** Kalshi ticker codes of an option (`BIH`) → the entry's id. */
   kalshiCodes: Map<string, string>;
   kalshiOptions: Map<string, string>;
+  /** Stage phrases: each replaced by `stage<id>` (one word: tokens split at `_`), the words `…` stood for kept. */
+  stages: Array<{ re: RegExp; token: string }>;
+  stageTokens: Map<string, string>;
 }
 
 const checkFile = Compile(LexiconFile);
@@ -72,6 +83,7 @@ const BUILT_IN: ReadonlyArray<readonly [string, Kind]> = [
   ['countries.json', 'names'],
   ['teams.json', 'names'],
   ['settlement-sources.json', 'settlement'],
+  ['stages.json', 'stages'],
 ];
 
 function escapeRegex(text: string): string {
@@ -93,9 +105,18 @@ function compile(files: ReadonlyArray<{ file: LexiconFile; kind: Kind }>): Compi
   const kalshiCodes = new Map<string, string>();
   const kalshiOptions = new Map<string, string>();
   const versions: string[] = [];
+  const stages: Compiled['stages'] = [];
+  const stageTokens = new Map<string, string>();
   for (const { file, kind } of files) {
     versions.push(file.version);
     for (const e of file.entries) {
+      if (kind === 'stages') {
+        // As the tokenizer leaves it (stemmed: `stageplayoffs` is `stageplayoff`), so a token is found as written.
+        const token = contentTokens(`${STAGE_PREFIX}${e.id.replace(/_/g, '')}`)[0] ?? STAGE_PREFIX;
+        stageTokens.set(token, e.id);
+        for (const name of e.names) stages.push({ re: stagePattern(name), token });
+        continue;
+      }
       const target = kind === 'settlement' ? settlementIds : phraseIds;
       for (const name of e.names) target.set(fold(name).replace(/\s+/g, ' ').trim(), e.id);
       for (const code of e.kalshi_codes ?? []) kalshiCodes.set(code.toUpperCase(), e.id);
@@ -112,7 +133,34 @@ function compile(files: ReadonlyArray<{ file: LexiconFile; kind: Kind }>): Compi
     settlementIds,
     kalshiCodes,
     kalshiOptions,
+    // Longest phrase first, so `reach the … finals` is tried before `reach the … final`.
+    stages: stages.sort((a, b) => b.re.source.length - a.re.source.length),
+    stageTokens,
   };
+}
+
+const STAGE_PREFIX = 'stage';
+
+/** A stage phrase as a regex: `…` is up to four words, kept (group 1) where the phrase is replaced. */
+function stagePattern(name: string): RegExp {
+  const [head = '', tail] = fold(name)
+    .replace(/\s+/g, ' ')
+    .trim()
+    .split(/\s*(?:…|\.\.\.)\s*/); // fold spells `…` as `...`
+  const words = tail === undefined ? '()' : `\\s+((?:[a-z0-9'._]+\\s+){0,4}?)${escapeRegex(tail)}`;
+  return new RegExp(`(?<![a-z0-9_-])${escapeRegex(head)}${words}(?![a-z0-9_-])`, 'g');
+}
+
+/** Folded text with each stage phrase replaced by its token (`reach the 2026 nba finals` → `stagefinal 2026 nba`). */
+export function applyStages(folded: string): string {
+  let out = folded;
+  for (const { re, token } of active.stages) out = out.replace(re, ` ${token} $1 `);
+  return out;
+}
+
+/** The stage a token names (`stagefinal` → final), or null. */
+export function stageOf(token: string): string | null {
+  return active.stageTokens.get(token) ?? null;
 }
 
 function builtIn(): Array<{ file: LexiconFile; kind: Kind }> {

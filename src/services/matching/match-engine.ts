@@ -8,7 +8,8 @@
 //  3. same_market is one-to-one per exchange pair: a link is kept only when each market is the other's best
 //     candidate on the other's exchange (ties broken by svc_id), so a hard negative never wins beside the true match.
 //  4. Ladder links go to the nearest rung per exchange (implication is transitive; every rung is not linked to every
-//     other), symmetric: a pair is linked when either side is the other's nearest.
+//     other), symmetric: a pair is linked when either side is the other's nearest. A deadline ladder of a bounded
+//     size (ALL_STEPS) links every cross-venue step it implies, each with its direction.
 import { EXCHANGE_IDS, type ExchangeId } from '../../domain/exchanges.js';
 import { comparePair, mirror, type PairVerdict, tokenWeight } from '../../domain/matching/compare.js';
 import { tierOf } from '../../domain/matching/confidence.js';
@@ -83,6 +84,12 @@ class Postings {
 }
 
 const NONE: readonly number[] = [];
+
+/**
+ * A deadline ladder group of at most this many markets links every cross-venue step; a larger one (a generic word
+ * shared by many dated questions) only the nearest rungs, so the pairs compared stay bounded.
+ */
+const ALL_STEPS = 48;
 
 /**
  * One instance of each token string for the whole catalogue: every market's token arrays point at it instead of
@@ -365,6 +372,12 @@ export class MatchEngine {
       // Decisions at one meeting: every other decision may exclude this one (comparePair decides).
       for (const x of rungs) for (const y of rungs) if (x.id !== y.id && x.rung !== y.rung) link(x.id, y.id);
       return adjacency;
+    }
+    if (key.startsWith('D|') && rungs.length <= ALL_STEPS) {
+      // A deadline ladder across venues: every step one deadline implies on another venue is linked, not only the
+      // nearest (`in 2025` implies `by December 31, 2026` though the other venue also lists `by June 30, 2026`).
+      // A venue's own rungs keep their nearest links below (implication is transitive within one series).
+      for (const x of rungs) for (const y of rungs) if (x.ex !== y.ex && x.rung !== y.rung) link(x.id, y.id);
     }
     const byExchange = new Map<ExchangeId, Array<{ id: number; rung: number }>>();
     // A rung that cannot be placed (a deadline without its year or a close) may be any rung on another exchange's
@@ -649,6 +662,9 @@ export class MatchEngine {
       const form = matches(fx, fz) as string;
       const confidence = aligned.votes >= 3 ? 0.9 : 0.8;
       const [lo, hi] = x < z ? [fx, fz] : [fz, fx];
+      const check = resolutionCheck(lo.resolution, hi.resolution);
+      // Two stated settlement indices are never one market (compare.ts settlementVariant), aligned or not.
+      if (check.differences.includes('settlement_source')) continue;
       yield {
         z,
         verdict: {
@@ -663,7 +679,7 @@ export class MatchEngine {
             `event ${lo.group} aligned with ${hi.group} (${aligned.votes} options twinned)`,
             `option ${lo.option.join(' ') || lo.svcId} ~ ${hi.option.join(' ') || hi.svcId}: ${form}, the only match both ways`,
           ],
-          resolution: resolutionCheck(lo.resolution, hi.resolution),
+          resolution: check,
         },
       };
     }

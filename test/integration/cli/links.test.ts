@@ -39,9 +39,11 @@ test('links a JSON-lines catalogue and writes one line per link, as the engine d
     assert.ok(['HIGH', 'MEDIUM', 'LOW'].includes(l.confidence_tier));
     assert.ok(l.confidence >= 0.6 && l.confidence <= 1);
     assert.ok(Array.isArray(l.evidence) && l.evidence.length > 0);
-    if (l.relation === 'co_dependent')
-      assert.ok(['implies', 'implied_by', 'exclusive'].includes(l.dependency_direction));
-    else {
+    if (l.relation === 'co_dependent') {
+      // One line on two stated settlement indices has no direction; every other dependency has one.
+      if (l.dependency_type === 'settlement_index') assert.equal(l.dependency_direction, null);
+      else assert.ok(['implies', 'implied_by', 'exclusive'].includes(l.dependency_direction));
+    } else {
       assert.equal(l.dependency_type, undefined);
       // Every same_market line carries its resolution check.
       assert.equal(typeof l.resolution_check?.comparable, 'boolean');

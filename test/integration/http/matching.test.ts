@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { devSet } from '../../../bench/matching/labelled-set.js';
+import { CRYPTO_SETTLEMENT_INDEX, createWorld } from '../../../sim/shared/world.js';
 import { type RunningSimVenue, SIM_VENUE_LAUNCHERS } from '../../../src/cli/sandbox-venues.js';
 import { loadConfig } from '../../../src/config/load.js';
 import type { ExchangeId } from '../../../src/domain/exchanges.js';
@@ -63,6 +64,17 @@ async function listedAs(key: string): Promise<string[]> {
   return rows.map((r) => r.svc_id).sort();
 }
 
+/** The world the simulators serve (size 40, seed 7, as launched above): what each proposition is. */
+const world = new Map(createWorld({ size: 40, seed: 7 }).propositions.map((p) => [p.id, p]));
+
+/** Both venues' rules name a settlement index for this proposition, and not the same one (sim/shared/world.ts). */
+function indicesDiffer(key: string, a: string, b: string): boolean {
+  if (world.get(key)?.topic !== 'crypto') return false;
+  const ia = CRYPTO_SETTLEMENT_INDEX[a.split(':')[0] as ExchangeId];
+  const ib = CRYPTO_SETTLEMENT_INDEX[b.split(':')[0] as ExchangeId];
+  return ia !== undefined && ib !== undefined && ia !== ib;
+}
+
 async function sharedKeys(option: boolean): Promise<Array<[string, string[]]>> {
   const keys = new Set([...manifests.values()].flatMap((m) => Object.keys(m)));
   const out: Array<[string, string[]]> = [];
@@ -85,6 +97,18 @@ test('a sync pass links the same proposition across exchanges, shown from both s
       for (const b of ids) {
         if (a === b) continue;
         const m = got.get(a) as Linked;
+        if (indicesDiffer(key, a, b)) {
+          // One line on two stated indices (BRTI, Binance) is related, never matched: from both sides.
+          assert.equal(
+            m.matched_markets?.find((l) => l.svc_id === b),
+            undefined,
+            `${a} ≢ ${b}`,
+          );
+          const rel = m.related_markets?.find((l) => l.svc_id === b);
+          assert.equal(rel?.dependency_type, 'settlement_index', `${key}: ${a} → ${b}`);
+          assert.equal(rel?.dependency_direction ?? null, null);
+          continue;
+        }
         const link = m.matched_markets?.find((l) => l.svc_id === b);
         assert.ok(link, `${key}: ${a} → ${b} missing; has ${JSON.stringify(m.matched_markets)}`);
         assert.equal(link.exchange, (got.get(b) as Linked).exchange);
@@ -104,6 +128,71 @@ test('a sync pass links the same proposition across exchanges, shown from both s
         assert.ok(evidence && evidence.length > 0, 'every published link stores its evidence');
       }
     }
+  }
+});
+
+test('every published link over HTTP: same_market carries its resolution check, cross-venue co_dependent shows both ways', async () => {
+  const rows = await server.runtime.store.db
+    .selectFrom('markets')
+    .select('svc_id')
+    .orderBy('svc_id')
+    .execute();
+  const got = new Map<string, Linked>();
+  for (let i = 0; i < rows.length; i += 50) {
+    for (const [id, m] of await markets(rows.slice(i, i + 50).map((r) => r.svc_id))) got.set(id, m);
+  }
+  let matched = 0;
+  let crossRelated = 0;
+  for (const [a, m] of got) {
+    for (const link of m.matched_markets ?? []) {
+      matched++;
+      assert.ok(link.resolution_check, `${a} → ${link.svc_id}: resolution_check missing`);
+      assert.equal(typeof link.resolution_check.comparable, 'boolean');
+      assert.ok(Array.isArray(link.resolution_check.differences));
+    }
+    for (const link of m.related_markets ?? []) {
+      if (link.exchange === m.exchange) continue;
+      crossRelated++;
+      const back = got.get(link.svc_id)?.related_markets?.find((l) => l.svc_id === a);
+      assert.ok(back, `${a} → ${link.svc_id} (${link.dependency_type}) is not listed from the other side`);
+      assert.equal(back.dependency_type, link.dependency_type);
+    }
+  }
+  assert.ok(matched > 0 && crossRelated > 0, `${matched} matched, ${crossRelated} cross-venue related`);
+});
+
+test('one crypto line on Kalshi (BRTI) and Polymarket (Binance) is related settlement_index both ways, never matched', async () => {
+  let found: [string, string] | null = null;
+  for (const [key, m] of Object.entries(manifests.get('kalshi') ?? {})) {
+    if (key.includes('/') || world.get(key)?.topic !== 'crypto') continue;
+    const ids = await listedAs(key);
+    const k = ids.find((id) => id.startsWith('kalshi:'));
+    const p = ids.find((id) => id.startsWith('polymarket:'));
+    if (k && p && m.length > 0) {
+      found = [k, p];
+      break;
+    }
+  }
+  assert.ok(found, 'the world lists a crypto line on both Kalshi and Polymarket');
+  const [k, p] = found;
+  const got = await markets([k, p]);
+  for (const [a, b] of [
+    [k, p],
+    [p, k],
+  ] as const) {
+    const m = got.get(a) as Linked;
+    assert.equal(
+      m.matched_markets?.find((l) => l.svc_id === b),
+      undefined,
+      `${a} is not ${b}'s twin`,
+    );
+    const rel = m.related_markets?.find((l) => l.svc_id === b);
+    assert.equal(
+      rel?.dependency_type,
+      'settlement_index',
+      `${a} → ${b}: ${JSON.stringify(m.related_markets)}`,
+    );
+    assert.equal(rel?.source, 'deterministic_graph');
   }
 });
 

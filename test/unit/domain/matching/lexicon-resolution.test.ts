@@ -161,3 +161,53 @@ test('a touch in a month implies the touch before a later deadline of that year,
   const low = market('polymarket:x', 'Will Bitcoin reach $95,000 in April?');
   assert.equal(compare(low, beforeJuly), null);
 });
+
+test('one line on two stated settlement indices is co_dependent settlement_index, never same_market', () => {
+  const kalshi = market(
+    'kalshi:KXBTCMAXMON-BTC-26APR30-8000000',
+    'Will Bitcoin reach $80,000 in April 2026?',
+    {
+      rules: "The Contract is settled by taking an average of CF Benchmarks' Bitcoin Real-Time Index (BRTI).",
+    },
+  );
+  const poly = market('polymarket:1823776', 'Will Bitcoin reach $80,000 in April 2026?', {
+    rules: 'The resolution source for this market is Binance, specifically the BTC/USDT High prices.',
+  });
+  const v = compare(kalshi, poly);
+  assert.equal(v?.relation, 'co_dependent');
+  assert.equal(v?.dependencyType, 'settlement_index');
+  assert.equal(v?.direction, null);
+  assert.ok(v?.evidence.some((e) => e.includes('brti vs binance')));
+  // A side that states no index is compared as before: the same market, its check listing nothing unknown.
+  const unstated = market('predictfun:139757', 'Will Bitcoin reach $80,000 in April 2026?');
+  assert.equal(compare(kalshi, unstated)?.relation, 'same_market');
+});
+
+test('an operator stages file adds a stage phrase: reaching it is implied by winning, never the same market', () => {
+  const stage = market('polymarket:p', 'Will the Knicks make the 2026 NBA playoffs?');
+  const win = market('predictfun:w', 'Will the Knicks win the 2026 NBA Finals?');
+  // Without the phrase the two share too little to say anything, or would say the wrong thing.
+  assert.notEqual(compare(stage, win)?.dependencyType, 'stage_reached');
+  const dir = mkdtempSync(join(tmpdir(), 'lexicon-'));
+  const path = join(dir, 'stages.json');
+  writeFileSync(
+    path,
+    JSON.stringify({
+      version: 'op-stages-1',
+      kind: 'stages',
+      entries: [
+        { id: 'playoffs', names: ['make the … playoffs'], source: 'operator test entry (a playoff stage)' },
+      ],
+    }),
+  );
+  loadLexicon([path]);
+  try {
+    assert.ok(extractFeatures(stage).tokens.includes('stageplayoff'));
+    const v = compare(win, stage);
+    assert.equal(v?.relation, 'co_dependent');
+    assert.equal(v?.dependencyType, 'stage_reached');
+    assert.equal(v?.direction, 'implies');
+  } finally {
+    loadLexicon([]);
+  }
+});

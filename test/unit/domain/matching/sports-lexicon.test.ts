@@ -27,11 +27,29 @@ test("predict.fun's 'win the 2026 NBA Finals' is the '2026 NBA Champion' option 
   assert.equal(v?.relation, 'same_market');
   const other = market('predictfun:2', 'Will the Boston Celtics win the 2026 NBA Finals?');
   assert.equal(compare(poly, other)?.dependencyType, 'mutually_exclusive');
-  // Reaching the Finals is not winning them: the rule reads only `win the … Finals`.
-  const reach = extractFeatures(
-    market('predictfun:3', 'Will the Oklahoma City Thunder reach the 2026 NBA Finals?'),
+  // Reaching the Finals is not winning them: a stage (lexicon/stages.json), implied by the champion's market.
+  const reachQ = market('predictfun:3', 'Will the Oklahoma City Thunder reach the 2026 NBA Finals?');
+  const reach = extractFeatures(reachQ);
+  assert.ok(reach.tokens.includes('stagefinal') && !reach.tokens.includes('champion'));
+  const staged = compare(poly, reachQ);
+  assert.equal(staged?.relation, 'co_dependent');
+  assert.equal(staged?.dependencyType, 'stage_reached');
+  assert.equal(staged?.direction, 'implies', 'the champion reached the Finals');
+  // Another team winning says nothing of this one reaching the Finals (they may meet there).
+  assert.equal(
+    compare(option('polymarket:bos', 'Boston Celtics', '2026 NBA Champion', 'polymarket:nba'), reachQ),
+    null,
   );
-  assert.ok(reach.tokens.includes('final') && !reach.tokens.includes('champion'));
+});
+
+test('qualifying for a competition is implied by winning it, for the same contestant only', () => {
+  const qualify = market('polymarket:it', 'Will Italy qualify for the 2026 FIFA World Cup?');
+  const win = market('predictfun:1527', 'Will Italy win the 2026 FIFA World Cup?');
+  const v = compare(qualify, win);
+  assert.equal(v?.relation, 'co_dependent');
+  assert.equal(v?.dependencyType, 'stage_reached');
+  assert.equal(v?.direction, 'implied_by');
+  assert.equal(compare(qualify, market('predictfun:1528', 'Will Spain win the 2026 FIFA World Cup?')), null);
 });
 
 test("Kalshi's Pro Basketball option named by city and ticker code is the full team name elsewhere", () => {

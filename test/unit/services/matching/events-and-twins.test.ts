@@ -136,3 +136,33 @@ test('development set: relinking any one market gives the full walk’s links of
     for (const k of got) assert.ok(full.has(k), `${m.svc_id}: ${k} not in the full walk`);
   }
 });
+
+test('a deadline ladder links every step one venue implies on another, not only the nearest, each with its direction', () => {
+  const m = (svc_id: string, question: string): MatchInput => ({
+    svc_id,
+    exchange: svc_id.split(':')[0] as MatchInput['exchange'],
+    question,
+  });
+  const markets = [
+    m('polymarket:y2025', 'Will Base launch a token in 2025?'),
+    m('predictfun:jun26', 'Will Base launch a token by June 30, 2026?'),
+    m('predictfun:dec26', 'Will Base launch a token by December 31, 2026?'),
+    m('predictfun:mar26', 'Will Base launch a token by March 31, 2026?'),
+  ];
+  const engine = new MatchEngine();
+  engine.upsert(markets);
+  const links = engine.linkAll();
+  for (const far of ['predictfun:mar26', 'predictfun:jun26', 'predictfun:dec26']) {
+    const l = find(links, 'polymarket:y2025', far);
+    assert.equal(l?.dependencyType, 'date_ladder', far);
+    assert.equal(directionFrom(l as EngineLink, 'polymarket:y2025'), 'implies', far);
+  }
+  // An incremental relink of the one market finds what the full walk does.
+  const around = engine
+    .linkAround(['polymarket:y2025'])
+    .links.filter((l) => l.a === 'polymarket:y2025' || l.b === 'polymarket:y2025');
+  assert.equal(
+    around.length,
+    links.filter((l) => l.a === 'polymarket:y2025' || l.b === 'polymarket:y2025').length,
+  );
+});
