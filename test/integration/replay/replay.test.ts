@@ -47,6 +47,7 @@ type Json = any;
 
 interface Api {
   url: string;
+  key: string;
   call(
     method: string,
     path: string,
@@ -59,6 +60,7 @@ async function serve(session: ReplaySession): Promise<Api> {
   const { key } = await session.runtime.keys.create({ name: 'test', tier: 'admin' });
   return {
     url,
+    key,
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { 'x-api-key': key };
       if (options.account) {
@@ -224,7 +226,10 @@ test('REST answers follow the replay clock, and paper orders fill by the documen
   }
 });
 
-/** One scripted --fast run: a paced WebSocket reader, an order at step 2, every frame and fill kept as text. */
+/**
+ * One scripted --fast run: a paced WebSocket reader whose customer stored paper account `a` (so its own fills come
+ * on the user stream), orders at step 2, every frame and fill kept as text.
+ */
 async function fastRun(config: Config): Promise<{ frames: string[]; fills: string }> {
   const session = await startReplay({
     config,
@@ -237,15 +242,22 @@ async function fastRun(config: Config): Promise<{ frames: string[]; fills: strin
   try {
     const api = await serve(session);
     const played = session.driver.runPaced(abort.signal);
+    for (const exchange of ['polymarket', 'kalshi']) {
+      const onboarded = await api.call('POST', '/onboard', {
+        body: { exchange, mode: 'self', account: 'a' },
+      });
+      assert.equal(onboarded.status, 200, JSON.stringify(onboarded.body));
+    }
     const ws = await WsTestClient.open(`${api.url.replace('http', 'ws')}/ws`);
     const raw: string[] = [];
     ws.socket.on('message', (data: Buffer) => raw.push(data.toString()));
-    const { key } = await session.runtime.keys.create({ name: 'ws', tier: 'admin' });
-    ws.send({ type: 'auth', api_key: key });
+    ws.send({ type: 'auth', api_key: api.key });
     await ws.next((m) => m.type === 'auth_ok');
     ws.send({ type: 'subscribe', markets: [{ svc_id: 'polymarket:pm-1' }, { svc_id: 'kalshi:KX-1' }] });
     await ws.next((m) => m.type === 'orderbook' && m.exchange === 'kalshi');
     await ws.next((m) => m.type === 'orderbook' && m.exchange === 'polymarket');
+    for (const exchange of ['polymarket', 'kalshi'])
+      await ws.next((m) => m.type === 'fill_feed' && m.exchange === exchange && m.feed_state === 'healthy');
     ws.send({ type: 'replay_pace' });
     for (let from = 0; ; ) {
       const clock = await ws.next((m) => m.type === 'replay_clock', from);
@@ -254,6 +266,11 @@ async function fastRun(config: Config): Promise<{ frames: string[]; fills: strin
         await api.call('POST', '/orders?exchange=polymarket', {
           account: 'a',
           body: order({ side: 'buy', price: 0.56, size: 12, params: { order_type: 'ioc' } }),
+        });
+        // Rests at 0.50 until t3 trades through it at T0+4s: a maker fill on the user stream.
+        await api.call('POST', '/orders?exchange=polymarket', {
+          account: 'a',
+          body: order({ side: 'buy', price: 0.5, size: 5 }),
         });
         await api.call('POST', '/orders?exchange=kalshi', {
           account: 'a',
@@ -269,8 +286,12 @@ async function fastRun(config: Config): Promise<{ frames: string[]; fills: strin
       (await api.call('GET', '/fills?exchange=kalshi', { account: 'a' })).body,
     ]);
     ws.socket.close();
-    // auth_ok names the run's own key and customer; everything after it is the replay's.
-    return { frames: raw.filter((f) => !f.includes('"auth_ok"')), fills };
+    // auth_ok names the run's own key and customer; everything after it is the replay's. Before pacing, the
+    // subscription's snapshots and the two fill feeds' states come as each is ready (kept in sorted order); from
+    // the first replay_clock on, the replay alone orders the frames.
+    const frames = raw.filter((f) => !f.includes('"auth_ok"'));
+    const paced = frames.findIndex((f) => f.includes('"replay_clock"'));
+    return { frames: [...frames.slice(0, paced).sort(), ...frames.slice(paced)], fills };
   } finally {
     abort.abort();
     await session.stop();
@@ -290,6 +311,29 @@ test('--fast: paced by replay_ack, and two runs give byte-identical streams and 
   assert.equal(clocks.at(-1).done, true);
   assert.ok(first.frames.some((f) => f.includes('"kind":"trade"') && f.includes('"trade_id":"t4"')));
   assert.ok(JSON.parse(first.fills)[0].length > 0);
+  // Every fill of account a reached its owner's WebSocket once, on the replay clock, as the sandbox sends fills.
+  const restFills = (JSON.parse(first.fills) as Json[][]).flat();
+  const wsFills = first.frames
+    .map((f) => JSON.parse(f))
+    .filter((m) => m.type === 'activity' && m.kind === 'fill');
+  assert.deepEqual(wsFills.map((m) => m.fill_id).sort(), restFills.map((f) => f.fill_id).sort());
+  for (const m of wsFills) {
+    const f = restFills.find((x) => x.fill_id === m.fill_id);
+    assert.deepEqual(
+      [m.order_id, m.price, m.size, m.side, m.liquidity_role, m.fee, m.source_channel],
+      [
+        f.order_id,
+        f.price,
+        f.size,
+        f.side,
+        f.is_taker ? 'taker' : 'maker',
+        f.fee,
+        `${m.exchange}_user_stream`,
+      ],
+    );
+    assert.equal(m.ingest_ts_ms, Date.parse(f.created_at));
+  }
+  assert.deepEqual([...new Set(wsFills.map((m) => m.liquidity_role))].sort(), ['maker', 'taker']);
   assert.deepEqual(second.frames, first.frames);
   assert.equal(second.fills, first.fills);
 });
