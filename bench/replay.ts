@@ -11,7 +11,7 @@
 //     (`replay_pace`) and acknowledges each `replay_clock` as soon as it reads it. Figures: book messages received
 //     after the first replay_clock per second of wall time (first replay_clock to the last), and the replay
 //     process's CPU per book message.
-// Printed: both rates, replay/recorded, and CPU per event of each; BENCH_RUNS (default 3) recordings and replays
+// Printed: both rates, replay/recorded, CPU per event of each and their ratio (book events per CPU second); BENCH_RUNS (default 3) recordings and replays
 // give the spread (the CPU figures are the ones to read on a shared machine). Never asserted. Run it under
 // `nice -n 19` on a shared machine.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -291,5 +291,10 @@ spread(
   'replay: replay CPU µs per served book message',
   rows.map((r) => r.rep.cpuUsPerEvent),
   0,
+);
+spread(
+  'book events per CPU second, replay/recorder (×)',
+  rows.map((r) => r.rec.cpuUsPerState / r.rep.cpuUsPerEvent),
+  1,
 );
 process.exit(0);
