@@ -1,6 +1,7 @@
-// `omnibook replay`'s server on a recorded window written into a real SQLite store (and PostgreSQL where the
-// machine has one): REST answers as of the replay clock, paper orders filled by docs/replay.md's rules, and the
-// same window, seed and orders giving byte-identical fills and WebSocket streams in two runs at --fast.
+// `omnibook replay`'s server on a recorded window written into a real SQLite store: REST answers as of the replay
+// clock, paper orders filled by docs/replay.md's rules, and the same window, seed and orders giving byte-identical
+// fills and WebSocket streams (own fills on the user stream included) in two runs at --fast; the same recording
+// written into PostgreSQL and read through DATABASE_URL gives those same bytes.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,11 +15,14 @@ import { type ReplaySession, startReplay } from '../../../src/replay/replay-sess
 import { REPLAY_FEE_SCHEDULES } from '../../../src/replay/replay-venue.js';
 import { openStore } from '../../../src/store/database.js';
 import { standardRecording, T0, writeRecording } from '../../support/recording.js';
+import { createPgSchema } from '../../support/services.js';
 import { WsTestClient } from '../../support/ws-client.js';
 
 const dirs: string[] = [];
-after(() => {
+const schemas: Array<() => Promise<void>> = [];
+after(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const drop of schemas) await drop();
 });
 
 async function sqliteRecording(): Promise<Config> {
@@ -31,6 +35,29 @@ async function sqliteRecording(): Promise<Config> {
   await store.close();
   return loadConfig({
     env: {},
+    overrides: {
+      dataDir,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+      websocket: { heartbeatMs: 600_000 },
+    },
+  });
+}
+
+/** The same recording in a PostgreSQL schema of its own, read through DATABASE_URL as a user points replay at it. */
+async function pgRecording(): Promise<Config> {
+  const pg = await createPgSchema();
+  schemas.push(pg.drop);
+  const store = openStore({ databaseUrl: pg.url, dataDir: '.' });
+  await store.migrate();
+  const { books, links } = standardRecording();
+  await writeRecording(store, books, links);
+  await store.close();
+  const dataDir = mkdtempSync(join(tmpdir(), 'omnibook-recording-pg-'));
+  dirs.push(dataDir);
+  return loadConfig({
+    env: { DATABASE_URL: pg.url },
     overrides: {
       dataDir,
       host: '127.0.0.1',
@@ -336,4 +363,14 @@ test('--fast: paced by replay_ack, and two runs give byte-identical streams and 
   assert.deepEqual([...new Set(wsFills.map((m) => m.liquidity_role))].sort(), ['maker', 'taker']);
   assert.deepEqual(second.frames, first.frames);
   assert.equal(second.fills, first.fills);
+});
+
+test('a recording in PostgreSQL (DATABASE_URL) replays to the same bytes as the same recording in SQLite', async () => {
+  const pgConfig = await pgRecording();
+  assert.ok(pgConfig.databaseUrl, 'the replay reads PostgreSQL');
+  const fromPg = await fastRun(pgConfig);
+  const fromSqlite = await fastRun(await sqliteRecording());
+  assert.ok(fromPg.frames.some((f) => f.includes('"kind":"fill"')));
+  assert.deepEqual(fromPg.frames, fromSqlite.frames);
+  assert.equal(fromPg.fills, fromSqlite.fills);
 });
