@@ -602,7 +602,10 @@ export class ReplayVenue implements VenueAdapter {
 
   private orderBook(state: BookState): OrderBook {
     if (!state.book || state.bookTsMs === null) {
-      throw new AppError('not_found', 'no book of this outcome is recorded at the replay clock yet');
+      throw new AppError(
+        'not_found',
+        `no state of this book was recorded at or before the replay clock (${new Date(this.options.clock()).toISOString()})`,
+      );
     }
     return {
       exchange: this.descriptor.id,

@@ -253,6 +253,44 @@ test('REST answers follow the replay clock, and paper orders fill by the documen
   }
 });
 
+test('at the replay clock a book answers its last state before it; one with none yet answers 404, never a 500', async () => {
+  const config = await sqliteRecording();
+  // Kalshi's first recorded state is at T0-0.5s: at T0-0.8s only Polymarket's (T0-1s) is there.
+  const session = await startReplay({
+    config,
+    fromMs: T0 - 800,
+    toMs: T0 + 10_000,
+    pace: { kind: 'backtest' },
+    seed: 1,
+  });
+  try {
+    const api = await serve(session);
+    const pm = await api.call('GET', `/orderbook?${PM}`);
+    assert.equal(pm.status, 200, JSON.stringify(pm.body));
+    assert.equal(pm.body.timestamp, new Date(T0 - 1_000).toISOString());
+    const kx = await api.call('GET', '/orderbook?svc_id=kalshi:KX-1&outcome=Yes');
+    assert.equal(kx.status, 404, JSON.stringify(kx.body));
+    assert.deepEqual([kx.body.code, kx.body.retryable], ['not_found', false]);
+    assert.match(kx.body.error, /no state of this book was recorded at or before the replay clock/);
+
+    // A WebSocket subscribe at the clock: Polymarket's seeded book at once; Kalshi's when its first state plays.
+    const ws = await WsTestClient.open(`${api.url.replace('http', 'ws')}/ws`);
+    ws.send({ type: 'auth', api_key: api.key });
+    await ws.next((m) => m.type === 'auth_ok');
+    ws.send({ type: 'subscribe', markets: [{ svc_id: 'polymarket:pm-1' }, { svc_id: 'kalshi:KX-1' }] });
+    const pmBook = await ws.next((m) => m.type === 'orderbook' && m.exchange === 'polymarket');
+    assert.equal(pmBook.exchange_ts_ms, T0 - 1_000);
+    await session.driver.step(); // T0-0.5s: Kalshi's first state
+    const kxBook = await ws.next((m) => m.type === 'orderbook' && m.exchange === 'kalshi');
+    assert.equal(kxBook.exchange_ts_ms, T0 - 500);
+    assert.ok(!ws.messages.some((m) => m.type === 'error'), JSON.stringify(ws.messages));
+    assert.equal((await api.call('GET', '/orderbook?svc_id=kalshi:KX-1&outcome=Yes')).status, 200);
+    ws.socket.close();
+  } finally {
+    await session.stop();
+  }
+});
+
 /**
  * One scripted --fast run: a paced WebSocket reader whose customer stored paper account `a` (so its own fills come
  * on the user stream), orders at step 2, every frame and fill kept as text.
