@@ -656,6 +656,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           repo: routeOrdersRepo,
           exchanges,
           sessions,
+          ...(options.replay ? { clock } : {}),
         }),
         arbitrageExecution: new ArbitrageExecutionService({
           targets,
@@ -665,6 +666,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           legs: routeLegs,
           repo: routeOrdersRepo,
           sessions,
+          ...(options.replay ? { clock } : {}),
         }),
       },
       orderbookHistory: new OrderbookHistoryService(targets, snapshotsRepo, config.recorder.enabled, clockS),
@@ -676,7 +678,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         exchanges,
         sessions,
         timeoutMs: config.venues.timeoutMs,
-        balanceTtlMs: BALANCE_TTL_MS,
+        // A replay's paper balance changes with each step and costs nothing to read: a cached one would depend on
+        // how fast the replay runs.
+        balanceTtlMs: options.replay ? 0 : BALANCE_TTL_MS,
       }),
       metrics,
       sessions,

@@ -291,6 +291,33 @@ test('at the replay clock a book answers its last state before it; one with none
   }
 });
 
+test('a paper balance read right after a fill shows it (no balance cached across the replay)', async () => {
+  const session = await startReplay({
+    config: await sqliteRecording(),
+    fromMs: T0,
+    toMs: T0 + 10_000,
+    pace: { kind: 'backtest' },
+    seed: 2,
+  });
+  try {
+    const api = await serve(session);
+    const balance = async () =>
+      (await api.call('GET', '/balance?exchange=polymarket', { account: 'b' })).body;
+    const before = await balance();
+    assert.equal(JSON.stringify(before).includes('"10000"'), true, JSON.stringify(before));
+    const bought = await api.call('POST', '/orders?exchange=polymarket', {
+      account: 'b',
+      body: order({ side: 'buy', price: 0.52, size: 10, params: { order_type: 'ioc' } }),
+    });
+    assert.equal(bought.body.status, 'filled', JSON.stringify(bought.body));
+    const after = await balance();
+    assert.notDeepEqual(after, before);
+    assert.equal(JSON.stringify(after).includes('"10000"'), false, JSON.stringify(after));
+  } finally {
+    await session.stop();
+  }
+});
+
 /**
  * One scripted --fast run: a paced WebSocket reader whose customer stored paper account `a` (so its own fills come
  * on the user stream), orders at step 2, every frame and fill kept as text.
