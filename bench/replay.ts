@@ -1,161 +1,300 @@
 // `npm run bench:replay`: replay throughput against the rate the recorder wrote the same window, in one run.
-// A recording is written through the recorder's repositories (BENCH_BOOKS books, one state per book per recorder
-// interval, config recorder.intervalMs = 1 s, for BENCH_SECONDS of recorded time, plus a trade every 5 s per book;
-// 50-level books on a random walk), then replayed with --fast pacing to one WebSocket client that subscribes to
-// every book and acknowledges each replay_clock as soon as it reads it. Figures: book events per second received by
-// the client (wall time from its first replay_ack to the last replay_clock), the recording's own rate (book states
-// per second of recorded time), their ratio, and CPU time per book event; BENCH_RUNS (default 3) runs give the
-// spread. Printed, never asserted. Run it under `nice -n 10` on a shared machine.
-import { mkdtempSync, rmSync } from 'node:fs';
+//  1. Record: the five simulators in a process of their own (bench/sim-host.ts) and `omnibook serve` with the
+//     recorder on (top BENCH_TOP_N markets of every exchange, one state per book per BENCH_INTERVAL_MS at most),
+//     the books moved by `POST /__sim/advance` on every simulator each BENCH_ADVANCE_MS. After a warm-up (catalogue
+//     synced, top N picked, every recorded book written once), a window of BENCH_SECONDS is measured: book states
+//     the recorder wrote inside it (rows of book_snapshots stamped in it) per second of wall time, and the serve
+//     process's CPU time (user + system, /proc) per written state: the whole ingestion path, venue streams, book
+//     hub and recorder, not the recorder alone. The server is stopped (its recorder drains) before the replay.
+//  2. Replay: `omnibook replay --from W0 --to W1 --fast` on that data dir, as its own process, and one WebSocket
+//     client (this process) that subscribes to every book recorded in the window at depth 50, paces the replay
+//     (`replay_pace`) and acknowledges each `replay_clock` as soon as it reads it. Figures: book messages received
+//     after the first replay_clock per second of wall time (first replay_clock to the last), and the replay
+//     process's CPU per book message.
+// Printed: both rates, replay/recorded, CPU per event of each and their ratio (book events per CPU second); BENCH_RUNS (default 3) recordings and replays
+// give the spread (the CPU figures are the ones to read on a shared machine). Never asserted. Run it under
+// `nice -n 19` on a shared machine.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import WebSocket from 'ws';
-import { loadConfig } from '../src/config/load.js';
-import type { BookLevel } from '../src/domain/book.js';
-import { startReplay } from '../src/replay/replay-session.js';
-import { openStore } from '../src/store/database.js';
-import { binaryMarket, type RecordedBookSpec, T0, writeRecording } from '../test/support/recording.js';
+import { processCpuMs } from './machine.js';
+import { cleanEnv, REPO_ROOT, randomAdminKey, startOmnibook, startSimHost } from './servers.js';
+import type { SimHostConfig } from './sim-host.js';
+import { spawnServer } from './spawn-server.js';
+import { envInt, progress } from './support.js';
 
-const BOOKS = Number(process.env.BENCH_BOOKS ?? 20);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const INTERVAL_MS = 1_000;
+const RUNS = envInt('BENCH_RUNS', 3);
+const SECONDS = envInt('BENCH_SECONDS', 30);
+const TOP_N = envInt('BENCH_TOP_N', 4);
+const INTERVAL_MS = envInt('BENCH_INTERVAL_MS', 100);
+const ADVANCE_MS = envInt('BENCH_ADVANCE_MS', 50);
+const SIM_SIZE = envInt('BENCH_SIM_SIZE', 40);
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
+interface Recorded {
+  fromMs: number;
+  toMs: number;
+  states: number;
+  perS: number;
+  cpuUsPerState: number;
+  books: Array<{ svc_id: string; outcome: string }>;
 }
 
-function recording(): RecordedBookSpec[] {
-  const rand = rng(7);
-  return Array.from({ length: BOOKS }, (_, i) => {
-    let mid = 300 + ((i * 37) % 400);
-    const states = Array.from({ length: SECONDS }, (_, s) => {
-      mid = Math.min(900, Math.max(100, mid + Math.round((rand() - 0.5) * 4)));
-      const level = (k: number, side: 1 | -1): BookLevel => [
-        (mid + side * (k + 1)) / 1000,
-        Math.round(rand() * 50_000) / 100 + 1,
-      ];
-      return {
-        tsMs: T0 + s * INTERVAL_MS + i,
-        book: {
-          bids: Array.from({ length: 50 }, (_, k) => level(k, -1)),
-          asks: Array.from({ length: 50 }, (_, k) => level(k, 1)),
-          tick_size: 0.001,
-        },
-      };
-    });
-    const trades = Array.from({ length: Math.floor(SECONDS / 5) }, (_, k) => ({
-      tradeId: `t${i}-${k}`,
-      tsMs: T0 + k * 5_000 + 500 + i,
-      price: '0.5',
-      size: '3',
-      side: 'buy' as const,
-      aggressorSide: 'buy' as const,
-    }));
-    return {
-      market: binaryMarket('polymarket', `bench-${i}`, `Bench market ${i}?`),
-      outcome: 'Yes' as const,
-      states,
-      trades,
-    };
-  });
+interface Replayed {
+  events: number;
+  perS: number;
+  cpuUsPerEvent: number;
 }
 
-async function once(
-  dataDir: string,
-): Promise<{ eventsPerS: number; recordedPerS: number; cpuUsPerEvent: number }> {
-  const config = loadConfig({
-    env: {},
-    overrides: { dataDir, host: '127.0.0.1', port: 0, logLevel: 'warn', websocket: { heartbeatMs: 600_000 } },
-  });
-  // The window opens once every book has its first state, so each subscription starts with a snapshot.
-  const session = await startReplay({
-    config,
-    fromMs: T0 + BOOKS,
-    toMs: T0 + SECONDS * INTERVAL_MS,
-    pace: { kind: 'fast' },
-    seed: 1,
-  });
-  const abort = new AbortController();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function readDb<T>(dataDir: string, read: (db: Database.Database) => T): T {
+  const db = new Database(join(dataDir, 'omnibook.sqlite'), { readonly: true, fileMustExist: true });
   try {
-    const url = await session.runtime.listen();
-    const { key } = await session.runtime.keys.create({ name: 'bench', tier: 'admin' });
-    const played = session.driver.runPaced(abort.signal);
-    const ws = new WebSocket(`${url.replace('http', 'ws')}/ws`);
-    await new Promise((r) => ws.once('open', r));
-    let bookEvents = 0;
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+function statesBetween(dataDir: string, fromMs: number, toMs: number): number {
+  try {
+    return readDb(
+      dataDir,
+      (db) =>
+        (
+          db
+            .prepare('select count(*) as n from book_snapshots where ts_ms >= ? and ts_ms <= ?')
+            .get(fromMs, toMs) as { n: number }
+        ).n,
+    );
+  } catch {
+    return 0; // the store is not created yet
+  }
+}
+
+async function advanceAll(controls: readonly string[], stop: AbortSignal): Promise<void> {
+  while (!stop.aborted) {
+    await Promise.all(
+      controls.map((c) =>
+        fetch(`${c}/__sim/advance`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"steps":1}',
+        }).then(
+          (r) => r.arrayBuffer(),
+          () => undefined,
+        ),
+      ),
+    );
+    await sleep(ADVANCE_MS);
+  }
+}
+
+async function record(dataDir: string): Promise<Recorded> {
+  const hostFile = join(dataDir, 'sim-host.json');
+  const sims = await startSimHost(hostFile, SIM_SIZE);
+  try {
+    const host = JSON.parse(readFileSync(hostFile, 'utf8')) as SimHostConfig;
+    const configFile = join(dataDir, 'omnibook.json');
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        ...host.config,
+        recorder: { enabled: true, topN: TOP_N, intervalMs: INTERVAL_MS, refreshIntervalMs: 1_000 },
+      }),
+      { mode: 0o600 },
+    );
+    const server = await startOmnibook({
+      dataDir,
+      adminKey: randomAdminKey(),
+      nodeArgs: [],
+      configFile,
+      env: host.env,
+    });
+    const stopMoving = new AbortController();
+    const moving = advanceAll(Object.values(host.controls), stopMoving.signal);
+    try {
+      // Warm-up: until the set of recorded books stops growing for 3 s (the catalogue synced, the top N chosen).
+      let books = 0;
+      let steadySince = Date.now();
+      const deadline = Date.now() + 180_000;
+      while (Date.now() - steadySince < 3_000 || books === 0) {
+        if (Date.now() > deadline) throw new Error(`the recorder recorded ${books} books in 180 s`);
+        await sleep(500);
+        let now = 0;
+        try {
+          now = readDb(
+            dataDir,
+            (db) =>
+              (db.prepare('select count(distinct book_id) as n from book_snapshots').get() as { n: number })
+                .n,
+          );
+        } catch {}
+        if (now !== books) {
+          books = now;
+          steadySince = Date.now();
+        }
+      }
+      progress(`recording: ${books} books recorded; measuring ${SECONDS} s`);
+      const cpu0 = processCpuMs(server.pid) ?? Number.NaN;
+      const fromMs = Date.now();
+      await sleep(SECONDS * 1_000);
+      const toMs = Date.now();
+      const cpu1 = processCpuMs(server.pid) ?? Number.NaN;
+      stopMoving.abort();
+      await moving;
+      await server.stop();
+      const states = statesBetween(dataDir, fromMs, toMs);
+      const recordedBooks = readDb(
+        dataDir,
+        (db) =>
+          db
+            .prepare(
+              `select distinct b.svc_id, b.outcome from recorded_books b join book_snapshots s on s.book_id = b.id
+               where s.ts_ms >= ? and s.ts_ms <= ? order by b.id`,
+            )
+            .all(fromMs, toMs) as Array<{ svc_id: string; outcome: string }>,
+      );
+      return {
+        fromMs,
+        toMs,
+        states,
+        perS: states / ((toMs - fromMs) / 1_000),
+        cpuUsPerState: ((cpu1 - cpu0) * 1_000) / Math.max(1, states),
+        books: recordedBooks,
+      };
+    } finally {
+      stopMoving.abort();
+      await moving;
+      await server.stop();
+    }
+  } finally {
+    await sims.stop();
+  }
+}
+
+async function replay(dataDir: string, rec: Recorded): Promise<Replayed> {
+  const adminKey = randomAdminKey();
+  const server = await spawnServer({
+    name: 'omnibook replay',
+    command: process.execPath,
+    args: [
+      'bin/omnibook.js',
+      'replay',
+      '--from',
+      String(rec.fromMs),
+      '--to',
+      String(rec.toMs),
+      '--fast',
+      '--data-dir',
+      dataDir,
+      '--port',
+      '0',
+      '--log-level',
+      'warn',
+    ],
+    env: cleanEnv({ OMNIBOOK_ADMIN_KEY: adminKey }),
+    cwd: REPO_ROOT,
+    startTimeoutMs: 120_000,
+  });
+  try {
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`);
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    let events = 0;
     let started = 0;
-    let cpuStart = process.cpuUsage();
-    const done = new Promise<number>((resolve) => {
+    let cpuStart = 0;
+    let errors = 0;
+    const done = new Promise<{ ended: number; cpuEnd: number }>((resolve) => {
       ws.on('message', (data: Buffer) => {
         const text = data.toString();
         if (text.startsWith('{"type":"orderbook')) {
           // Before the first replay_clock: the subscription's snapshots, not replayed events.
-          if (started !== 0) bookEvents += 1;
+          if (started !== 0) events += 1;
           return;
         }
         if (text.startsWith('{"type":"replay_clock"')) {
           const m = JSON.parse(text) as { step: number; done: boolean };
-          if (m.done) return resolve(performance.now());
+          if (m.done) {
+            resolve({ ended: performance.now(), cpuEnd: processCpuMs(server.pid) ?? Number.NaN });
+            return;
+          }
           if (started === 0) {
             started = performance.now();
-            cpuStart = process.cpuUsage();
+            cpuStart = processCpuMs(server.pid) ?? Number.NaN;
           }
           ws.send(JSON.stringify({ type: 'replay_ack', step: m.step }));
+          return;
         }
+        if (text.startsWith('{"type":"error"') && errors++ < 3) progress(`replay said: ${text}`);
       });
     });
-    ws.send(JSON.stringify({ type: 'auth', api_key: key }));
+    ws.send(JSON.stringify({ type: 'auth', api_key: adminKey }));
     ws.send(
       JSON.stringify({
         type: 'subscribe',
-        markets: session.window.markets.map((m) => ({ svc_id: m.svc_id, depth: 50 })),
+        markets: rec.books.map((b) => ({ svc_id: b.svc_id, outcome: b.outcome, depth: 50 })),
       }),
     );
     // Handled after the subscribe (a connection's messages are handled in order): pacing starts with the books held.
     ws.send(JSON.stringify({ type: 'replay_pace' }));
-    const ended = await done;
-    const cpu = process.cpuUsage(cpuStart);
-    await played;
+    const { ended, cpuEnd } = await done;
     ws.close();
-    const span = (session.window.steps.at(-1)?.tsMs ?? T0) - (session.window.steps[0]?.tsMs ?? T0);
     return {
-      eventsPerS: bookEvents / ((ended - started) / 1000),
-      recordedPerS: session.window.bookStates / (span / 1000),
-      cpuUsPerEvent: (cpu.user + cpu.system) / Math.max(1, bookEvents),
+      events,
+      perS: events / ((ended - started) / 1_000),
+      cpuUsPerEvent: ((cpuEnd - cpuStart) * 1_000) / Math.max(1, events),
     };
   } finally {
-    abort.abort();
-    await session.stop();
+    await server.stop();
   }
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'omnibook-bench-replay-'));
-try {
-  const store = openStore({ dataDir });
-  await store.migrate();
-  await writeRecording(store, recording());
-  await store.close();
-  console.log(
-    `recording: ${BOOKS} books × ${SECONDS} states (1 per ${INTERVAL_MS} ms) + ${BOOKS * Math.floor(SECONDS / 5)} trades`,
-  );
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) {
-    const r = await once(dataDir);
-    runs.push(r);
+const rows: Array<{ rec: Recorded; rep: Replayed }> = [];
+for (let i = 0; i < RUNS; i++) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'omnibook-bench-replay-'));
+  try {
+    const rec = await record(dataDir);
+    const rep = await replay(dataDir, rec);
+    rows.push({ rec, rep });
     console.log(
-      `run ${i + 1}: replay ${r.eventsPerS.toFixed(0)} book events/s to one client at --fast; recorded ${r.recordedPerS.toFixed(1)}/s; ratio ${(r.eventsPerS / r.recordedPerS).toFixed(1)}×; ${r.cpuUsPerEvent.toFixed(0)} µs CPU per book event (server and client in one process)`,
+      `run ${i + 1}: recorder wrote ${rec.states} book states of ${rec.books.length} books in ${((rec.toMs - rec.fromMs) / 1000).toFixed(1)} s: ` +
+        `${rec.perS.toFixed(1)}/s, ${rec.cpuUsPerState.toFixed(0)} µs serve CPU per state | ` +
+        `replay --fast served ${rep.events} book messages to one paced client: ${rep.perS.toFixed(0)}/s, ` +
+        `${rep.cpuUsPerEvent.toFixed(0)} µs replay CPU per message | ratio ${(rep.perS / rec.perS).toFixed(1)}× the recorded rate`,
     );
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
   }
-  const ratios = runs.map((r) => r.eventsPerS / r.recordedPerS).sort((a, b) => a - b);
-  console.log(
-    `ratio replay/recorded: median ${ratios[Math.floor(ratios.length / 2)]?.toFixed(1)}×, min ${ratios[0]?.toFixed(1)}×, max ${ratios.at(-1)?.toFixed(1)}×`,
-  );
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
 }
+const spread = (label: string, values: number[], digits: number) => {
+  const s = [...values].sort((a, b) => a - b);
+  console.log(
+    `${label}: median ${s[Math.floor(s.length / 2)]?.toFixed(digits)}, min ${s[0]?.toFixed(digits)}, max ${s.at(-1)?.toFixed(digits)}`,
+  );
+};
+spread(
+  'replay/recorded events per second (×)',
+  rows.map((r) => r.rep.perS / r.rec.perS),
+  1,
+);
+spread(
+  'recorder: serve CPU µs per recorded book state',
+  rows.map((r) => r.rec.cpuUsPerState),
+  0,
+);
+spread(
+  'replay: replay CPU µs per served book message',
+  rows.map((r) => r.rep.cpuUsPerEvent),
+  0,
+);
+spread(
+  'book events per CPU second, replay/recorder (×)',
+  rows.map((r) => r.rec.cpuUsPerState / r.rep.cpuUsPerEvent),
+  1,
+);
 process.exit(0);

@@ -658,6 +658,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           repo: routeOrdersRepo,
           exchanges,
           sessions,
+          ...(options.replay ? { clock } : {}),
         }),
         arbitrageExecution: new ArbitrageExecutionService({
           targets,
@@ -667,6 +668,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           legs: routeLegs,
           repo: routeOrdersRepo,
           sessions,
+          ...(options.replay ? { clock } : {}),
         }),
       },
       orderbookHistory: new OrderbookHistoryService(targets, snapshotsRepo, config.recorder.enabled, clockS),
@@ -678,7 +680,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         exchanges,
         sessions,
         timeoutMs: config.venues.timeoutMs,
-        balanceTtlMs: BALANCE_TTL_MS,
+        // A replay's paper balance changes with each step and costs nothing to read: a cached one would depend on
+        // how fast the replay runs.
+        balanceTtlMs: options.replay ? 0 : BALANCE_TTL_MS,
       }),
       metrics,
       sessions,

@@ -52,6 +52,9 @@ export class ReplayDriver {
       this.finish();
       return false;
     }
+    // Whatever happened between steps (the fills of orders placed since the last one) is on the sockets before
+    // this step's messages.
+    await Promise.all([...this.venues.values()].map((v) => v.idle()));
     this.clock.advanceTo(step.tsMs);
     for (const venue of this.venues.values()) venue.expire(step.tsMs);
     for (const event of step.events) {

@@ -37,6 +37,7 @@ import type {
 } from '../venues/port.js';
 import type { WindowBook } from './recorded-window.js';
 import { ReplayMarketStream } from './replay-market-stream.js';
+import { ReplayUserStream } from './replay-user-stream.js';
 
 /** Reads the replay clock (Unix ms). */
 export type ClockRead = () => number;
@@ -128,6 +129,7 @@ export class ReplayVenue implements VenueAdapter {
   private readonly markets = new Map<string, Market>();
   private readonly accounts = new Map<string, Account>();
   private readonly streams = new Set<ReplayMarketStream>();
+  private readonly userStreams = new Set<ReplayUserStream>();
   private readonly fee: FeeSchedule;
   private orderSeq = 0;
   /** Every paper fill in the order it happened (the backtest report reads it). */
@@ -264,6 +266,14 @@ export class ReplayVenue implements VenueAdapter {
           .slice(-limit)
           .reverse(),
       fetchPositions: async (_ctx, session, marketId) => this.positions(session, marketId),
+      // The account's own fills, as a venue's user channel carries them in the sandbox (replay-user-stream.ts).
+      openUserStream: (ctx, session) => {
+        const stream = new ReplayUserStream(this.account(session).name, ctx.signal, (s) =>
+          this.userStreams.delete(s),
+        );
+        this.userStreams.add(stream);
+        return stream;
+      },
       fetchBalance: async (_ctx, session): Promise<Balance> => {
         const account = this.account(session);
         return {
@@ -359,9 +369,9 @@ export class ReplayVenue implements VenueAdapter {
     }
   }
 
-  /** Waits until every open stream's consumer has taken what was pushed. */
+  /** Waits until every open stream's consumer (market and user streams) has taken what was pushed. */
   async idle(): Promise<void> {
-    await Promise.all([...this.streams].map((s) => s.idle()));
+    await Promise.all([...this.streams, ...this.userStreams].map((s) => s.idle()));
   }
 
   /** The mark of an outcome: the midpoint of its current recorded book, or null without both sides. */
@@ -385,7 +395,7 @@ export class ReplayVenue implements VenueAdapter {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.streams].map((s) => s.close()));
+    await Promise.all([...this.streams, ...this.userStreams].map((s) => s.close()));
   }
 
   // ── paper trading ──
@@ -500,6 +510,8 @@ export class ReplayVenue implements VenueAdapter {
       };
       account.fills.push(fill);
       this.fillLog.push({ exchange: this.descriptor.id, account: account.name, fill });
+      for (const u of this.userStreams)
+        if (u.account === account.name) u.push({ type: 'fill', fill: { ...fill } });
       paper.remaining = paper.remaining.sub(f.size);
     });
     order.filled = Decimal.fromNumber(order.size).sub(paper.remaining).toNumber();
@@ -590,7 +602,10 @@ export class ReplayVenue implements VenueAdapter {
 
   private orderBook(state: BookState): OrderBook {
     if (!state.book || state.bookTsMs === null) {
-      throw new AppError('not_found', 'no book of this outcome is recorded at the replay clock yet');
+      throw new AppError(
+        'not_found',
+        `no state of this book was recorded at or before the replay clock (${new Date(this.options.clock()).toISOString()})`,
+      );
     }
     return {
       exchange: this.descriptor.id,

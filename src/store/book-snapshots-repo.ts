@@ -21,6 +21,12 @@ export interface SnapshotRow {
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Rows per INSERT statement. SQLite binds at most 32,766 variables to a statement and PostgreSQL 65,535; at 4 columns
+ * a snapshot (and 10 a recorded trade) 1,000 rows stay well inside both.
+ */
+export const INSERT_ROWS = 1_000;
+
 /** The UTC day (days since the epoch) a time falls in: the retention key. */
 export function dayOf(tsMs: number): number {
   return Math.floor(tsMs / DAY_MS);
@@ -63,14 +69,22 @@ export class BookSnapshotsRepo {
     return row.id;
   }
 
-  /** Writes snapshots in one statement; a row already stored for the same book and millisecond is kept. */
+  /**
+   * Writes snapshots, `INSERT_ROWS` to a statement (a drain after a stall can hold thousands, past SQLite's bound
+   * variables per statement); a row already stored for the same book and millisecond is kept.
+   */
   async insertMany(rows: readonly SnapshotRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db
-      .insertInto('book_snapshots')
-      .values(rows.map((r) => ({ book_id: r.bookId, ts_ms: r.tsMs, day: dayOf(r.tsMs), levels: r.levels })))
-      .onConflict((oc) => oc.columns(['book_id', 'ts_ms']).doNothing())
-      .execute();
+    for (let at = 0; at < rows.length; at += INSERT_ROWS) {
+      await this.db
+        .insertInto('book_snapshots')
+        .values(
+          rows
+            .slice(at, at + INSERT_ROWS)
+            .map((r) => ({ book_id: r.bookId, ts_ms: r.tsMs, day: dayOf(r.tsMs), levels: r.levels })),
+        )
+        .onConflict((oc) => oc.columns(['book_id', 'ts_ms']).doNothing())
+        .execute();
+    }
   }
 
   /** Snapshots of one book with `fromMs <= ts_ms <= toMs` and `ts_ms > afterMs`, oldest first. */

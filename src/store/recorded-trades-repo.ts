@@ -1,7 +1,7 @@
 // SQL for recorded public trades (migration 0018): batched writes that keep the first copy of a trade heard twice, a
 // range read in venue-time order for replay, and retention by whole UTC days as for book snapshots.
 import type { Kysely } from 'kysely';
-import { dayOf } from './book-snapshots-repo.js';
+import { dayOf, INSERT_ROWS } from './book-snapshots-repo.js';
 import type { Database, RecordedTradesTable } from './schema.js';
 
 /** One recorded trade of a recorded instrument (`recorded_books.id`). */
@@ -29,14 +29,18 @@ export interface TradeCursor {
 export class RecordedTradesRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Writes trades in one statement; a trade already stored for the book (same venue id) is kept as it was. */
+  /**
+   * Writes trades, `INSERT_ROWS` to a statement (within both dialects' bound-variable limits); a trade already
+   * stored for the book (same venue id) is kept as it was.
+   */
   async insertMany(rows: readonly RecordedTradeRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db
-      .insertInto('recorded_trades')
-      .values(rows.map(toColumns))
-      .onConflict((oc) => oc.columns(['book_id', 'trade_id']).doNothing())
-      .execute();
+    for (let at = 0; at < rows.length; at += INSERT_ROWS) {
+      await this.db
+        .insertInto('recorded_trades')
+        .values(rows.slice(at, at + INSERT_ROWS).map(toColumns))
+        .onConflict((oc) => oc.columns(['book_id', 'trade_id']).doNothing())
+        .execute();
+    }
   }
 
   /** Trades of one book with `fromMs <= ts_ms <= toMs`, after `after` when given, oldest first. */

@@ -59,10 +59,13 @@ export class OnboardingService {
       logger: caller.logger,
       tenant: caller.customerId,
     };
+    // Polymarket's wallet onboarding applies where its credentials are a wallet's (a replay's polymarket venue
+    // takes a paper account name, as any keyed venue).
+    const wallet = id === 'polymarket' && venue.descriptor.credentials.some((c) => c.name === 'private_key');
     const outcome =
       body.mode === 'managed'
         ? await this.managed(caller, venue, ctx, body)
-        : id === 'polymarket'
+        : wallet
           ? await this.selfPolymarket(caller, venue, ctx, body)
           : await this.selfKeyed(caller, venue, ctx, body);
     const linked = [...new Set((await this.store.list(caller.customerId)).map((r) => r.exchange))].sort();

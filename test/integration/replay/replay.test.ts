@@ -1,6 +1,7 @@
-// `omnibook replay`'s server on a recorded window written into a real SQLite store (and PostgreSQL where the
-// machine has one): REST answers as of the replay clock, paper orders filled by docs/replay.md's rules, and the
-// same window, seed and orders giving byte-identical fills and WebSocket streams in two runs at --fast.
+// `omnibook replay`'s server on a recorded window written into a real SQLite store: REST answers as of the replay
+// clock, paper orders filled by docs/replay.md's rules, and the same window, seed and orders giving byte-identical
+// fills and WebSocket streams (own fills on the user stream included) in two runs at --fast; the same recording
+// written into PostgreSQL and read through DATABASE_URL gives those same bytes.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,11 +15,14 @@ import { type ReplaySession, startReplay } from '../../../src/replay/replay-sess
 import { REPLAY_FEE_SCHEDULES } from '../../../src/replay/replay-venue.js';
 import { openStore } from '../../../src/store/database.js';
 import { standardRecording, T0, writeRecording } from '../../support/recording.js';
+import { createPgSchema } from '../../support/services.js';
 import { WsTestClient } from '../../support/ws-client.js';
 
 const dirs: string[] = [];
-after(() => {
+const schemas: Array<() => Promise<void>> = [];
+after(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const drop of schemas) await drop();
 });
 
 async function sqliteRecording(): Promise<Config> {
@@ -41,12 +45,36 @@ async function sqliteRecording(): Promise<Config> {
   });
 }
 
+/** The same recording in a PostgreSQL schema of its own, read through DATABASE_URL as a user points replay at it. */
+async function pgRecording(): Promise<Config> {
+  const pg = await createPgSchema();
+  schemas.push(pg.drop);
+  const store = openStore({ databaseUrl: pg.url, dataDir: '.' });
+  await store.migrate();
+  const { books, links } = standardRecording();
+  await writeRecording(store, books, links);
+  await store.close();
+  const dataDir = mkdtempSync(join(tmpdir(), 'omnibook-recording-pg-'));
+  dirs.push(dataDir);
+  return loadConfig({
+    env: { DATABASE_URL: pg.url },
+    overrides: {
+      dataDir,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+      websocket: { heartbeatMs: 600_000 },
+    },
+  });
+}
+
 /** The API's JSON answers, read field by field by the assertions. */
 // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever the answer holds and asserts on it
 type Json = any;
 
 interface Api {
   url: string;
+  key: string;
   call(
     method: string,
     path: string,
@@ -59,6 +87,7 @@ async function serve(session: ReplaySession): Promise<Api> {
   const { key } = await session.runtime.keys.create({ name: 'test', tier: 'admin' });
   return {
     url,
+    key,
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { 'x-api-key': key };
       if (options.account) {
@@ -224,7 +253,75 @@ test('REST answers follow the replay clock, and paper orders fill by the documen
   }
 });
 
-/** One scripted --fast run: a paced WebSocket reader, an order at step 2, every frame and fill kept as text. */
+test('at the replay clock a book answers its last state before it; one with none yet answers 404, never a 500', async () => {
+  const config = await sqliteRecording();
+  // Kalshi's first recorded state is at T0-0.5s: at T0-0.8s only Polymarket's (T0-1s) is there.
+  const session = await startReplay({
+    config,
+    fromMs: T0 - 800,
+    toMs: T0 + 10_000,
+    pace: { kind: 'backtest' },
+    seed: 1,
+  });
+  try {
+    const api = await serve(session);
+    const pm = await api.call('GET', `/orderbook?${PM}`);
+    assert.equal(pm.status, 200, JSON.stringify(pm.body));
+    assert.equal(pm.body.timestamp, new Date(T0 - 1_000).toISOString());
+    const kx = await api.call('GET', '/orderbook?svc_id=kalshi:KX-1&outcome=Yes');
+    assert.equal(kx.status, 404, JSON.stringify(kx.body));
+    assert.deepEqual([kx.body.code, kx.body.retryable], ['not_found', false]);
+    assert.match(kx.body.error, /no state of this book was recorded at or before the replay clock/);
+
+    // A WebSocket subscribe at the clock: Polymarket's seeded book at once; Kalshi's when its first state plays.
+    const ws = await WsTestClient.open(`${api.url.replace('http', 'ws')}/ws`);
+    ws.send({ type: 'auth', api_key: api.key });
+    await ws.next((m) => m.type === 'auth_ok');
+    ws.send({ type: 'subscribe', markets: [{ svc_id: 'polymarket:pm-1' }, { svc_id: 'kalshi:KX-1' }] });
+    const pmBook = await ws.next((m) => m.type === 'orderbook' && m.exchange === 'polymarket');
+    assert.equal(pmBook.exchange_ts_ms, T0 - 1_000);
+    await session.driver.step(); // T0-0.5s: Kalshi's first state
+    const kxBook = await ws.next((m) => m.type === 'orderbook' && m.exchange === 'kalshi');
+    assert.equal(kxBook.exchange_ts_ms, T0 - 500);
+    assert.ok(!ws.messages.some((m) => m.type === 'error'), JSON.stringify(ws.messages));
+    assert.equal((await api.call('GET', '/orderbook?svc_id=kalshi:KX-1&outcome=Yes')).status, 200);
+    ws.socket.close();
+  } finally {
+    await session.stop();
+  }
+});
+
+test('a paper balance read right after a fill shows it (no balance cached across the replay)', async () => {
+  const session = await startReplay({
+    config: await sqliteRecording(),
+    fromMs: T0,
+    toMs: T0 + 10_000,
+    pace: { kind: 'backtest' },
+    seed: 2,
+  });
+  try {
+    const api = await serve(session);
+    const balance = async () =>
+      (await api.call('GET', '/balance?exchange=polymarket', { account: 'b' })).body;
+    const before = await balance();
+    assert.equal(JSON.stringify(before).includes('"10000"'), true, JSON.stringify(before));
+    const bought = await api.call('POST', '/orders?exchange=polymarket', {
+      account: 'b',
+      body: order({ side: 'buy', price: 0.52, size: 10, params: { order_type: 'ioc' } }),
+    });
+    assert.equal(bought.body.status, 'filled', JSON.stringify(bought.body));
+    const after = await balance();
+    assert.notDeepEqual(after, before);
+    assert.equal(JSON.stringify(after).includes('"10000"'), false, JSON.stringify(after));
+  } finally {
+    await session.stop();
+  }
+});
+
+/**
+ * One scripted --fast run: a paced WebSocket reader whose customer stored paper account `a` (so its own fills come
+ * on the user stream), orders at step 2, every frame and fill kept as text.
+ */
 async function fastRun(config: Config): Promise<{ frames: string[]; fills: string }> {
   const session = await startReplay({
     config,
@@ -237,15 +334,22 @@ async function fastRun(config: Config): Promise<{ frames: string[]; fills: strin
   try {
     const api = await serve(session);
     const played = session.driver.runPaced(abort.signal);
+    for (const exchange of ['polymarket', 'kalshi']) {
+      const onboarded = await api.call('POST', '/onboard', {
+        body: { exchange, mode: 'self', account: 'a' },
+      });
+      assert.equal(onboarded.status, 200, JSON.stringify(onboarded.body));
+    }
     const ws = await WsTestClient.open(`${api.url.replace('http', 'ws')}/ws`);
     const raw: string[] = [];
     ws.socket.on('message', (data: Buffer) => raw.push(data.toString()));
-    const { key } = await session.runtime.keys.create({ name: 'ws', tier: 'admin' });
-    ws.send({ type: 'auth', api_key: key });
+    ws.send({ type: 'auth', api_key: api.key });
     await ws.next((m) => m.type === 'auth_ok');
     ws.send({ type: 'subscribe', markets: [{ svc_id: 'polymarket:pm-1' }, { svc_id: 'kalshi:KX-1' }] });
     await ws.next((m) => m.type === 'orderbook' && m.exchange === 'kalshi');
     await ws.next((m) => m.type === 'orderbook' && m.exchange === 'polymarket');
+    for (const exchange of ['polymarket', 'kalshi'])
+      await ws.next((m) => m.type === 'fill_feed' && m.exchange === exchange && m.feed_state === 'healthy');
     ws.send({ type: 'replay_pace' });
     for (let from = 0; ; ) {
       const clock = await ws.next((m) => m.type === 'replay_clock', from);
@@ -254,6 +358,11 @@ async function fastRun(config: Config): Promise<{ frames: string[]; fills: strin
         await api.call('POST', '/orders?exchange=polymarket', {
           account: 'a',
           body: order({ side: 'buy', price: 0.56, size: 12, params: { order_type: 'ioc' } }),
+        });
+        // Rests at 0.50 until t3 trades through it at T0+4s: a maker fill on the user stream.
+        await api.call('POST', '/orders?exchange=polymarket', {
+          account: 'a',
+          body: order({ side: 'buy', price: 0.5, size: 5 }),
         });
         await api.call('POST', '/orders?exchange=kalshi', {
           account: 'a',
@@ -269,8 +378,12 @@ async function fastRun(config: Config): Promise<{ frames: string[]; fills: strin
       (await api.call('GET', '/fills?exchange=kalshi', { account: 'a' })).body,
     ]);
     ws.socket.close();
-    // auth_ok names the run's own key and customer; everything after it is the replay's.
-    return { frames: raw.filter((f) => !f.includes('"auth_ok"')), fills };
+    // auth_ok names the run's own key and customer; everything after it is the replay's. Before pacing, the
+    // subscription's snapshots and the two fill feeds' states come as each is ready (kept in sorted order); from
+    // the first replay_clock on, the replay alone orders the frames.
+    const frames = raw.filter((f) => !f.includes('"auth_ok"'));
+    const paced = frames.findIndex((f) => f.includes('"replay_clock"'));
+    return { frames: [...frames.slice(0, paced).sort(), ...frames.slice(paced)], fills };
   } finally {
     abort.abort();
     await session.stop();
@@ -290,6 +403,39 @@ test('--fast: paced by replay_ack, and two runs give byte-identical streams and 
   assert.equal(clocks.at(-1).done, true);
   assert.ok(first.frames.some((f) => f.includes('"kind":"trade"') && f.includes('"trade_id":"t4"')));
   assert.ok(JSON.parse(first.fills)[0].length > 0);
+  // Every fill of account a reached its owner's WebSocket once, on the replay clock, as the sandbox sends fills.
+  const restFills = (JSON.parse(first.fills) as Json[][]).flat();
+  const wsFills = first.frames
+    .map((f) => JSON.parse(f))
+    .filter((m) => m.type === 'activity' && m.kind === 'fill');
+  assert.deepEqual(wsFills.map((m) => m.fill_id).sort(), restFills.map((f) => f.fill_id).sort());
+  for (const m of wsFills) {
+    const f = restFills.find((x) => x.fill_id === m.fill_id);
+    assert.deepEqual(
+      [m.order_id, m.price, m.size, m.side, m.liquidity_role, m.fee, m.source_channel],
+      [
+        f.order_id,
+        f.price,
+        f.size,
+        f.side,
+        f.is_taker ? 'taker' : 'maker',
+        f.fee,
+        `${m.exchange}_user_stream`,
+      ],
+    );
+    assert.equal(m.ingest_ts_ms, Date.parse(f.created_at));
+  }
+  assert.deepEqual([...new Set(wsFills.map((m) => m.liquidity_role))].sort(), ['maker', 'taker']);
   assert.deepEqual(second.frames, first.frames);
   assert.equal(second.fills, first.fills);
+});
+
+test('a recording in PostgreSQL (DATABASE_URL) replays to the same bytes as the same recording in SQLite', async () => {
+  const pgConfig = await pgRecording();
+  assert.ok(pgConfig.databaseUrl, 'the replay reads PostgreSQL');
+  const fromPg = await fastRun(pgConfig);
+  const fromSqlite = await fastRun(await sqliteRecording());
+  assert.ok(fromPg.frames.some((f) => f.includes('"kind":"fill"')));
+  assert.deepEqual(fromPg.frames, fromSqlite.frames);
+  assert.equal(fromPg.fills, fromSqlite.fills);
 });

@@ -1,4 +1,4 @@
-// Recorded books on both dialects: instrument ids, batched inserts, a time range read a page at a time, the exact
+// Recorded books on both dialects: instrument ids, batched inserts (split under the bound-variable limits), a time range read a page at a time, the exact
 // levels back, and retention dropping whole days.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
@@ -94,5 +94,23 @@ onBothDialects('book snapshots store', (store) => {
     assert.equal(dropped, before.length - kept + 1, 'book A rows of the first day, and book B');
     assert.equal((await repo.range(bookA, 0, T0 + DAY_MS * 10, null, 1000)).length, kept);
     assert.equal(await repo.latest(bookB), null);
+  });
+
+  test("one drain of 9,000 states (past SQLite's 32,766 bound variables in one statement) is written whole", async () => {
+    const bookC = await repo.bookId({
+      exchange: 'opinion',
+      market_id: 'BIG',
+      token_id: 'BIG:yes',
+      svc_id: 'opinion:BIG',
+      outcome: 'Yes',
+    });
+    const levels = encodeBook({ bids: [[0.4, 1]], asks: [[0.6, 2]], tick_size: 0.01 });
+    const start = T0 + 5 * DAY_MS;
+    await repo.insertMany(
+      Array.from({ length: 9_000 }, (_, i) => ({ bookId: bookC, tsMs: start + i, levels })),
+    );
+    const rows = await repo.range(bookC, start, start + 9_000, null, 10_000);
+    assert.equal(rows.length, 9_000);
+    assert.deepEqual([rows[0]?.tsMs, rows.at(-1)?.tsMs], [start, start + 8_999]);
   });
 });

@@ -1,4 +1,4 @@
-// Recorded trades on both dialects: a trade heard twice is stored once, a time range reads back in (time, id)
+// Recorded trades on both dialects: batches split under the bound-variable limits, a trade heard twice is stored once, a time range reads back in (time, id)
 // order a page at a time with exact decimal text, and retention drops whole days.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
@@ -94,5 +94,12 @@ onBothDialects('recorded trades store', (store) => {
       left.map((t) => t.tradeId),
       ['next-day'],
     );
+  });
+
+  test("4,000 trades in one call (past SQLite's bound variables in one statement) are written whole", async () => {
+    const start = T0 + 5 * DAY_MS;
+    await repo.insertMany(Array.from({ length: 4_000 }, (_, i) => trade(other, `big-${i}`, start + i)));
+    const rows = await repo.range(other, start, start + 4_000, null, 5_000);
+    assert.equal(rows.length, 4_000);
   });
 });
