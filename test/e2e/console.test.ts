@@ -226,11 +226,15 @@ test('the console: sign in, search, a market live, a paper order, cross-venue, a
   assert.deepEqual(stored, { session: sandbox.server.adminKey, local: 0, cookies: '' });
 
   // Search as you type over the whole catalogue, then narrowed to one exchange.
-  const words = kalshiMarket.question
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w.length > 3)
+  // Words both twins' questions use, so the results hold both venues' listings: venues phrase one question
+  // differently, and the first words of Kalshi's phrasing alone may match only Kalshi's markets.
+  const wordsOf = (q: string) => q.split(/[^A-Za-z0-9]+/).filter((w) => w.length > 3);
+  const twinWords = new Set(wordsOf(twin.question).map((w) => w.toLowerCase()));
+  const words = wordsOf(kalshiMarket.question)
+    .filter((w) => twinWords.has(w.toLowerCase()))
     .slice(0, 3)
     .join(' ');
+  assert.ok(words, `the twins share words: ${kalshiMarket.question} / ${twin.question}`);
   const box = page.getByLabel('Keywords');
   await box.fill('');
   await page.evaluate(() => performance.clearMeasures('search'));
