@@ -110,7 +110,9 @@ function sizeFor(markets: number): number {
 
 function pgUrl(schema: string, applicationName?: string): string {
   const url = new URL(BENCH_PG_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  // BENCH_PG_OPTIONS adds settings to the served store's connections, e.g. auto_explain's to profile its statements.
+  const extra = applicationName && process.env.BENCH_PG_OPTIONS ? ` ${process.env.BENCH_PG_OPTIONS}` : '';
+  url.searchParams.set('options', `-c search_path=${schema}${extra}`);
   if (applicationName) url.searchParams.set('application_name', applicationName);
   return url.toString();
 }
