@@ -4,6 +4,7 @@
 //  2. Load ~BENCH_MARKETS markets the same way (cached between runs in BENCH_CATALOGUE_DIR / a PG schema, since a
 //     million takes minutes), once per status mix (BENCH_MIXES): `realistic`, about a tenth active and the rest
 //     closed or resolved as the venues' history is, and `today`, the simulators' default three quarters active.
+//     BENCH_BUILD_ONLY=1 loads the missing stores and stops (build them unlocked, then bench under the lock).
 //     Then run `omnibook serve` on each store with sync off and drive it with autocannon: scope=list throughput
 //     against a bare node:http server answering the same bytes (ratio, target ≥ 0.4); the first request of each
 //     default (status=active) search (target p99 ≤ 100 ms) and of each search with another status given (target
@@ -14,6 +15,7 @@
 //     per request much less.
 // Everything runs on 127.0.0.1; the figures are printed, never asserted.
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -52,6 +54,8 @@ interface Settings {
   dialects: Dialect[];
   mixes: Mix[];
   cacheDir: string;
+  /** BENCH_BUILD_ONLY=1: load the cached stores that are missing, measure nothing (run it unlocked, then bench). */
+  buildOnly: boolean;
 }
 
 interface Target {
@@ -83,8 +87,22 @@ function settings(): Settings {
     dialects: dialect === 'both' ? ['sqlite', 'postgres'] : [dialect as Dialect],
     mixes: mixes as Mix[],
     cacheDir: resolve(process.env.BENCH_CATALOGUE_DIR ?? join(REPO_ROOT, '.bench-cache')),
+    buildOnly: process.env.BENCH_BUILD_ONLY === '1',
   };
 }
+
+/**
+ * The loaded store's PostgreSQL schema: named by size, mix and the cache directory it belongs to, so two benches
+ * with different caches (another worktree, another helper) never load into or drop each other's schema, while
+ * runs sharing one cache share its store, which its `.done` marker vouches for.
+ */
+function loadSchema(s: Settings, mix: Mix): string {
+  const dir = createHash('sha256').update(s.cacheDir).digest('hex').slice(0, 8);
+  return `omnibook_bench_${s.markets}_${mix}_${dir}`;
+}
+
+/** The sync-time store's schema: this run's own (the pid), dropped when the run ends. */
+const SYNC_SCHEMA = `omnibook_bench_sync_${process.pid}`;
 
 function sizeFor(markets: number): number {
   return Math.max(10, Math.round(markets / MARKETS_PER_PROPOSITION));
@@ -92,7 +110,9 @@ function sizeFor(markets: number): number {
 
 function pgUrl(schema: string, applicationName?: string): string {
   const url = new URL(BENCH_PG_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  // BENCH_PG_OPTIONS adds settings to the served store's connections, e.g. auto_explain's to profile its statements.
+  const extra = applicationName && process.env.BENCH_PG_OPTIONS ? ` ${process.env.BENCH_PG_OPTIONS}` : '';
+  url.searchParams.set('options', `-c search_path=${schema}${extra}`);
   if (applicationName) url.searchParams.set('application_name', applicationName);
   return url.toString();
 }
@@ -151,6 +171,16 @@ async function withCpu<T extends { totalRequests: number }>(
 
 function cpuText(cpu: CpuPerRequest): string {
   return `CPU/request: server ${cpu.serverMs.toFixed(2)} ms${cpu.dbMs === null ? '' : `, PostgreSQL ${cpu.dbMs.toFixed(2)} ms`}`;
+}
+
+async function dropPgSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: BENCH_PG_URL });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
 }
 
 async function resetPgSchema(schema: string): Promise<void> {
@@ -408,24 +438,35 @@ async function benchDialect(s: Settings, dialect: Dialect, tmp: string): Promise
     const syncTarget: Target =
       dialect === 'sqlite'
         ? { dialect, dataDir: join(tmp, 'sync-sqlite'), databaseUrl: null }
-        : { dialect, dataDir: join(tmp, 'sync-pg'), databaseUrl: pgUrl('omnibook_bench_sync') };
-    if (dialect === 'postgres') await resetPgSchema('omnibook_bench_sync');
+        : { dialect, dataDir: join(tmp, 'sync-pg'), databaseUrl: pgUrl(SYNC_SCHEMA) };
+    if (dialect === 'postgres') await resetPgSchema(SYNC_SCHEMA);
     progress(
       `${dialect}: syncing ~${s.syncMarkets} markets from the simulators (size ${sizeFor(s.syncMarkets)})`,
     );
-    syncSeconds = await sync(syncTarget, s.syncMarkets);
-    syncCount = (await storedMarkets(syncTarget)).all;
+    try {
+      syncSeconds = await sync(syncTarget, s.syncMarkets);
+      syncCount = (await storedMarkets(syncTarget)).all;
+    } finally {
+      if (dialect === 'postgres') await dropPgSchema(SYNC_SCHEMA);
+    }
   }
   const stores: StoreResult[] = [];
   for (const mix of s.mixes) stores.push(await benchStore(s, dialect, mix, tmp));
   return { dialect, syncMarkets: syncCount, syncSeconds, stores };
 }
 
-async function benchStore(s: Settings, dialect: Dialect, mix: Mix, tmp: string): Promise<StoreResult> {
-  // 2. The large catalogue, cached by size, status mix and dialect (today's mix keeps its old cache name).
+interface LoadedStore {
+  target: Target;
+  schema: string;
+  /** Seconds this run spent loading it, or null when the cache had it. */
+  loadSeconds: number | null;
+}
+
+/** 2. The large catalogue, cached by size, status mix and dialect (today's mix keeps its old cache name). */
+async function ensureStore(s: Settings, dialect: Dialect, mix: Mix): Promise<LoadedStore> {
   const suffix = mix === 'today' ? '' : `-${mix}`;
   const cacheName = `${dialect}-load${s.markets}${suffix}`;
-  const schema = `omnibook_bench_${s.markets}${mix === 'today' ? '' : `_${mix}`}`;
+  const schema = loadSchema(s, mix);
   const target: Target =
     dialect === 'sqlite'
       ? { dialect, dataDir: join(s.cacheDir, cacheName), databaseUrl: null }
@@ -439,9 +480,15 @@ async function benchStore(s: Settings, dialect: Dialect, mix: Mix, tmp: string):
     progress(`${dialect}/${mix}: loading ~${s.markets} markets (cached in ${target.dataDir} for later runs)`);
     loadSeconds = await sync(target, s.markets, MIXES[mix]);
     writeFileSync(marker, `${loadSeconds}\n`);
+    progress(`${dialect}/${mix}: loaded in ${loadSeconds.toFixed(0)} s`);
   } else {
     progress(`${dialect}/${mix}: reusing the loaded catalogue in ${target.dataDir}`);
   }
+  return { target, schema, loadSeconds };
+}
+
+async function benchStore(s: Settings, dialect: Dialect, mix: Mix, tmp: string): Promise<StoreResult> {
+  const { target, schema, loadSeconds } = await ensureStore(s, dialect, mix);
 
   const servers: ServerProcess[] = [];
   try {
@@ -611,6 +658,10 @@ async function main(): Promise<void> {
   const s = settings();
   mkdirSync(s.cacheDir, { recursive: true });
   const tmp = mkdtempSync(join(tmpdir(), 'omnibook-bench-catalogue-'));
+  if (s.buildOnly) {
+    for (const dialect of s.dialects) for (const mix of s.mixes) await ensureStore(s, dialect, mix);
+    return;
+  }
   const results: DialectResult[] = [];
   try {
     for (const dialect of s.dialects) results.push(await benchDialect(s, dialect, tmp));

@@ -16,6 +16,7 @@ import * as linkResolutionCheck from './0013-link-resolution-check.js';
 import * as mcpTrading from './0015-mcp-trading.js';
 import * as recordedTrades from './0018-recorded-trades.js';
 import * as activeSearch from './0024-active-search.js';
+import * as activeCount from './0026-active-count.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -34,4 +35,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0015-mcp-trading': mcpTrading,
   '0018-recorded-trades': recordedTrades,
   '0024-active-search': activeSearch,
+  '0026-active-count': activeCount,
 };
