@@ -219,6 +219,7 @@ export class MatchEngine {
   *streamAll(): Generator<EngineLink> {
     const all: number[] = [];
     for (let id = 0; id < this.features.length; id++) if (this.features[id]) all.push(id);
+    this.resetCaches();
     yield* this.walk(all, true);
   }
 
@@ -227,6 +228,10 @@ export class MatchEngine {
    * answer holds every link with an endpoint in `scope`; links with no endpoint there are unaffected.
    */
   linkAround(changed: Iterable<string>): { scope: string[]; links: EngineLink[] } {
+    // One set of caches for the whole relink: the scope, the far ends and the walk read the same candidates,
+    // verdicts and best matches (each a pure function of the engine's state, which does not change meanwhile).
+    this.resetCaches();
+    const bestCache = new Map<number, Map<ExchangeId, number>>();
     const scope = new Set<number>();
     for (const svcId of changed) {
       const id = this.ids.get(svcId);
@@ -243,16 +248,15 @@ export class MatchEngine {
       if (siblings.length <= this.maxBlock) for (const m of siblings) scope.add(m);
     }
     const ids = [...scope];
-    this.verdicts = new Map();
-    this.coCache = new Map();
-    const extra = this.multiPair ? this.farEnds(scope) : [];
+    const extra = this.multiPair ? this.farEnds(scope, bestCache) : [];
     return {
       scope: ids.map((id) => (this.features[id] as MatchFeatures).svcId),
-      links: [...this.walk(ids, false, extra)],
+      links: [...this.walk(ids, false, extra, bestCache)],
     };
   }
 
   private attach(id: number, f: MatchFeatures): void {
+    this.candidateCache.clear();
     this.features[id] = f;
     const keys = blockKeys(f);
     for (const k of keys.index) this.index.add(k, id);
@@ -266,6 +270,7 @@ export class MatchEngine {
   private detach(id: number): void {
     const f = this.features[id];
     if (!f) return;
+    this.candidateCache.clear();
     const keys = blockKeys(f);
     for (const k of keys.index) this.index.remove(k, id);
     for (const k of keys.probe) this.probes.remove(k, id);
@@ -307,7 +312,20 @@ export class MatchEngine {
    * dates between undated and dated markets of one subject (crossDateProbes: lookups in the index both ways, so the
    * relation stays symmetric and an incremental relink sees what a full one does).
    */
-  private candidates(id: number): Set<number> {
+  private candidateCache = new Map<number, ReadonlySet<number>>();
+
+  private candidates(id: number): ReadonlySet<number> {
+    const known = this.candidateCache.get(id);
+    if (known) return known;
+    const out = this.blockCandidates(id);
+    // A walk asks for a market's candidates several times (its best match, its links, its twins' alignment); a full
+    // walk keeps the recent ones only (it visits in id order), a relink its whole neighbourhood.
+    if (this.candidateCache.size >= 16_384) this.candidateCache.clear();
+    this.candidateCache.set(id, out);
+    return out;
+  }
+
+  private blockCandidates(id: number): Set<number> {
     const f = this.features[id] as MatchFeatures;
     const out = new Set<number>();
     const keys = blockKeys(f);
@@ -469,13 +487,8 @@ export class MatchEngine {
     ids: readonly number[],
     everything: boolean,
     extra: readonly number[] = [],
+    bestCache = new Map<number, Map<ExchangeId, number>>(),
   ): Generator<EngineLink> {
-    this.verdicts = new Map();
-    this.groupCache = new Map();
-    this.coCache = new Map();
-    this.alignCache = new Map();
-    this.openCache = new Map();
-    const bestCache = new Map<number, Map<ExchangeId, number>>();
     const seen = new Set<string>();
     // Links derived through twins are found from either end (see throughTwins): each is emitted once.
     const derivedSeen = new Set<string>();
@@ -552,13 +565,19 @@ export class MatchEngine {
         if (everything) bestCache.delete(x);
       }
     } finally {
-      this.memoOnly = null;
-      this.verdicts = new Map();
-      this.groupCache = new Map();
-      this.coCache = new Map();
-      this.alignCache = new Map();
-      this.openCache = new Map();
+      this.resetCaches();
     }
+  }
+
+  /** Forgets every per-walk cache (a walk starts and ends with none). */
+  private resetCaches(): void {
+    this.memoOnly = null;
+    this.verdicts = new Map();
+    this.groupCache = new Map();
+    this.coCache = new Map();
+    this.alignCache = new Map();
+    this.openCache = new Map();
+    this.candidateCache = new Map();
   }
 
   /** A derived link as an engine link, its direction read from its lower id as every link's is. */
@@ -832,8 +851,7 @@ export class MatchEngine {
    * Markets outside `scope` whose derived links may end in it: the twins of the markets related to it (a link z ~ s
    * derived from z's twin w, w related to s, is found from z's side only).
    */
-  private farEnds(scope: ReadonlySet<number>): number[] {
-    const bestCache = new Map<number, Map<ExchangeId, number>>();
+  private farEnds(scope: ReadonlySet<number>, bestCache: Map<number, Map<ExchangeId, number>>): number[] {
     const out = new Set<number>();
     for (const s of scope) {
       for (const { z: w } of this.coNeighbours(s)) {
