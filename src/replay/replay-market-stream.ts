@@ -1,11 +1,12 @@
 // The replay's market stream: book snapshots and trades of the subscribed books, pushed by the replay driver as
-// the clock reaches them. `idle()` resolves once the consumer (LiveBooks) has taken every pushed event and asked
-// for the next: LiveBooks hands each event to the WebSocket subscriptions synchronously, so by then every message
-// of the step has been written to the sockets, and the driver can tell paced clients that the step is complete.
+// the clock reaches them (queued by `ReplayEventQueue`, whose `idle()` the driver awaits). LiveBooks hands each
+// event to the WebSocket subscriptions synchronously, so once the queue is idle every message of the step has been
+// written to the sockets, and the driver can tell paced clients that the step is complete.
 
 import type { MarketStreamEvent } from '../domain/stream.js';
 import { AppError } from '../errors/app-error.js';
 import type { MarketStream, StreamTarget } from '../venues/port.js';
+import { ReplayEventQueue } from './event-queue.js';
 
 export interface StreamBooks {
   /** The book key of a target, or throws AppError (400) for an outcome the market does not have. */
@@ -14,19 +15,15 @@ export interface StreamBooks {
   snapshotOf(key: string): MarketStreamEvent | null;
 }
 
-export class ReplayMarketStream implements MarketStream {
-  private readonly queue: MarketStreamEvent[] = [];
-  private waiter: ((result: IteratorResult<MarketStreamEvent>) => void) | null = null;
-  private idleWaiters: Array<() => void> = [];
+export class ReplayMarketStream extends ReplayEventQueue<MarketStreamEvent> implements MarketStream {
   private readonly subscribed = new Set<string>();
-  private closed = false;
 
   constructor(
     private readonly books: StreamBooks,
     signal: AbortSignal,
     private readonly onClose: (stream: ReplayMarketStream) => void,
   ) {
-    signal.addEventListener('abort', () => void this.close(), { once: true });
+    super(signal);
   }
 
   subscribe(targets: readonly StreamTarget[]): void {
@@ -54,54 +51,7 @@ export class ReplayMarketStream implements MarketStream {
     if (this.subscribed.has(key)) this.push(event);
   }
 
-  /** Resolves when every queued event has been taken and the consumer waits for more (or the stream closed). */
-  idle(): Promise<void> {
-    if (this.closed || (this.queue.length === 0 && this.waiter !== null)) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.queue.length = 0;
-    this.waiter?.({ value: undefined, done: true });
-    this.waiter = null;
-    this.wakeIdle();
+  protected closed_(): void {
     this.onClose(this);
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<MarketStreamEvent> {
-    return {
-      next: () => {
-        const event = this.queue.shift();
-        if (event) return Promise.resolve({ value: event, done: false });
-        if (this.closed) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => {
-          this.waiter = resolve;
-          this.wakeIdle();
-        });
-      },
-      return: async () => {
-        await this.close();
-        return { value: undefined, done: true };
-      },
-    };
-  }
-
-  private push(event: MarketStreamEvent): void {
-    if (this.closed) return;
-    const waiter = this.waiter;
-    if (waiter) {
-      this.waiter = null;
-      waiter({ value: event, done: false });
-    } else {
-      this.queue.push(event);
-    }
-  }
-
-  private wakeIdle(): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
   }
 }
