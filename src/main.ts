@@ -193,10 +193,10 @@ const CATALOGUE_TOTALS_TTL_MS = 30_000;
 /**
  * List and search pages kept in memory (100–150 KiB a page of 100, so about a thousand pages): a write through this
  * node drops them at once; another node's writes (in a cluster only the sync leader and on-demand lookups write)
- * show once the TTL has passed and the page's background refresh has run. At 64 MiB the bench's 440 searches, sent
+ * once this node has read the store's catalogue version, at most every `checkMs`. At 64 MiB the bench's 440 searches, sent
  * in a cycle, overflowed it and least-recently-used eviction then kept none of them.
  */
-const CATALOGUE_PAGE_CACHE = { maxBytes: 128 * 2 ** 20, ttlMs: 5_000 };
+const CATALOGUE_PAGE_CACHE = { maxBytes: 128 * 2 ** 20, checkMs: 5_000 };
 
 /**
  * An order the exchange still has no record of this long after it was sent is reported rejected; before that its

@@ -68,8 +68,9 @@ const COUNT_HEAD = 4096;
 const DESC_ONLY = sql`ts_delete(tsv_all, tsvector_to_array(tsv_question))`;
 
 export class MarketsRepo {
-  /** Bumped whenever a write changed a row: what a cache of pages compares with its entries. */
   private generation = 0;
+  /** The catalogue version (migration 0027) this repository last read or wrote; null before the first. */
+  private storeVersion: number | null = null;
   private readonly exactInFlight = new Map<string, Promise<Array<{ seq: number; doc: Buffer }>>>();
 
   constructor(
@@ -95,41 +96,79 @@ export class MarketsRepo {
     return this.reader ? this.reader.all<R>(query.compile()) : query.execute();
   }
 
-  /** How many writes through this repository changed rows (a page computed before one may be out of date). */
+  /**
+   * Bumped whenever the catalogue changed: a write through this repository, or another node's (or process's) seen
+   * by `checkForeignWrites`. A cache of pages compares its entries with it.
+   */
   get writeGeneration(): number {
     return this.generation;
   }
 
-  /** Writes markets; a row whose document did not change is left alone. Returns how many rows were written. */
+  /**
+   * Reads the store's catalogue version (migration 0027) and, if another writer bumped it since this repository last
+   * saw it, bumps the write generation. One primary-key read: what a node does every few seconds to keep its cached
+   * pages true to other nodes' writes. The first check bumps too (nothing was known before it).
+   */
+  async checkForeignWrites(): Promise<void> {
+    const row = await this.db
+      .selectFrom('catalogue_version')
+      .select('version')
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    const version = Number(row?.version ?? 0);
+    if (version !== this.storeVersion) {
+      this.storeVersion = version;
+      this.generation++;
+    }
+  }
+
+  /**
+   * Writes markets; a row whose document did not change is left alone. Returns how many rows were written. Each
+   * chunk that changed rows bumps the catalogue version in its own transaction, so no reader sees the rows without
+   * the bump.
+   */
   async upsertMany(markets: readonly Market[], syncedAt: string): Promise<number> {
     let written = 0;
     for (let i = 0; i < markets.length; i += UPSERT_CHUNK) {
       const rows = markets.slice(i, i + UPSERT_CHUNK).map((m) => this.toRow(m, syncedAt));
-      const result = await this.db
-        .insertInto('markets')
-        .values(rows)
-        .onConflict((oc) =>
-          oc
-            .column('svc_id')
-            .doUpdateSet((eb) => ({
-              svc_group_id: eb.ref('excluded.svc_group_id'),
-              native_lc: eb.ref('excluded.native_lc'),
-              slug_lc: eb.ref('excluded.slug_lc'),
-              status: eb.ref('excluded.status'),
-              question: eb.ref('excluded.question'),
-              description: eb.ref('excluded.description'),
-              volume_total: eb.ref('excluded.volume_total'),
-              liquidity: eb.ref('excluded.liquidity'),
-              doc: eb.ref('excluded.doc'),
-              synced_at: eb.ref('excluded.synced_at'),
-              ...(this.dialect === 'postgres'
-                ? { tsv_question: sql`excluded.tsv_question`, tsv_all: sql`excluded.tsv_all` }
-                : {}),
-            }))
-            .where(sql<SqlBool>`markets.doc <> excluded.doc`),
-        )
-        .executeTakeFirst();
-      written += Number(result.numInsertedOrUpdatedRows ?? 0);
+      const chunk = await this.db.transaction().execute(async (trx) => {
+        const result = await trx
+          .insertInto('markets')
+          .values(rows)
+          .onConflict((oc) =>
+            oc
+              .column('svc_id')
+              .doUpdateSet((eb) => ({
+                svc_group_id: eb.ref('excluded.svc_group_id'),
+                native_lc: eb.ref('excluded.native_lc'),
+                slug_lc: eb.ref('excluded.slug_lc'),
+                status: eb.ref('excluded.status'),
+                question: eb.ref('excluded.question'),
+                description: eb.ref('excluded.description'),
+                volume_total: eb.ref('excluded.volume_total'),
+                liquidity: eb.ref('excluded.liquidity'),
+                doc: eb.ref('excluded.doc'),
+                synced_at: eb.ref('excluded.synced_at'),
+                ...(this.dialect === 'postgres'
+                  ? { tsv_question: sql`excluded.tsv_question`, tsv_all: sql`excluded.tsv_all` }
+                  : {}),
+              }))
+              .where(sql<SqlBool>`markets.doc <> excluded.doc`),
+          )
+          .executeTakeFirst();
+        const n = Number(result.numInsertedOrUpdatedRows ?? 0);
+        if (n === 0) return { n, version: null };
+        const bumped = await trx
+          .updateTable('catalogue_version')
+          .set({ version: sql<number>`version + 1` })
+          .where('id', '=', 1)
+          .returning('version')
+          .executeTakeFirst();
+        return { n, version: bumped ? Number(bumped.version) : null };
+      });
+      written += chunk.n;
+      // This write bumps the generation below, which covers any other writer's bump read here as well.
+      if (chunk.version !== null) this.storeVersion = chunk.version;
     }
     // After the rows changed: a page read meanwhile holds the generation read when it started, now out of date.
     if (written > 0) this.generation++;

@@ -103,6 +103,12 @@ export interface SyncStateTable {
   updated_at: string;
 }
 
+/** One row (id 1): bumped by every write to `markets`, so nodes know when their cached pages are out of date. */
+export interface CatalogueVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface LeasesTable {
   name: string;
   holder: string;
@@ -267,6 +273,7 @@ export interface Database {
   market_match_state: MarketMatchStateTable;
   sync_state: SyncStateTable;
   leases: LeasesTable;
+  catalogue_version: CatalogueVersionTable;
   recorded_books: RecordedBooksTable;
   book_snapshots: BookSnapshotsTable;
   recorded_trades: RecordedTradesTable;

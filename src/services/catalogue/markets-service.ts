@@ -39,11 +39,12 @@ export interface MarketsServiceOptions {
   /** How long a list total may be served before it is recounted in the background. */
   totalsTtlMs: number;
   /**
-   * List and search pages served from memory: at most this many bytes, never after a write through this node's
-   * store, and refreshed in the background once older than `ttlMs` (what another node's writes may leave stale).
-   * Absent: no page cache.
+   * List and search pages served from memory: at most this many bytes, never after a write to the catalogue. This
+   * node's writes drop them at once; another node's when this node next reads the store's catalogue version, which
+   * a list request does at most once per `checkMs` (in the background: what another node wrote may be served for
+   * up to `checkMs` and one read more). Absent: no page cache.
    */
-  pageCache?: { maxBytes: number; ttlMs: number };
+  pageCache?: { maxBytes: number; checkMs: number };
   /** Deadline of one on-demand venue lookup. */
   venueTimeoutMs: number;
   /** How long a market the venue did not know is remembered as unknown. */
@@ -71,8 +72,9 @@ export class MarketsService {
   private readonly misses: TtlCache<true>;
   private readonly budget: LookupBudget;
   private readonly pages: PageCache | null;
-  /** Keys of expired pages being recomputed in the background, so each is recomputed once. */
-  private readonly refreshing = new Set<string>();
+  /** When the catalogue version was last asked for, and whether that read is still running. */
+  private versionCheckedAt = Number.NEGATIVE_INFINITY;
+  private checkingVersion = false;
 
   constructor(
     private readonly markets: MarketsRepo,
@@ -84,9 +86,7 @@ export class MarketsService {
     this.totals = new TtlCache(options.totalsTtlMs);
     this.misses = new TtlCache(options.missTtlMs);
     this.budget = new LookupBudget(options.now);
-    this.pages = options.pageCache
-      ? new PageCache(options.pageCache.maxBytes, options.pageCache.ttlMs, options.now)
-      : null;
+    this.pages = options.pageCache ? new PageCache(options.pageCache.maxBytes) : null;
   }
 
   /** The response body: UTF-8 JSON. */
@@ -120,22 +120,31 @@ export class MarketsService {
       q.limit ?? MAX_LIMIT,
       q.cursor ?? null,
     ]);
+    this.checkForeignWrites(this.options.pageCache?.checkMs ?? 0);
     const pages = this.pages;
     const generation = this.markets.writeGeneration;
     const cached = pages.get(key, generation);
-    const compute = async () => {
-      const body = await this.listPage(q);
-      pages.set(key, generation, body);
-      return body;
-    };
-    if (!cached) return compute();
-    if (cached.expired && !this.refreshing.has(key)) {
-      this.refreshing.add(key);
-      compute()
-        .catch(() => undefined) // The next request asks again; this one is answered already.
-        .finally(() => this.refreshing.delete(key));
-    }
-    return cached.body;
+    if (cached) return cached;
+    const body = await this.listPage(q);
+    pages.set(key, generation, body);
+    return body;
+  }
+
+  /**
+   * Reads the store's catalogue version in the background when the last read is `checkMs` old, so the page cache
+   * drops what another node's writes made out of date. One read at a time; a failed read is asked again next time.
+   */
+  private checkForeignWrites(checkMs: number): void {
+    const now = (this.options.now ?? Date.now)();
+    if (this.checkingVersion || now - this.versionCheckedAt < checkMs) return;
+    this.checkingVersion = true;
+    this.versionCheckedAt = now;
+    this.markets
+      .checkForeignWrites()
+      .catch(() => undefined) // The store is down: its pages are what there is, and the next request asks again.
+      .finally(() => {
+        this.checkingVersion = false;
+      });
   }
 
   private async listPage(q: MarketsQuery): Promise<Buffer> {

@@ -1,21 +1,16 @@
 // The bytes of recently served list and search pages, so a popular query is answered without the store. An entry
-// holds the store's write generation it was computed at and is not served once the store has written since (this
-// node's sync or an on-demand fetch). Past `ttlMs` it is still served, marked expired, while the caller refreshes it
-// once in the background: that bounds what another node's writes can leave stale in a cluster (only the node holding
-// the sync lease writes the catalogue) without ever putting a popular query back on the request path. Bounded by
-// bytes, least recently used out first: a page of 100 markets is about 100 KiB.
+// holds the catalogue's write generation it was computed at and is not served once the catalogue has changed since
+// (MarketsRepo.writeGeneration: this node's writes, and other nodes' seen through the store's catalogue version).
+// A page never expires by age: recomputing each popular page on a timer cost more than the queries it served.
+// Bounded by bytes, least recently used out first: a page of 100 markets is about 100 KiB.
 export class PageCache {
-  private readonly entries = new Map<string, { body: Buffer; generation: number; expires: number }>();
+  private readonly entries = new Map<string, { body: Buffer; generation: number }>();
   private bytes = 0;
 
-  constructor(
-    private readonly maxBytes: number,
-    private readonly ttlMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly maxBytes: number) {}
 
-  /** The page when computed at `generation`; `expired` once its TTL has passed (serve it, and refresh it). */
-  get(key: string, generation: number): { body: Buffer; expired: boolean } | undefined {
+  /** The page when computed at `generation`. */
+  get(key: string, generation: number): Buffer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.generation !== generation) {
@@ -25,14 +20,14 @@ export class PageCache {
     // Most recently used last: Map iteration order is the eviction order.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return { body: entry.body, expired: entry.expires <= this.now() };
+    return entry.body;
   }
 
   set(key: string, generation: number, body: Buffer): void {
     if (body.length > this.maxBytes / 4) return;
     const old = this.entries.get(key);
     if (old) this.remove(key, old.body);
-    this.entries.set(key, { body, generation, expires: this.now() + this.ttlMs });
+    this.entries.set(key, { body, generation });
     this.bytes += body.length;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;

@@ -17,6 +17,7 @@ import * as mcpTrading from './0015-mcp-trading.js';
 import * as recordedTrades from './0018-recorded-trades.js';
 import * as activeSearch from './0024-active-search.js';
 import * as activeCount from './0026-active-count.js';
+import * as catalogueVersion from './0027-catalogue-version.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -36,4 +37,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0018-recorded-trades': recordedTrades,
   '0024-active-search': activeSearch,
   '0026-active-count': activeCount,
+  '0027-catalogue-version': catalogueVersion,
 };

@@ -1,5 +1,5 @@
-// The page cache: a page is served while the store's write generation is the one it was computed at; a write drops
-// it; past its TTL it is still served, marked expired; least recently used pages go first when the bytes run out.
+// The page cache: a page is served while the store's write generation is the one it was computed at, however old;
+// a write drops it; least recently used pages go first when the bytes run out.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PageCache } from '../../../../src/services/catalogue/page-cache.js';
@@ -7,28 +7,16 @@ import { PageCache } from '../../../../src/services/catalogue/page-cache.js';
 const page = (text: string) => Buffer.from(text.padEnd(10, '.'));
 
 test('served at the generation it was computed at, dropped after a write', () => {
-  const cache = new PageCache(1_000, 5_000, () => 0);
+  const cache = new PageCache(1_000);
   cache.set('q', 3, page('a'));
-  assert.equal(cache.get('q', 3)?.body.toString(), 'a.........');
+  assert.equal(cache.get('q', 3)?.toString(), 'a.........');
   assert.equal(cache.get('q', 4), undefined, 'the store wrote since');
   assert.equal(cache.get('q', 3), undefined, 'and it is gone');
   assert.deepEqual(cache.size, { entries: 0, bytes: 0 });
 });
 
-test('past its TTL a page is still served, marked expired, until it is set again', () => {
-  let now = 0;
-  const cache = new PageCache(1_000, 5_000, () => now);
-  cache.set('q', 0, page('a'));
-  now = 4_999;
-  assert.equal(cache.get('q', 0)?.expired, false);
-  now = 5_000;
-  assert.equal(cache.get('q', 0)?.expired, true);
-  cache.set('q', 0, page('b'));
-  assert.deepEqual(cache.get('q', 0), { body: page('b'), expired: false });
-});
-
 test('the least recently used page goes first when the bytes run out; an oversized page is not kept', () => {
-  const cache = new PageCache(40, 60_000, () => 0);
+  const cache = new PageCache(40);
   cache.set('a', 0, page('a'));
   cache.set('b', 0, page('b'));
   cache.set('c', 0, page('c'));
@@ -42,6 +30,6 @@ test('the least recently used page goes first when the bytes run out; an oversiz
   cache.set('big', 0, Buffer.alloc(11));
   assert.equal(cache.get('big', 0), undefined, 'more than a quarter of the budget');
   cache.set('a', 0, page('A'));
-  assert.equal(cache.get('a', 0)?.body.toString(), 'A.........', 'replaced, not counted twice');
+  assert.equal(cache.get('a', 0)?.toString(), 'A.........', 'replaced, not counted twice');
   assert.deepEqual(cache.size, { entries: 4, bytes: 40 });
 });
