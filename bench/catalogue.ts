@@ -34,6 +34,8 @@ const execFileAsync = promisify(execFile);
 const MARKETS_PER_PROPOSITION = 3.53;
 const SEARCH_CONNECTIONS = 32;
 const WARM_SEARCH_CONNECTIONS = 4;
+/** First requests named in the report, slowest first. */
+const SLOWEST_SHOWN = 5;
 /** Status mixes of the loaded store: the share of propositions the simulators list as active. */
 const MIXES = { realistic: 0.1, today: 0.75 } as const;
 type Mix = keyof typeof MIXES;
@@ -167,6 +169,12 @@ async function withCpu<T extends { totalRequests: number }>(
     ...result,
     cpu: { serverMs: (serverAfter - serverBefore) / n, dbMs: dbMs === null ? null : dbMs / n },
   };
+}
+
+function slowestText(cold: ColdResult): string {
+  return cold.slowest
+    .map((x) => `${decodeURIComponent(x.path.replace('/api/v1/markets?', ''))} ${x.ms.toFixed(0)} ms`)
+    .join(', ');
 }
 
 function cpuText(cpu: CpuPerRequest): string {
@@ -376,6 +384,7 @@ async function coldPass(
   paths: readonly string[],
 ): Promise<Omit<ColdResult, 'cpu'> & { totalRequests: number }> {
   const latencies: number[] = [];
+  const timed: Array<{ path: string; ms: number }> = [];
   let next = 0;
   const worker = async () => {
     while (next < paths.length) {
@@ -384,7 +393,9 @@ async function coldPass(
       const res = await fetch(`${baseUrl}${path}`, { headers: { 'x-api-key': key } });
       await res.arrayBuffer();
       if (!res.ok) throw new Error(`cold search ${path}: ${res.status}`);
-      latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      latencies.push(ms);
+      timed.push({ path, ms });
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
@@ -392,7 +403,8 @@ async function coldPass(
   const at = (p: number) =>
     latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? 0;
   const count = latencies.length;
-  return { p50Ms: at(50), p99Ms: at(99), maxMs: latencies.at(-1) ?? 0, count, totalRequests: count };
+  const slowest = timed.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN);
+  return { p50Ms: at(50), p99Ms: at(99), maxMs: latencies.at(-1) ?? 0, count, totalRequests: count, slowest };
 }
 
 function checkClean(s: LoadSummary): void {
@@ -421,7 +433,15 @@ interface StoreResult {
   peakMiB: number | null;
 }
 
-type ColdResult = { p50Ms: number; p99Ms: number; maxMs: number; count: number; cpu: CpuPerRequest };
+type ColdResult = {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  count: number;
+  /** The slowest first requests, to say which queries make the tail. */
+  slowest: Array<{ path: string; ms: number }>;
+  cpu: CpuPerRequest;
+};
 
 interface DialectResult {
   dialect: Dialect;
@@ -642,9 +662,9 @@ function storeReport(r: StoreResult): string[] {
     `    scope=list limit=100: ${ours.toFixed(0)} req/s vs bare node:http ${base.toFixed(0)} req/s, ratio ${(ours / base).toFixed(2)} (rounds ${ratios.map((x) => x.toFixed(2)).join(', ')}; target ≥ 0.4)`,
     `      ${listCpu}`,
     `    search, first request of each of ${r.cold.count} default (status=active) queries, 4 at a time: p50 ${r.cold.p50Ms.toFixed(1)} ms, p99 ${r.cold.p99Ms.toFixed(1)} ms, max ${r.cold.maxMs.toFixed(1)} ms (target p99 ≤ 100 ms)`,
-    `      ${cpuText(r.cold.cpu)}`,
+    `      ${cpuText(r.cold.cpu)}; slowest: ${slowestText(r.cold)}`,
     `    search, first request of each of ${r.statusCold.count} queries with status=${OTHER_STATUSES.join('|')}: p50 ${r.statusCold.p50Ms.toFixed(1)} ms, p99 ${r.statusCold.p99Ms.toFixed(1)} ms, max ${r.statusCold.maxMs.toFixed(1)} ms (target p99 ≤ 250 ms)`,
-    `      ${cpuText(r.statusCold.cpu)}`,
+    `      ${cpuText(r.statusCold.cpu)}; slowest: ${slowestText(r.statusCold)}`,
     `    search warm, ${WARM_SEARCH_CONNECTIONS} connections: ${r.warm.reqPerSec.toFixed(0)} req/s, p50 ${r.warm.p50Ms.toFixed(1)} ms, p99 ${r.warm.p99Ms.toFixed(1)} ms (target p99 ≤ 25 ms); ${cpuText(r.warm.cpu)}`,
     `    search warm, ${SEARCH_CONNECTIONS} connections: ${r.search.reqPerSec.toFixed(0)} req/s vs bare node:http ${r.searchBaseline.toFixed(0)} req/s with a search page's bytes, ratio ${(r.search.reqPerSec / r.searchBaseline).toFixed(2)} (target ≥ 0.5); p50 ${r.search.p50Ms.toFixed(1)} ms, p99 ${r.search.p99Ms.toFixed(1)} ms`,
     `      ${cpuText(r.search.cpu)}; server + database ${total(r.search.cpu)} ms per search (target ≤ 1.5 ms)`,
