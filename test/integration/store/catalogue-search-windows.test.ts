@@ -48,7 +48,11 @@ const ALL: MarketFilter = {
 const markets = Array.from({ length: MARKETS }, (_, i) => marketAt(i + 1));
 
 /** What a search must return: every word (a `*` word as a prefix) in the question first, then across both texts. */
-function expected(search: string, filter: (m: Market) => boolean = () => true): string[] {
+function expected(
+  search: string,
+  filter: (m: Market) => boolean = () => true,
+  status: Market['status'] = 'active',
+): string[] {
   const words = search.toLowerCase().split(' ');
   const has = (text: string) => {
     const tokens = text.toLowerCase().split(/[^a-z0-9]+/);
@@ -56,7 +60,7 @@ function expected(search: string, filter: (m: Market) => boolean = () => true): 
       w.endsWith('*') ? tokens.some((t) => t.startsWith(w.slice(0, -1))) : tokens.includes(w),
     );
   };
-  const candidates = markets.filter((m) => m.status === 'active' && filter(m));
+  const candidates = markets.filter((m) => m.status === status && filter(m));
   const tier1 = candidates.filter((m) => has(m.question));
   const tier2 = candidates.filter((m) => !has(m.question) && has(`${m.question} ${m.description}`));
   return [...tier1, ...tier2].map((m) => m.svc_id);
@@ -120,6 +124,19 @@ onBothDialects('catalogue search beyond one walk window', (store) => {
     }
     assert.deepEqual(await repo.count({ ...ALL, search: 'common' }, 1000), { total: 1000, exact: false });
     assert.deepEqual(await repo.count(ALL, 1000), { total: 1000, exact: false });
+    // Another status counts through the walk, then GIN where the walk says the matches are sparse.
+    for (const search of ['common', 'midword', 'sparse', 'descword']) {
+      const n = expected(search, () => true, 'closed').length;
+      assert.ok(n > 0, search);
+      const closed = { ...ALL, status: 'closed' as const, search };
+      assert.deepEqual(await repo.count(closed, 1000), { total: n, exact: true }, `closed ${search}`);
+      assert.deepEqual(await repo.count(closed, n - 1), { total: n - 1, exact: false }, `closed ${search}`);
+      assert.deepEqual(
+        await walk(repo, closed, 100),
+        expected(search, () => true, 'closed'),
+        `closed ${search}`,
+      );
+    }
     assert.deepEqual(await repo.count({ ...ALL, status: 'closed' }, 5000), {
       total: markets.filter((m) => m.status === 'closed').length,
       exact: true,
