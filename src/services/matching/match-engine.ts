@@ -25,6 +25,7 @@ import {
   rungOf,
   windowKeys,
 } from './blocking.js';
+import { Interner } from './interner.js';
 
 export interface EngineLink extends PairVerdict {
   /** svc_id of one side; `direction` reads from a to b. */
@@ -90,26 +91,6 @@ const NONE: readonly number[] = [];
  * shared by many dated questions) only the nearest rungs, so the pairs compared stay bounded.
  */
 const ALL_STEPS = 48;
-
-/**
- * One instance of each token string for the whole catalogue: every market's token arrays point at it instead of
- * holding their own copies (a million markets name `btc` or `election` hundreds of thousands of times).
- */
-class Interner {
-  private readonly table = new Map<string, string>();
-
-  one(s: string): string {
-    const known = this.table.get(s);
-    if (known !== undefined) return known;
-    this.table.set(s, s);
-    return s;
-  }
-
-  all(list: string[]): string[] {
-    for (let i = 0; i < list.length; i++) list[i] = this.one(list[i] as string);
-    return list;
-  }
-}
 
 export class MatchEngine {
   private readonly maxBlock: number;
@@ -287,23 +268,23 @@ export class MatchEngine {
   private readonly weight = tokenWeight;
   private readonly strings = new Interner();
 
-  /** The features with their token strings shared catalogue-wide (see Interner). */
+  /** The features with their strings, token lists and records shared catalogue-wide (see Interner). */
   private compact(f: MatchFeatures): MatchFeatures {
     const s = this.strings;
-    const tokens = s.all(f.tokens);
-    // `event` is `tokens` when the market names no option: keep one array, not two equal ones.
-    const event = f.event.length === tokens.length ? tokens : s.all(f.event);
     return {
       ...f,
-      tokens,
-      event,
-      option: s.all(f.option),
-      names: s.all(f.names),
-      entities: s.all(f.entities),
-      // Options of one event share its group id; markets of one day share its date strings.
       group: f.group === null ? null : s.one(f.group),
+      tokens: s.list(f.tokens),
+      option: s.list(f.option),
+      event: s.list(f.event),
+      names: s.list(f.names),
+      entities: s.list(f.entities),
+      threshold: s.record(f.threshold),
+      date: s.record(f.date),
       endDay: f.endDay === null ? null : s.one(f.endDay),
-      date: f.date === null ? null : { ...f.date, iso: s.one(f.date.iso) },
+      time: s.record(f.time),
+      window: s.record(f.window),
+      resolution: s.record(f.resolution) as MatchFeatures['resolution'],
     };
   }
 
