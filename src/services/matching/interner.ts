@@ -2,11 +2,17 @@
 // token lists and small records instead of each holding its own copies: options of one event share their event's
 // words, the strikes of a ladder share everything but their threshold, markets of one day share their date and
 // resolution facts. Features are never mutated once extracted, so sharing cannot change what any rule reads.
+//
+// Sharing is only a saving, never needed for a right answer, and what shares is mostly listed together (an event's
+// options, a ladder's strikes, one day's markets): each table is forgotten when it reaches TABLE_SIZE entries, so the
+// tables cost a bounded amount instead of an entry per distinct list a million markets hold.
 
 /** Token lists are looked up by a hash of their strings (a list kept as its own key would double its size). */
 type Bucket = readonly string[] | Array<readonly string[]>;
 
 const EMPTY: readonly string[] = Object.freeze([]);
+
+const TABLE_SIZE = 1 << 16;
 
 export class Interner {
   private readonly strings = new Map<string, string>();
@@ -16,6 +22,7 @@ export class Interner {
   one(s: string): string {
     const known = this.strings.get(s);
     if (known !== undefined) return known;
+    if (this.strings.size >= TABLE_SIZE) this.strings.clear();
     this.strings.set(s, s);
     return s;
   }
@@ -27,6 +34,7 @@ export class Interner {
     const hash = hashOf(own);
     const bucket = this.lists.get(hash);
     if (bucket === undefined) {
+      if (this.lists.size >= TABLE_SIZE) this.lists.clear();
       this.lists.set(hash, own);
       return own;
     }
@@ -47,6 +55,7 @@ export class Interner {
     const key = JSON.stringify(value, exact);
     const known = this.records.get(key);
     if (known !== undefined) return known as T;
+    if (this.records.size >= TABLE_SIZE) this.records.clear();
     this.records.set(key, value);
     return value;
   }

@@ -26,6 +26,7 @@ import {
   windowKeys,
 } from './blocking.js';
 import { Interner } from './interner.js';
+import { PairSet } from './pair-set.js';
 
 export interface EngineLink extends PairVerdict {
   /** svc_id of one side; `direction` reads from a to b. */
@@ -55,6 +56,9 @@ class Postings {
     const p = this.map.get(key);
     if (p === undefined) this.map.set(key, id);
     else if (typeof p === 'number') this.map.set(key, [p, id]);
+    // A push onto a full array reserves 16 more slots; most lists stay short, so a short one is copied at its
+    // exact size instead (a few ids), and only a long one grows in place.
+    else if (p.length < SHORT_LIST) this.map.set(key, p.concat(id));
     else p.push(id);
   }
 
@@ -85,6 +89,15 @@ class Postings {
 }
 
 const NONE: readonly number[] = [];
+
+/**
+ * Best matches a full walk keeps (each a pure function of the engine's state, so one forgotten is only recomputed):
+ * without a bound it kept one for every market behind it that a twin had asked about.
+ */
+const BEST_MEMO = 65_536;
+
+/** Posting lists up to this length are kept at their exact size (Postings.add). */
+const SHORT_LIST = 32;
 
 /**
  * A deadline ladder group of at most this many markets links every cross-venue step; a larger one (a generic word
@@ -341,12 +354,14 @@ export class MatchEngine {
     return out;
   }
 
-  /** Every rung's neighbours in one ladder group, both ways; computed once per run. */
+  /** Every rung's neighbours in one ladder group, both ways; kept for the recent groups of a walk. */
   private groupAdjacency(key: string): Map<number, number[]> {
     const cached = this.groupCache.get(key);
     if (cached) return cached;
     const members = this.ladders.get(key);
     const adjacency = new Map<number, number[]>();
+    // Bounded: a full walk meets a ladder group while at its rungs, which are near each other in id order.
+    if (this.groupCache.size >= 4_096) this.groupCache.clear();
     this.groupCache.set(key, adjacency);
     if (members.length < 2 || members.length > this.maxBlock) {
       if (members.length > this.maxBlock) this.skippedBlocks++;
@@ -470,9 +485,9 @@ export class MatchEngine {
     extra: readonly number[] = [],
     bestCache = new Map<number, Map<ExchangeId, number>>(),
   ): Generator<EngineLink> {
-    const seen = new Set<string>();
+    const seen = new PairSet();
     // Links derived through twins are found from either end (see throughTwins): each is emitted once.
-    const derivedSeen = new Set<string>();
+    const derivedSeen = new PairSet();
     const scopeSet = everything ? null : new Set(ids);
     let onlyInto: Set<number> | null = null;
     const linkOf = (x: number, y: number, v: PairVerdict): EngineLink => {
@@ -490,9 +505,7 @@ export class MatchEngine {
         }
         if (onlyInto !== null) {
           for (const d of this.throughTwins(x, bestCache)) {
-            const key = x < d.z ? `${x}:${d.z}` : `${d.z}:${x}`;
-            if (!onlyInto.has(d.z) || seen.has(key)) continue;
-            seen.add(key);
+            if (!onlyInto.has(d.z) || !seen.add(x, d.z)) continue;
             yield this.derivedLink(x, d);
           }
           continue;
@@ -510,10 +523,7 @@ export class MatchEngine {
             done.add(y);
             return true;
           }
-          const key = x < y ? `${x}:${y}` : `${y}:${x}`;
-          if (seen.has(key)) return false;
-          seen.add(key);
-          return true;
+          return seen.add(x, y);
         };
         const candidates = this.candidates(x);
         for (const y of candidates) {
@@ -537,13 +547,17 @@ export class MatchEngine {
           if (fresh(o.z)) yield this.derivedLink(x, o);
         }
         for (const d of this.throughTwins(x, bestCache)) {
-          const key = x < d.z ? `${x}:${d.z}` : `${d.z}:${x}`;
-          if (derivedSeen.has(key) || (!everything && seen.has(key))) continue;
-          derivedSeen.add(key);
-          if (!everything) seen.add(key);
+          if (derivedSeen.has(x, d.z) || (!everything && seen.has(x, d.z))) continue;
+          derivedSeen.add(x, d.z);
+          if (!everything) seen.add(x, d.z);
           yield this.derivedLink(x, d);
         }
-        if (everything) bestCache.delete(x);
+        if (everything) {
+          derivedSeen.release(x);
+          bestCache.delete(x);
+          // Best matches of markets behind x are asked again only by their neighbours' twins: kept while recent.
+          if (bestCache.size >= BEST_MEMO) bestCache.clear();
+        }
       }
     } finally {
       this.resetCaches();
