@@ -306,12 +306,14 @@ export class MatchEngine {
    * dates between undated and dated markets of one subject (crossDateProbes: lookups in the index both ways, so the
    * relation stays symmetric and an incremental relink sees what a full one does).
    */
-  private candidateCache = new Map<number, ReadonlySet<number>>();
+  private candidateCache = new Map<number, readonly number[]>();
 
-  private candidates(id: number): ReadonlySet<number> {
+  private candidates(id: number): readonly number[] {
     const known = this.candidateCache.get(id);
     if (known) return known;
-    const out = this.blockCandidates(id);
+    // Kept as an array (in the set's order): a cached set of a few hundred ids outlives the young generation and
+    // is old garbage once dropped, several KiB of it per market in a full walk, which the heap grew by.
+    const out = [...this.blockCandidates(id)];
     // A walk asks for a market's candidates several times (its best match, its links, its twins' alignment); a full
     // walk keeps the recent ones only (it visits in id order), a relink its whole neighbourhood.
     if (this.candidateCache.size >= 16_384) this.candidateCache.clear();
@@ -636,7 +638,7 @@ export class MatchEngine {
   private *alignedOptions(
     x: number,
     bestCache: Map<number, Map<ExchangeId, number>>,
-    candidates: ReadonlySet<number>,
+    candidates: readonly number[],
   ): Generator<Derived> {
     const fx = this.features[x] as MatchFeatures;
     if (fx.group === null || !this.multiPair) return;
@@ -707,7 +709,7 @@ export class MatchEngine {
   private openExchanges(
     x: number,
     bestCache: Map<number, Map<ExchangeId, number>>,
-    candidates: ReadonlySet<number>,
+    candidates: readonly number[],
   ): Set<ExchangeId> {
     const fx = this.features[x] as MatchFeatures;
     const own = fx.exchange;
