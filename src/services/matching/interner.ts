@@ -70,7 +70,8 @@ function exact(_key: string, v: unknown): unknown {
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
-  // Both lists hold interned strings: identity is equality.
+  // Strings are compared by identity: two equal lists whose strings were interned apart (the string table was
+  // forgotten between them) are only left unshared.
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
