@@ -25,6 +25,8 @@ import {
   rungOf,
   windowKeys,
 } from './blocking.js';
+import { Interner } from './interner.js';
+import { PairSet } from './pair-set.js';
 
 export interface EngineLink extends PairVerdict {
   /** svc_id of one side; `direction` reads from a to b. */
@@ -54,6 +56,9 @@ class Postings {
     const p = this.map.get(key);
     if (p === undefined) this.map.set(key, id);
     else if (typeof p === 'number') this.map.set(key, [p, id]);
+    // A push onto a full array reserves 16 more slots; most lists stay short, so a short one is copied at its
+    // exact size instead (a few ids), and only a long one grows in place.
+    else if (p.length < SHORT_LIST) this.map.set(key, p.concat(id));
     else p.push(id);
   }
 
@@ -86,30 +91,19 @@ class Postings {
 const NONE: readonly number[] = [];
 
 /**
+ * Best matches a full walk keeps (each a pure function of the engine's state, so one forgotten is only recomputed):
+ * without a bound it kept one for every market behind it that a twin had asked about.
+ */
+const BEST_MEMO = 65_536;
+
+/** Posting lists up to this length are kept at their exact size (Postings.add). */
+const SHORT_LIST = 32;
+
+/**
  * A deadline ladder group of at most this many markets links every cross-venue step; a larger one (a generic word
  * shared by many dated questions) only the nearest rungs, so the pairs compared stay bounded.
  */
 const ALL_STEPS = 48;
-
-/**
- * One instance of each token string for the whole catalogue: every market's token arrays point at it instead of
- * holding their own copies (a million markets name `btc` or `election` hundreds of thousands of times).
- */
-class Interner {
-  private readonly table = new Map<string, string>();
-
-  one(s: string): string {
-    const known = this.table.get(s);
-    if (known !== undefined) return known;
-    this.table.set(s, s);
-    return s;
-  }
-
-  all(list: string[]): string[] {
-    for (let i = 0; i < list.length; i++) list[i] = this.one(list[i] as string);
-    return list;
-  }
-}
 
 export class MatchEngine {
   private readonly maxBlock: number;
@@ -287,23 +281,23 @@ export class MatchEngine {
   private readonly weight = tokenWeight;
   private readonly strings = new Interner();
 
-  /** The features with their token strings shared catalogue-wide (see Interner). */
+  /** The features with their strings, token lists and records shared catalogue-wide (see Interner). */
   private compact(f: MatchFeatures): MatchFeatures {
     const s = this.strings;
-    const tokens = s.all(f.tokens);
-    // `event` is `tokens` when the market names no option: keep one array, not two equal ones.
-    const event = f.event.length === tokens.length ? tokens : s.all(f.event);
     return {
       ...f,
-      tokens,
-      event,
-      option: s.all(f.option),
-      names: s.all(f.names),
-      entities: s.all(f.entities),
-      // Options of one event share its group id; markets of one day share its date strings.
       group: f.group === null ? null : s.one(f.group),
+      tokens: s.list(f.tokens),
+      option: s.list(f.option),
+      event: s.list(f.event),
+      names: s.list(f.names),
+      entities: s.list(f.entities),
+      threshold: s.record(f.threshold),
+      date: s.record(f.date),
       endDay: f.endDay === null ? null : s.one(f.endDay),
-      date: f.date === null ? null : { ...f.date, iso: s.one(f.date.iso) },
+      time: s.record(f.time),
+      window: s.record(f.window),
+      resolution: s.record(f.resolution) as MatchFeatures['resolution'],
     };
   }
 
@@ -312,12 +306,14 @@ export class MatchEngine {
    * dates between undated and dated markets of one subject (crossDateProbes: lookups in the index both ways, so the
    * relation stays symmetric and an incremental relink sees what a full one does).
    */
-  private candidateCache = new Map<number, ReadonlySet<number>>();
+  private candidateCache = new Map<number, readonly number[]>();
 
-  private candidates(id: number): ReadonlySet<number> {
+  private candidates(id: number): readonly number[] {
     const known = this.candidateCache.get(id);
     if (known) return known;
-    const out = this.blockCandidates(id);
+    // Kept as an array (in the set's order): a cached set of a few hundred ids outlives the young generation and
+    // is old garbage once dropped, several KiB of it per market in a full walk, which the heap grew by.
+    const out = [...this.blockCandidates(id)];
     // A walk asks for a market's candidates several times (its best match, its links, its twins' alignment); a full
     // walk keeps the recent ones only (it visits in id order), a relink its whole neighbourhood.
     if (this.candidateCache.size >= 16_384) this.candidateCache.clear();
@@ -360,12 +356,14 @@ export class MatchEngine {
     return out;
   }
 
-  /** Every rung's neighbours in one ladder group, both ways; computed once per run. */
+  /** Every rung's neighbours in one ladder group, both ways; kept for the recent groups of a walk. */
   private groupAdjacency(key: string): Map<number, number[]> {
     const cached = this.groupCache.get(key);
     if (cached) return cached;
     const members = this.ladders.get(key);
     const adjacency = new Map<number, number[]>();
+    // Bounded: a full walk meets a ladder group while at its rungs, which are near each other in id order.
+    if (this.groupCache.size >= 4_096) this.groupCache.clear();
     this.groupCache.set(key, adjacency);
     if (members.length < 2 || members.length > this.maxBlock) {
       if (members.length > this.maxBlock) this.skippedBlocks++;
@@ -489,9 +487,9 @@ export class MatchEngine {
     extra: readonly number[] = [],
     bestCache = new Map<number, Map<ExchangeId, number>>(),
   ): Generator<EngineLink> {
-    const seen = new Set<string>();
+    const seen = new PairSet();
     // Links derived through twins are found from either end (see throughTwins): each is emitted once.
-    const derivedSeen = new Set<string>();
+    const derivedSeen = new PairSet();
     const scopeSet = everything ? null : new Set(ids);
     let onlyInto: Set<number> | null = null;
     const linkOf = (x: number, y: number, v: PairVerdict): EngineLink => {
@@ -509,9 +507,7 @@ export class MatchEngine {
         }
         if (onlyInto !== null) {
           for (const d of this.throughTwins(x, bestCache)) {
-            const key = x < d.z ? `${x}:${d.z}` : `${d.z}:${x}`;
-            if (!onlyInto.has(d.z) || seen.has(key)) continue;
-            seen.add(key);
+            if (!onlyInto.has(d.z) || !seen.add(x, d.z)) continue;
             yield this.derivedLink(x, d);
           }
           continue;
@@ -529,10 +525,7 @@ export class MatchEngine {
             done.add(y);
             return true;
           }
-          const key = x < y ? `${x}:${y}` : `${y}:${x}`;
-          if (seen.has(key)) return false;
-          seen.add(key);
-          return true;
+          return seen.add(x, y);
         };
         const candidates = this.candidates(x);
         for (const y of candidates) {
@@ -556,13 +549,17 @@ export class MatchEngine {
           if (fresh(o.z)) yield this.derivedLink(x, o);
         }
         for (const d of this.throughTwins(x, bestCache)) {
-          const key = x < d.z ? `${x}:${d.z}` : `${d.z}:${x}`;
-          if (derivedSeen.has(key) || (!everything && seen.has(key))) continue;
-          derivedSeen.add(key);
-          if (!everything) seen.add(key);
+          if (derivedSeen.has(x, d.z) || (!everything && seen.has(x, d.z))) continue;
+          derivedSeen.add(x, d.z);
+          if (!everything) seen.add(x, d.z);
           yield this.derivedLink(x, d);
         }
-        if (everything) bestCache.delete(x);
+        if (everything) {
+          derivedSeen.release(x);
+          bestCache.delete(x);
+          // Best matches of markets behind x are asked again only by their neighbours' twins: kept while recent.
+          if (bestCache.size >= BEST_MEMO) bestCache.clear();
+        }
       }
     } finally {
       this.resetCaches();
@@ -641,7 +638,7 @@ export class MatchEngine {
   private *alignedOptions(
     x: number,
     bestCache: Map<number, Map<ExchangeId, number>>,
-    candidates: ReadonlySet<number>,
+    candidates: readonly number[],
   ): Generator<Derived> {
     const fx = this.features[x] as MatchFeatures;
     if (fx.group === null || !this.multiPair) return;
@@ -712,7 +709,7 @@ export class MatchEngine {
   private openExchanges(
     x: number,
     bestCache: Map<number, Map<ExchangeId, number>>,
-    candidates: ReadonlySet<number>,
+    candidates: readonly number[],
   ): Set<ExchangeId> {
     const fx = this.features[x] as MatchFeatures;
     const own = fx.exchange;
