@@ -131,7 +131,7 @@ export class MarketsRepo {
     let written = 0;
     for (let i = 0; i < markets.length; i += UPSERT_CHUNK) {
       const rows = markets.slice(i, i + UPSERT_CHUNK).map((m) => this.toRow(m, syncedAt));
-      const chunk = await this.db.transaction().execute(async (trx) => {
+      const chunk = await this.inTransaction(async (trx) => {
         const result = await trx
           .insertInto('markets')
           .values(rows)
@@ -555,14 +555,20 @@ export class MarketsRepo {
    * with a bitmap scan of a GIN index. Called where the density of the walk so far has said the matches are sparse:
    * the planner, overestimating how many rows match (6,427 rows estimated for 1,248 found, `november` among 96,244
    * active markets), preferred an index-only walk over every active row of `markets_question_walk_idx` (143 ms) to
-   * the bitmap (31 ms from a cold cache, 2 ms warm).
+   * the bitmap (31 ms from a cold cache, 2 ms warm). Inside a caller's transaction the settings would last until it
+   * ends; only an archive import makes a repository over one, and it does not search.
    */
   private pgGinOnly<T>(query: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.inTransaction(async (trx) => {
       await sql`select set_config('enable_indexscan', 'off', true),
         set_config('enable_indexonlyscan', 'off', true)`.execute(trx);
       return query(trx);
     });
+  }
+
+  /** Runs `work` in a transaction: its own, or the one this repository was made over (an archive import's). */
+  private inTransaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
   }
 
   /** PostgreSQL: the documents of `seqs`, in seq order. */
