@@ -614,14 +614,9 @@ export class MarketsRepo {
   /** Matches of the words beyond the exact ones, counted up to `cap + 1`. */
   private async searchCount(f: PreparedFilter, exclude: readonly number[], cap: number): Promise<number> {
     if (this.dialect === 'postgres') {
-      // Active rows: one GIN count over the active share's own index (migration 0026). Other statuses have no
-      // index of their own, and a count over every status's `tsv_all` fetched heap rows to check `status`
-      // (measured 2.5 times the database CPU of the tiers' count at 880,000 markets): tier 1 found the way its
-      // pages are (a walk from the start, stopping past the cap), then tier 2, selective and estimated.
-      if (f.status === 'active') return this.pgSearchCount(f, exclude, cap);
-      const n = (await this.pgQuestionRows(f, 0, exclude, cap + 1, false)).length;
-      if (n > cap) return n;
-      return n + (await this.countUpTo(this.pgRows(f, exclude).where(this.pgDescriptionMatch(f)), cap - n));
+      // One GIN count over the status's own index (migrations 0026 and 0028): its bitmap holds that status's rows
+      // alone, so no heap row of another status is read to be thrown away.
+      return this.pgSearchCount(f, exclude, cap);
     }
     const excluded = exclude.length > 0 ? sql`and f.rowid not in (${sql.join(exclude)})` : sql``;
     const needsRows = f.minVolume !== null || f.minLiquidity !== null;
@@ -636,8 +631,8 @@ export class MarketsRepo {
   /**
    * PostgreSQL: the tiers past the exact matches together are every word somewhere across question and description
    * (`tsv_all`), so one GIN condition counts them all: no walk (a common word's question tier walked tens of
-   * thousands of rows to find cap + 1), and for active rows a partial index (migration 0026) whose matches need no
-   * heap row to check `status`. The exact matches are left out by counting which of them match too (a handful of
+   * thousands of rows to find cap + 1), over the status's partial index (migrations 0026 and 0028) whose matches
+   * need no heap row to check `status`. The exact matches are left out by counting which of them match too (a handful of
    * rows) rather than by `seq` in the count, which would fetch every counted row's heap tuple.
    */
   private async pgSearchCount(f: PreparedFilter, exclude: readonly number[], cap: number): Promise<number> {

@@ -18,6 +18,7 @@ import * as recordedTrades from './0018-recorded-trades.js';
 import * as activeSearch from './0024-active-search.js';
 import * as activeCount from './0026-active-count.js';
 import * as catalogueVersion from './0027-catalogue-version.js';
+import * as statusSearch from './0028-status-search.js';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -38,4 +39,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0024-active-search': activeSearch,
   '0026-active-count': activeCount,
   '0027-catalogue-version': catalogueVersion,
+  '0028-status-search': statusSearch,
 };
