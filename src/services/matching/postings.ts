@@ -4,9 +4,9 @@
 // Here a key is known by two 32-bit hashes of its characters, kept in typed arrays (open addressing, linear probing):
 // 12 bytes a slot, and the key strings a caller builds to look up are young garbage only.
 //
-// Two different keys meeting on both hashes (a 64-bit collision: about 3 in 10 million at the 3.5 million keys of
-// the largest table at a million markets) would share one list: their markets would be compared with each other,
-// which comparePair decides as it decides any candidate pair. No pair is ever missed by it.
+// Two different keys meeting on both hashes (a 64-bit collision: a chance of about 1 in 10 million at the 1.7
+// million keys of the largest table, the index, at a million markets) would share one list: their markets would be
+// compared with each other, which comparePair decides as it decides any candidate pair. No pair is ever missed by it.
 //
 // The lists are kept in typed arrays too (IdPool): a JS array costs 8 bytes an id and 48 a list on this 64-bit
 // Node, the pool 4 bytes an id (in blocks of a power of two) and 12 a list.
