@@ -152,6 +152,29 @@ function parse(text: string, reference: Date | null): Parsed {
   return { dates: d.dates, times: t.times, place: p.place, rest: p.rest };
 }
 
+/**
+ * tokensOf of one word, remembered: names are read a word at a time, and each call ran the whole lexicon's phrase
+ * expression over a word the catalogue spells thousands of times (a team, a city, a month). Bounded: forgotten
+ * when full, so it costs a fixed amount whatever the catalogue holds, and when the lexicon changes (loadLexicon);
+ * the lists are only read.
+ */
+const wordMemo = new Map<string, readonly string[]>();
+const WORD_MEMO = 1 << 16;
+let wordMemoLexicon = '';
+
+function wordTokens(word: string): readonly string[] {
+  if (wordMemoLexicon !== lexiconVersion()) {
+    wordMemo.clear();
+    wordMemoLexicon = lexiconVersion();
+  }
+  const known = wordMemo.get(word);
+  if (known !== undefined) return known;
+  const tokens = tokensOf(word);
+  if (wordMemo.size >= WORD_MEMO) wordMemo.clear();
+  wordMemo.set(word, tokens);
+  return tokens;
+}
+
 const NAME_JOINERS: ReadonlySet<string> = new Set(['and', 'of', 'de', 'del', '&']);
 
 /**
@@ -176,7 +199,7 @@ function properTokens(text: string): Set<string> {
       continue;
     }
     run.push(w);
-    for (const t of tokensOf(w)) out.add(t);
+    for (const t of wordTokens(w)) out.add(t);
   }
   flush();
   return out;
