@@ -5,7 +5,10 @@
 // and a sync pass consume them: neither the input (its worlds are made one at a time, catalogueOf) nor the
 // output is held, only the engine's own state. Then three incremental batches of 1,000 changed markets (spread
 // over the catalogue, each closing a day later, as a venue moving its strikes does): upsert and relink their
-// neighbourhood (linkAround), as a sync pass does, timed each.
+// neighbourhood (linkAround), as a sync pass does, timed each. The npm script runs it under a 1,152 MiB heap limit,
+// the size docs/operations.md gives a matcher's process at a million markets (about 1,000 bytes a market): with V8's
+// default limit the peak says how much garbage V8 lets pile up, not what the engine needs. A larger
+// MATCHING_BENCH_MARKETS needs its own `node --max-old-space-size=…`.
 import { MatchEngine } from '../src/services/matching/match-engine.js';
 import { catalogueOf, type SyntheticMarket } from './matching/synthetic.js';
 
