@@ -16,6 +16,7 @@ import { tierOf } from '../../domain/matching/confidence.js';
 import { extractFeatures, type MatchFeatures, type MatchInput } from '../../domain/matching/features.js';
 import { optionForm } from '../../domain/matching/options.js';
 import { resolutionCheck } from '../../domain/matching/resolution.js';
+import { BestIndex, NO_BEST } from './best-index.js';
 import {
   blockKeys,
   coarseDatePart,
@@ -105,6 +106,12 @@ const SHORT_LIST = 32;
  */
 const ALL_STEPS = 48;
 
+/**
+ * Changes recorded for the next relink at most (see MatchEngine.journal): past this many (a catalogue loaded in
+ * bulk) the record is dropped with every stored best match, and the next relink reads its whole neighbourhood.
+ */
+const JOURNAL_MAX = 50_000;
+
 export class MatchEngine {
   private readonly maxBlock: number;
   private readonly features: Array<MatchFeatures | undefined> = [];
@@ -121,6 +128,16 @@ export class MatchEngine {
   private readonly coarseParts = new Map<string, number>();
 
   private readonly multiPair: boolean;
+
+  /** Best matches as last computed, kept between relinks (see BestIndex). */
+  private readonly bestIndex = new BestIndex();
+  /** Whether best() may answer from bestIndex (within a relink, once it is up to date; see linkAround). */
+  private storedBests = false;
+  /**
+   * Every id changed since the stored best matches were computed, with its features before (null: it is new), so a
+   * relink can tell what the changes moved; null once too many went by (JOURNAL_MAX).
+   */
+  private journal: Map<number, MatchFeatures | null> | null = new Map();
 
   constructor(options: MatchEngineOptions = {}) {
     this.maxBlock = options.maxBlock ?? 2_000;
@@ -214,6 +231,10 @@ export class MatchEngine {
     const all: number[] = [];
     for (let id = 0; id < this.features.length; id++) if (this.features[id]) all.push(id);
     this.resetCaches();
+    // The walk computes every market's best match afresh: the stored ones start over with it.
+    this.bestIndex.clear();
+    this.bestIndex.reserve(this.features.length);
+    this.journal = new Map();
     yield* this.walk(all, true);
   }
 
@@ -225,22 +246,23 @@ export class MatchEngine {
     // One set of caches for the whole relink: the scope, the far ends and the walk read the same candidates,
     // verdicts and best matches (each a pure function of the engine's state, which does not change meanwhile).
     this.resetCaches();
+    this.bestIndex.reserve(this.features.length);
     const bestCache = new Map<number, Map<ExchangeId, number>>();
+    const journal = this.journal;
     const scope = new Set<number>();
     for (const svcId of changed) {
       const id = this.ids.get(svcId);
       if (id === undefined) continue;
-      scope.add(id);
-      for (const c of this.candidates(id)) scope.add(c);
-      const f = this.features[id] as MatchFeatures;
-      for (const key of groupKeys(f)) {
-        const members = this.ladders.get(key);
-        if (members.length <= this.maxBlock) for (const m of members) scope.add(m);
-      }
-      // Its event's other options: their option-pass links read which of them have twins (alignedOptions).
-      const siblings = f.group === null ? NONE : this.members.get(f.group);
-      if (siblings.length <= this.maxBlock) for (const m of siblings) scope.add(m);
+      // A market the engine saw change reaches only what the change can move (narrowScope); one it did not (a
+      // stored link set older than the engine) its whole neighbourhood.
+      if (journal?.has(id)) continue;
+      this.addNeighbourhood(id, scope);
     }
+    if (journal) this.narrowScope(journal, scope, bestCache);
+    this.journal = new Map();
+    // Every stored best now holds for the engine as it is (narrowScope moved those the changes moved): the walk
+    // reads them instead of reading every candidate of every neighbour again.
+    this.storedBests = true;
     const ids = [...scope];
     const extra = this.multiPair ? this.farEnds(scope, bestCache) : [];
     return {
@@ -249,8 +271,226 @@ export class MatchEngine {
     };
   }
 
+  /** A market, its candidates, its ladder groups and its event's other options. */
+  private addNeighbourhood(id: number, scope: Set<number>): void {
+    scope.add(id);
+    for (const c of this.candidates(id)) scope.add(c);
+    const f = this.features[id] as MatchFeatures;
+    for (const key of groupKeys(f)) {
+      const members = this.ladders.get(key);
+      if (members.length <= this.maxBlock) for (const m of members) scope.add(m);
+    }
+    // Its event's other options: their option-pass links read which of them have twins (alignedOptions).
+    const siblings = f.group === null ? NONE : this.members.get(f.group);
+    if (siblings.length <= this.maxBlock) for (const m of siblings) scope.add(m);
+  }
+
+  /** Notes a change of `id` for the next relink (its features before the first change since then). */
+  private record(id: number, before: MatchFeatures | null): void {
+    const journal = this.journal;
+    if (journal === null || journal.has(id)) return;
+    if (journal.size >= JOURNAL_MAX) {
+      this.journal = null;
+      this.bestIndex.clear();
+      return;
+    }
+    journal.set(id, before);
+  }
+
+  /**
+   * Adds to `scope` every market a link of which the recorded changes can have changed, so the relink need not
+   * read every candidate of every changed market again. A link of two unchanged markets depends on the changed
+   * ones only through
+   *  - a best match (same_market is kept one-to-one): a neighbour's best on a changed market's exchange is the
+   *    better of its stored best and the changed markets, unless its stored best is one of them (recomputed);
+   *  - a ladder group or event holding a changed market (every member is in scope);
+   *  - twins (event alignment, derived links): whoever's twins may differ is in scope with its event;
+   *  - which exchanges a neighbour's candidates are on (openExchanges): a neighbour with options and no best
+   *    match on that exchange is in scope;
+   *  - a block reaching its size limit (blockCandidates skips it): its members are in scope, with their twins.
+   */
+  private narrowScope(
+    journal: ReadonlyMap<number, MatchFeatures | null>,
+    scope: Set<number>,
+    bestCache: Map<number, Map<ExchangeId, number>>,
+  ): void {
+    // How much each key's list grew or shrank: a list over the limit now or before is skipped then (blockCandidates,
+    // groupAdjacency), so one that crossed it changed every pair of its members.
+    const grown = {
+      index: new Map<string, number>(),
+      probe: new Map<string, number>(),
+      group: new Map<string, number>(),
+    };
+    const grow = (map: Map<string, number>, key: string, by: number) =>
+      map.set(key, (map.get(key) ?? 0) + by);
+    for (const [m, before] of journal) {
+      for (const [f, by] of [
+        [before, -1],
+        [this.features[m], 1],
+      ] as const) {
+        if (!f) continue;
+        const keys = blockKeys(f);
+        for (const k of keys.index) grow(grown.index, k, by);
+        for (const k of keys.probe) grow(grown.probe, k, by);
+        for (const k of groupKeys(f)) grow(grown.group, `L${k}`, by);
+        if (f.group !== null) grow(grown.group, `E${f.group}`, by);
+      }
+    }
+    const over = (length: number, by: number) => ({
+      now: length > this.maxBlock,
+      before: length - by > this.maxBlock,
+    });
+    const addAll = (list: readonly number[], key: string) => {
+      const o = over(list.length, grown.group.get(key) ?? 0);
+      if (!o.now || !o.before) for (const m of list) scope.add(m);
+    };
+    const full = new Set<number>();
+    for (const [map, lists] of [
+      [grown.index, (k: string) => this.index.get(k)],
+      [grown.probe, (k: string) => this.probes.get(k)],
+    ] as const) {
+      for (const [k, by] of map) {
+        const o = over(lists(k).length, by);
+        if (o.now === o.before) continue;
+        for (const y of [...this.index.get(k), ...this.probes.get(k)]) if (!journal.has(y)) full.add(y);
+      }
+    }
+    const twinish = new Set<number>();
+    // Each unchanged neighbour of a changed market, with the changed markets it was (before) or is a candidate of.
+    const touched = new Map<number, Array<{ m: number; before: boolean }>>();
+    const touch = (y: number, m: number, before: boolean) => {
+      if (journal.has(y)) return;
+      const marks = touched.get(y);
+      if (marks) marks.push({ m, before });
+      else touched.set(y, [{ m, before }]);
+    };
+    for (const [m, before] of journal) {
+      const now = this.features[m];
+      // Read before best(m) below writes m's row over them.
+      if (before !== null && this.bestIndex.has(m)) for (const t of this.bestIndex.targets(m)) twinish.add(t);
+      if (now) {
+        scope.add(m);
+        twinish.add(m);
+        for (const t of this.best(m, bestCache).values()) twinish.add(t);
+      } else {
+        this.bestIndex.forget(m);
+      }
+      for (const f of [before, now]) {
+        if (!f) continue;
+        for (const key of groupKeys(f)) addAll(this.ladders.get(key), `L${key}`);
+        if (f.group !== null) addAll(this.members.get(f.group), `E${f.group}`);
+      }
+      if (before !== null) for (const y of this.blockCandidates(m, before)) touch(y, m, true);
+      if (now) for (const y of this.candidates(m)) touch(y, m, false);
+    }
+    // Members of a block at its size limit may have gained or lost any candidate: their links and twins are read.
+    for (const y of full) {
+      if (this.bestIndex.has(y)) for (const t of this.bestIndex.targets(y)) twinish.add(t);
+      scope.add(y);
+      twinish.add(y);
+      for (const t of this.best(y, bestCache).values()) twinish.add(t);
+    }
+    for (const [y, marks] of touched) {
+      if (full.has(y)) continue;
+      const fy = this.features[y] as MatchFeatures;
+      const exchanges = new Set<ExchangeId>();
+      for (const { m, before } of marks) {
+        const f = before ? journal.get(m) : this.features[m];
+        if (f) exchanges.add(f.exchange);
+      }
+      const known = this.bestIndex.has(y);
+      // Every old best first: best(y) below writes y's row.
+      const was = new Map<ExchangeId, number>();
+      for (const ex of exchanges)
+        was.set(ex, known ? this.bestIndex.get(y, ex) : this.bestBefore(y, ex, marks, journal));
+      let moved = false;
+      let gap = false;
+      for (const ex of exchanges) {
+        const old = was.get(ex) as number;
+        const now =
+          known && (old === NO_BEST || !journal.has(old))
+            ? this.bestAmong(y, ex, [
+                ...(old === NO_BEST ? [] : [old]),
+                ...marks.filter((k) => !k.before && this.features[k.m]?.exchange === ex).map((k) => k.m),
+              ])
+            : (this.best(y, bestCache).get(ex) ?? NO_BEST);
+        if (known) this.bestIndex.set(y, ex, now);
+        if (old !== now) {
+          moved = true;
+          if (old !== NO_BEST) twinish.add(old);
+          if (now !== NO_BEST) twinish.add(now);
+        }
+        // Its twin there may be a changed market, whose own best moved.
+        if ((old !== NO_BEST && journal.has(old)) || (now !== NO_BEST && journal.has(now))) twinish.add(y);
+        if (old === NO_BEST || now === NO_BEST) gap = true;
+      }
+      if (moved) twinish.add(y);
+      // With no best on that exchange, whether it has a candidate there (its open exchanges) may have changed.
+      if (gap && fy.group !== null && fy.unread !== true) scope.add(y);
+    }
+    for (const t of twinish) {
+      const ft = this.features[t];
+      if (!ft) continue;
+      scope.add(t);
+      if (ft.group !== null) addAll(this.members.get(ft.group), `E${ft.group}`);
+    }
+  }
+
+  /** The best same_market match of y on `ex` among `among` (as best() ranks them). */
+  private bestAmong(y: number, ex: ExchangeId, among: readonly number[]): number {
+    let pick = NO_BEST;
+    let confidence = -1;
+    let svc = '';
+    for (const c of among) {
+      const fc = this.features[c] as MatchFeatures;
+      if (fc.exchange !== ex) continue;
+      const v = this.verdict(y, c);
+      if (v?.relation !== 'same_market') continue;
+      if (pick === NO_BEST || v.confidence > confidence || (v.confidence === confidence && fc.svcId < svc)) {
+        pick = c;
+        confidence = v.confidence;
+        svc = fc.svcId;
+      }
+    }
+    return pick;
+  }
+
+  /**
+   * y's best on `ex` before the recorded changes, when it was not stored: its unchanged candidates as they are, and
+   * the changed markets it was a candidate of with their features then.
+   */
+  private bestBefore(
+    y: number,
+    ex: ExchangeId,
+    marks: ReadonlyArray<{ m: number; before: boolean }>,
+    journal: ReadonlyMap<number, MatchFeatures | null>,
+  ): number {
+    const fy = this.features[y] as MatchFeatures;
+    let pick = NO_BEST;
+    let confidence = -1;
+    let svc = '';
+    const consider = (c: number, fc: MatchFeatures, v: PairVerdict | null) => {
+      if (fc.exchange !== ex || v?.relation !== 'same_market') return;
+      if (pick === NO_BEST || v.confidence > confidence || (v.confidence === confidence && fc.svcId < svc)) {
+        pick = c;
+        confidence = v.confidence;
+        svc = fc.svcId;
+      }
+    };
+    for (const c of this.candidates(y)) {
+      if (!journal.has(c)) consider(c, this.features[c] as MatchFeatures, this.verdict(y, c));
+    }
+    for (const { m, before } of marks) {
+      const fm = journal.get(m);
+      if (!before || !fm) continue;
+      consider(m, fm, m < y ? comparePair(fm, fy, this.weight) : comparePair(fy, fm, this.weight));
+    }
+    return pick;
+  }
+
   private attach(id: number, f: MatchFeatures): void {
     this.candidateCache.clear();
+    this.record(id, null);
     this.features[id] = f;
     const keys = blockKeys(f);
     for (const k of keys.index) this.index.add(k, id);
@@ -265,6 +505,7 @@ export class MatchEngine {
     const f = this.features[id];
     if (!f) return;
     this.candidateCache.clear();
+    this.record(id, f);
     const keys = blockKeys(f);
     for (const k of keys.index) this.index.remove(k, id);
     for (const k of keys.probe) this.probes.remove(k, id);
@@ -321,8 +562,8 @@ export class MatchEngine {
     return out;
   }
 
-  private blockCandidates(id: number): Set<number> {
-    const f = this.features[id] as MatchFeatures;
+  /** `f` may be the features the market had before a change (what its candidates were, see narrowScope). */
+  private blockCandidates(id: number, f = this.features[id] as MatchFeatures): Set<number> {
     const out = new Set<number>();
     const keys = blockKeys(f);
     const visit = (list: readonly number[]) => {
@@ -458,6 +699,11 @@ export class MatchEngine {
   private best(x: number, cache: Map<number, Map<ExchangeId, number>>): Map<ExchangeId, number> {
     const known = cache.get(x);
     if (known) return known;
+    if (this.storedBests && this.bestIndex.has(x)) {
+      const stored = this.bestIndex.row(x);
+      cache.set(x, stored);
+      return stored;
+    }
     const out = new Map<ExchangeId, { id: number; confidence: number; svc: string }>();
     for (const y of this.candidates(x)) {
       const v = this.verdict(x, y);
@@ -474,6 +720,7 @@ export class MatchEngine {
     }
     const result = new Map([...out].map(([ex, b]) => [ex, b.id]));
     cache.set(x, result);
+    this.bestIndex.setRow(x, result);
     return result;
   }
 
@@ -568,6 +815,7 @@ export class MatchEngine {
 
   /** Forgets every per-walk cache (a walk starts and ends with none). */
   private resetCaches(): void {
+    this.storedBests = false;
     this.memoOnly = null;
     this.verdicts = new Map();
     this.groupCache = new Map();
