@@ -358,6 +358,7 @@ export class MatchEngine {
     const twinish = new Set<number>();
     // Each unchanged neighbour of a changed market, with the changed markets it was (before) or is a candidate of.
     const touched = new Map<number, Array<{ m: number; before: boolean }>>();
+    const gaps: Array<{ y: number; ex: ExchangeId }> = [];
     const touch = (y: number, m: number, before: boolean) => {
       if (journal.has(y)) return;
       const marks = touched.get(y);
@@ -404,7 +405,6 @@ export class MatchEngine {
       for (const ex of exchanges)
         was.set(ex, known ? this.bestIndex.get(y, ex) : this.bestBefore(y, ex, marks, journal));
       let moved = false;
-      let gap = false;
       for (const ex of exchanges) {
         const old = was.get(ex) as number;
         const now =
@@ -422,11 +422,19 @@ export class MatchEngine {
         }
         // Its twin there may be a changed market, whose own best moved.
         if ((old !== NO_BEST && journal.has(old)) || (now !== NO_BEST && journal.has(now))) twinish.add(y);
-        if (old === NO_BEST || now === NO_BEST) gap = true;
+        if ((old === NO_BEST || now === NO_BEST) && fy.group !== null && fy.unread !== true)
+          gaps.push({ y, ex });
       }
       if (moved) twinish.add(y);
-      // With no best on that exchange, whether it has a candidate there (its open exchanges) may have changed.
-      if (gap && fy.group !== null && fy.unread !== true) scope.add(y);
+    }
+    // Every stored best now holds (alignmentOf below reads them).
+    this.storedBests = true;
+    // With no best on that exchange, whether y has a candidate there (its open exchanges) may have changed, which
+    // only an event aligned with y's on that exchange reads (alignedOptions, both ends). An event whose alignment
+    // may have changed has a member whose twins may differ: it is in scope whole below.
+    for (const { y, ex } of gaps) {
+      if (this.alignmentOf((this.features[y] as MatchFeatures).group as string, bestCache).has(ex))
+        scope.add(y);
     }
     for (const t of twinish) {
       const ft = this.features[t];
