@@ -303,11 +303,14 @@ export class MatchEngine {
    * ones only through
    *  - a best match (same_market is kept one-to-one): a neighbour's best on a changed market's exchange is the
    *    better of its stored best and the changed markets, unless its stored best is one of them (recomputed);
-   *  - a ladder group or event holding a changed market (every member is in scope);
-   *  - twins (event alignment, derived links): whoever's twins may differ is in scope with its event;
-   *  - which exchanges a neighbour's candidates are on (openExchanges): a neighbour with options and no best
-   *    match on that exchange is in scope;
-   *  - a block reaching its size limit (blockCandidates skips it): its members are in scope, with their twins.
+   *    a neighbour whose best moved is in scope;
+   *  - twins: a derived link through a changed market ends at its twin (in scope); an event whose member's twins
+   *    differ may be aligned otherwise (alignmentOf), and an aligned event reads its members' features (option
+   *    forms): such an event is in scope whole;
+   *  - ladder adjacency: the rungs whose nearest rungs differ before and after the change are in scope;
+   *  - which exchanges a neighbour's candidates are on (openExchanges), read only on an exchange its event is
+   *    aligned on;
+   *  - a block crossing its size limit (blockCandidates skips it): its members are in scope, with their twins.
    */
   private narrowScope(
     journal: ReadonlyMap<number, MatchFeatures | null>,
@@ -319,10 +322,11 @@ export class MatchEngine {
     const grown = {
       index: new Map<string, number>(),
       probe: new Map<string, number>(),
-      group: new Map<string, number>(),
+      event: new Map<string, number>(),
     };
     const grow = (map: Map<string, number>, key: string, by: number) =>
       map.set(key, (map.get(key) ?? 0) + by);
+    const ladderKeysTouched = new Set<string>();
     for (const [m, before] of journal) {
       for (const [f, by] of [
         [before, -1],
@@ -332,18 +336,14 @@ export class MatchEngine {
         const keys = blockKeys(f);
         for (const k of keys.index) grow(grown.index, k, by);
         for (const k of keys.probe) grow(grown.probe, k, by);
-        for (const k of groupKeys(f)) grow(grown.group, `L${k}`, by);
-        if (f.group !== null) grow(grown.group, `E${f.group}`, by);
+        for (const k of groupKeys(f)) ladderKeysTouched.add(k);
+        if (f.group !== null) grow(grown.event, f.group, by);
       }
     }
     const over = (length: number, by: number) => ({
       now: length > this.maxBlock,
       before: length - by > this.maxBlock,
     });
-    const addAll = (list: readonly number[], key: string) => {
-      const o = over(list.length, grown.group.get(key) ?? 0);
-      if (!o.now || !o.before) for (const m of list) scope.add(m);
-    };
     const full = new Set<number>();
     for (const [map, lists] of [
       [grown.index, (k: string) => this.index.get(k)],
@@ -355,7 +355,38 @@ export class MatchEngine {
         for (const y of [...this.index.get(k), ...this.probes.get(k)]) if (!journal.has(y)) full.add(y);
       }
     }
-    const twinish = new Set<number>();
+    // Ladder groups: the pairs of unchanged rungs adjacent before or after, not both.
+    const featuresBefore = (id: number) =>
+      (journal.has(id) ? journal.get(id) : this.features[id]) as MatchFeatures;
+    for (const key of ladderKeysTouched) {
+      const now = this.ladders.get(key);
+      const then = now.filter((id) => !journal.has(id));
+      for (const [id, f] of journal) if (f !== null && groupKeys(f).includes(key)) then.push(id);
+      const after = this.adjacencyOf(key, now, (id) => this.features[id] as MatchFeatures, false);
+      const prior = this.adjacencyOf(key, then, featuresBefore, false);
+      for (const [one, other] of [
+        [after, prior],
+        [prior, after],
+      ] as const) {
+        for (const [x, list] of one) {
+          if (journal.has(x)) continue;
+          const theirs = new Set(other.get(x) ?? NONE);
+          for (const y of list) {
+            if (journal.has(y) || theirs.has(y)) continue;
+            scope.add(x);
+            scope.add(y);
+          }
+        }
+      }
+    }
+    // Rows as they were before this relink writes them (a row never read here is unchanged).
+    const rowsBefore = new Map<number, Map<ExchangeId, number> | null>();
+    const snap = (id: number) => {
+      if (!rowsBefore.has(id)) rowsBefore.set(id, this.bestIndex.has(id) ? this.bestIndex.row(id) : null);
+    };
+    // Markets whose row may have changed, and the markets their rows point at: the only ones whose twins may differ.
+    const rowChanged = new Set<number>();
+    const pointed = new Set<number>();
     // Each unchanged neighbour of a changed market, with the changed markets it was (before) or is a candidate of.
     const touched = new Map<number, Array<{ m: number; before: boolean }>>();
     const gaps: Array<{ y: number; ex: ExchangeId }> = [];
@@ -367,29 +398,25 @@ export class MatchEngine {
     };
     for (const [m, before] of journal) {
       const now = this.features[m];
-      // Read before best(m) below writes m's row over them.
-      if (before !== null && this.bestIndex.has(m)) for (const t of this.bestIndex.targets(m)) twinish.add(t);
+      snap(m);
+      rowChanged.add(m);
+      if (before !== null && this.bestIndex.has(m)) for (const t of this.bestIndex.targets(m)) pointed.add(t);
       if (now) {
         scope.add(m);
-        twinish.add(m);
-        for (const t of this.best(m, bestCache).values()) twinish.add(t);
+        for (const t of this.best(m, bestCache).values()) pointed.add(t);
       } else {
         this.bestIndex.forget(m);
-      }
-      for (const f of [before, now]) {
-        if (!f) continue;
-        for (const key of groupKeys(f)) addAll(this.ladders.get(key), `L${key}`);
-        if (f.group !== null) addAll(this.members.get(f.group), `E${f.group}`);
       }
       if (before !== null) for (const y of this.blockCandidates(m, before)) touch(y, m, true);
       if (now) for (const y of this.candidates(m)) touch(y, m, false);
     }
-    // Members of a block at its size limit may have gained or lost any candidate: their links and twins are read.
+    // Members of a block crossing its size limit may have gained or lost any candidate: their links are read.
     for (const y of full) {
-      if (this.bestIndex.has(y)) for (const t of this.bestIndex.targets(y)) twinish.add(t);
+      snap(y);
+      rowChanged.add(y);
+      if (this.bestIndex.has(y)) for (const t of this.bestIndex.targets(y)) pointed.add(t);
       scope.add(y);
-      twinish.add(y);
-      for (const t of this.best(y, bestCache).values()) twinish.add(t);
+      for (const t of this.best(y, bestCache).values()) pointed.add(t);
     }
     for (const [y, marks] of touched) {
       if (full.has(y)) continue;
@@ -400,11 +427,11 @@ export class MatchEngine {
         if (f) exchanges.add(f.exchange);
       }
       const known = this.bestIndex.has(y);
+      snap(y);
       // Every old best first: best(y) below writes y's row.
       const was = new Map<ExchangeId, number>();
       for (const ex of exchanges)
         was.set(ex, known ? this.bestIndex.get(y, ex) : this.bestBefore(y, ex, marks, journal));
-      let moved = false;
       for (const ex of exchanges) {
         const old = was.get(ex) as number;
         const now =
@@ -416,31 +443,90 @@ export class MatchEngine {
             : (this.best(y, bestCache).get(ex) ?? NO_BEST);
         if (known) this.bestIndex.set(y, ex, now);
         if (old !== now) {
-          moved = true;
-          if (old !== NO_BEST) twinish.add(old);
-          if (now !== NO_BEST) twinish.add(now);
+          // Its same_market links differ.
+          scope.add(y);
+          rowChanged.add(y);
+          if (old !== NO_BEST) pointed.add(old);
+          if (now !== NO_BEST) pointed.add(now);
         }
-        // Its twin there may be a changed market, whose own best moved.
-        if ((old !== NO_BEST && journal.has(old)) || (now !== NO_BEST && journal.has(now))) twinish.add(y);
+        if ((old !== NO_BEST && journal.has(old)) || (now !== NO_BEST && journal.has(now))) rowChanged.add(y);
         if ((old === NO_BEST || now === NO_BEST) && fy.group !== null && fy.unread !== true)
           gaps.push({ y, ex });
       }
-      if (moved) twinish.add(y);
     }
-    // Every stored best now holds (alignmentOf below reads them).
+    // Every stored best now holds (twinsOf and alignmentOf below read them).
     this.storedBests = true;
+    const twinsBefore = (id: number): number[] => {
+      const row = rowsBefore.has(id)
+        ? rowsBefore.get(id)
+        : this.bestIndex.has(id)
+          ? this.bestIndex.row(id)
+          : null;
+      if (!row) return [];
+      const ex = (featuresBefore(id) ?? this.features[id])?.exchange;
+      const out: number[] = [];
+      for (const t of row.values()) {
+        const theirs = rowsBefore.has(t)
+          ? rowsBefore.get(t)
+          : this.bestIndex.has(t)
+            ? this.bestIndex.row(t)
+            : null;
+        if (ex !== undefined && theirs?.get(ex) === id) out.push(t);
+      }
+      return out;
+    };
+    const sameSet = (p: readonly number[], q: readonly number[]) =>
+      p.length === q.length && p.every((x) => q.includes(x));
+    const events = new Set<string>();
+    const twinsMoved = (id: number, known: boolean) => {
+      const now = this.features[id] ? this.twinsOf(id, bestCache) : [];
+      // A market new since the rows were written had no twins; an unknown row may have had any.
+      const then = journal.get(id) === null ? [] : known ? twinsBefore(id) : null;
+      return { now, then, moved: then === null || !sameSet(now, then) };
+    };
+    for (const id of new Set([...rowChanged, ...pointed])) {
+      // An unknown row before (never computed) counts as moved.
+      const known = rowsBefore.has(id) ? rowsBefore.get(id) !== null : this.bestIndex.has(id);
+      const t = twinsMoved(id, known);
+      const before = journal.get(id);
+      const now = this.features[id];
+      if (journal.has(id)) {
+        // A derived link through a changed market ends at its twin; its events' votes count it by its event.
+        for (const x of [...t.now, ...(t.then ?? [])]) scope.add(x);
+        const regrouped = (before?.group ?? null) !== (now?.group ?? null);
+        if (t.moved || regrouped) {
+          for (const f of [before, now]) if (f?.group != null) events.add(f.group);
+          if (regrouped)
+            for (const x of [...t.now, ...(t.then ?? [])]) {
+              const g = this.features[x]?.group;
+              if (g != null) events.add(g);
+            }
+        }
+        continue;
+      }
+      // Its derived links (through its twins) differ.
+      if (t.moved) scope.add(id);
+      if (t.moved && now?.group != null) events.add(now.group);
+    }
+    // A changed market's event, when aligned anywhere, matches options by their features.
+    for (const [m, before] of journal) {
+      for (const f of [before, this.features[m]]) {
+        if (f?.group == null || events.has(f.group)) continue;
+        const o = over(this.members.get(f.group).length, grown.event.get(f.group) ?? 0);
+        // An event crossing the limit gained or lost every sibling link (passedOn) and its alignment.
+        if (o.now !== o.before) events.add(f.group);
+        else if (!o.now && this.alignmentOf(f.group, bestCache).size > 0) events.add(f.group);
+      }
+    }
+    for (const g of events) {
+      const o = over(this.members.get(g).length, grown.event.get(g) ?? 0);
+      if (!o.now || !o.before) for (const x of this.members.get(g)) scope.add(x);
+    }
     // With no best on that exchange, whether y has a candidate there (its open exchanges) may have changed, which
-    // only an event aligned with y's on that exchange reads (alignedOptions, both ends). An event whose alignment
-    // may have changed has a member whose twins may differ: it is in scope whole below.
+    // only an event aligned with y's on that exchange reads (alignedOptions, both ends).
     for (const { y, ex } of gaps) {
       if (this.alignmentOf((this.features[y] as MatchFeatures).group as string, bestCache).has(ex))
         scope.add(y);
-    }
-    for (const t of twinish) {
-      const ft = this.features[t];
-      if (!ft) continue;
-      scope.add(t);
-      if (ft.group !== null) addAll(this.members.get(ft.group), `E${ft.group}`);
     }
   }
 
@@ -609,13 +695,26 @@ export class MatchEngine {
   private groupAdjacency(key: string): Map<number, number[]> {
     const cached = this.groupCache.get(key);
     if (cached) return cached;
-    const members = this.ladders.get(key);
-    const adjacency = new Map<number, number[]>();
     // Bounded: a full walk meets a ladder group while at its rungs, which are near each other in id order.
     if (this.groupCache.size >= 4_096) this.groupCache.clear();
+    const adjacency = this.adjacencyOf(key, this.ladders.get(key), (m) => this.features[m] as MatchFeatures);
     this.groupCache.set(key, adjacency);
+    return adjacency;
+  }
+
+  /**
+   * The rung adjacency of a ladder group of `members`, read through `featuresOf` (which may answer a market's
+   * features before a change: narrowScope compares a group before and after).
+   */
+  private adjacencyOf(
+    key: string,
+    members: readonly number[],
+    featuresOf: (id: number) => MatchFeatures,
+    counted = true,
+  ): Map<number, number[]> {
+    const adjacency = new Map<number, number[]>();
     if (members.length < 2 || members.length > this.maxBlock) {
-      if (members.length > this.maxBlock) this.skippedBlocks++;
+      if (counted && members.length > this.maxBlock) this.skippedBlocks++;
       return adjacency;
     }
     const link = (x: number, y: number) => {
@@ -625,8 +724,8 @@ export class MatchEngine {
     };
     const rungs = members.map((m) => ({
       id: m,
-      rung: rungOf(this.features[m] as MatchFeatures, key),
-      ex: (this.features[m] as MatchFeatures).exchange,
+      rung: rungOf(featuresOf(m), key),
+      ex: featuresOf(m).exchange,
     }));
     if (key.startsWith('W|')) {
       // Touches over windows: every pair across exchanges may nest (comparePair decides).
