@@ -326,7 +326,8 @@ export class MatchEngine {
     };
     const grow = (map: Map<string, number>, key: string, by: number) =>
       map.set(key, (map.get(key) ?? 0) + by);
-    const ladderKeysTouched = new Set<string>();
+    // Each ladder key a changed market is in now or was in before, with the changed markets it was in before.
+    const ladderKeysTouched = new Map<string, number[]>();
     for (const [m, before] of journal) {
       for (const [f, by] of [
         [before, -1],
@@ -336,7 +337,11 @@ export class MatchEngine {
         const keys = blockKeys(f);
         for (const k of keys.index) grow(grown.index, k, by);
         for (const k of keys.probe) grow(grown.probe, k, by);
-        for (const k of groupKeys(f)) ladderKeysTouched.add(k);
+        for (const k of groupKeys(f)) {
+          const had = ladderKeysTouched.get(k) ?? [];
+          if (by < 0) had.push(m);
+          ladderKeysTouched.set(k, had);
+        }
         if (f.group !== null) grow(grown.event, f.group, by);
       }
     }
@@ -358,10 +363,9 @@ export class MatchEngine {
     // Ladder groups: the pairs of unchanged rungs adjacent before or after, not both.
     const featuresBefore = (id: number) =>
       (journal.has(id) ? journal.get(id) : this.features[id]) as MatchFeatures;
-    for (const key of ladderKeysTouched) {
+    for (const [key, had] of ladderKeysTouched) {
       const now = this.ladders.get(key);
-      const then = now.filter((id) => !journal.has(id));
-      for (const [id, f] of journal) if (f !== null && groupKeys(f).includes(key)) then.push(id);
+      const then = [...now.filter((id) => !journal.has(id)), ...had];
       const after = this.adjacencyOf(key, now, (id) => this.features[id] as MatchFeatures, false);
       const prior = this.adjacencyOf(key, then, featuresBefore, false);
       for (const [one, other] of [
