@@ -16,6 +16,7 @@ import { tierOf } from '../../domain/matching/confidence.js';
 import { extractFeatures, type MatchFeatures, type MatchInput } from '../../domain/matching/features.js';
 import { optionForm } from '../../domain/matching/options.js';
 import { resolutionCheck } from '../../domain/matching/resolution.js';
+import { BestIndex, NO_BEST } from './best-index.js';
 import {
   blockKeys,
   coarseDatePart,
@@ -59,6 +60,12 @@ const BEST_MEMO = 65_536;
  */
 const ALL_STEPS = 48;
 
+/**
+ * Changes recorded for the next relink at most (see MatchEngine.journal): past this many (a catalogue loaded in
+ * bulk) the record is dropped with every stored best match, and the next relink reads its whole neighbourhood.
+ */
+const JOURNAL_MAX = 50_000;
+
 export class MatchEngine {
   private readonly maxBlock: number;
   private readonly features: Array<MatchFeatures | undefined> = [];
@@ -75,6 +82,16 @@ export class MatchEngine {
   private readonly coarseParts = new Map<string, number>();
 
   private readonly multiPair: boolean;
+
+  /** Best matches as last computed, kept between relinks (see BestIndex). */
+  private readonly bestIndex = new BestIndex();
+  /** Whether best() may answer from bestIndex (within a relink, once it is up to date; see linkAround). */
+  private storedBests = false;
+  /**
+   * Every id changed since the stored best matches were computed, with its features before (null: it is new), so a
+   * relink can tell what the changes moved; null once too many went by (JOURNAL_MAX).
+   */
+  private journal: Map<number, MatchFeatures | null> | null = new Map();
 
   constructor(options: MatchEngineOptions = {}) {
     this.maxBlock = options.maxBlock ?? 2_000;
@@ -168,6 +185,10 @@ export class MatchEngine {
     const all: number[] = [];
     for (let id = 0; id < this.features.length; id++) if (this.features[id]) all.push(id);
     this.resetCaches();
+    // The walk computes every market's best match afresh: the stored ones start over with it.
+    this.bestIndex.clear();
+    this.bestIndex.reserve(this.features.length);
+    this.journal = new Map();
     yield* this.walk(all, true);
   }
 
@@ -179,22 +200,23 @@ export class MatchEngine {
     // One set of caches for the whole relink: the scope, the far ends and the walk read the same candidates,
     // verdicts and best matches (each a pure function of the engine's state, which does not change meanwhile).
     this.resetCaches();
+    this.bestIndex.reserve(this.features.length);
     const bestCache = new Map<number, Map<ExchangeId, number>>();
+    const journal = this.journal;
     const scope = new Set<number>();
     for (const svcId of changed) {
       const id = this.ids.get(svcId);
       if (id === undefined) continue;
-      scope.add(id);
-      for (const c of this.candidates(id)) scope.add(c);
-      const f = this.features[id] as MatchFeatures;
-      for (const key of groupKeys(f)) {
-        const members = this.ladders.get(key);
-        if (members.length <= this.maxBlock) for (const m of members) scope.add(m);
-      }
-      // Its event's other options: their option-pass links read which of them have twins (alignedOptions).
-      const siblings = f.group === null ? NONE : this.members.get(f.group);
-      if (siblings.length <= this.maxBlock) for (const m of siblings) scope.add(m);
+      // A market the engine saw change reaches only what the change can move (narrowScope); one it did not (a
+      // stored link set older than the engine) its whole neighbourhood.
+      if (journal?.has(id)) continue;
+      this.addNeighbourhood(id, scope);
     }
+    if (journal) this.narrowScope(journal, scope, bestCache);
+    this.journal = new Map();
+    // Every stored best now holds for the engine as it is (narrowScope moved those the changes moved): the walk
+    // reads them instead of reading every candidate of every neighbour again.
+    this.storedBests = true;
     const ids = [...scope];
     const extra = this.multiPair ? this.farEnds(scope, bestCache) : [];
     return {
@@ -203,8 +225,324 @@ export class MatchEngine {
     };
   }
 
+  /** A market, its candidates, its ladder groups and its event's other options. */
+  private addNeighbourhood(id: number, scope: Set<number>): void {
+    scope.add(id);
+    for (const c of this.candidates(id)) scope.add(c);
+    const f = this.features[id] as MatchFeatures;
+    for (const key of groupKeys(f)) {
+      const members = this.ladders.get(key);
+      if (members.length <= this.maxBlock) for (const m of members) scope.add(m);
+    }
+    // Its event's other options: their option-pass links read which of them have twins (alignedOptions).
+    const siblings = f.group === null ? NONE : this.members.get(f.group);
+    if (siblings.length <= this.maxBlock) for (const m of siblings) scope.add(m);
+  }
+
+  /** Notes a change of `id` for the next relink (its features before the first change since then). */
+  private record(id: number, before: MatchFeatures | null): void {
+    const journal = this.journal;
+    if (journal === null || journal.has(id)) return;
+    if (journal.size >= JOURNAL_MAX) {
+      this.journal = null;
+      this.bestIndex.clear();
+      return;
+    }
+    journal.set(id, before);
+  }
+
+  /**
+   * Adds to `scope` every market a link of which the recorded changes can have changed, so the relink need not
+   * read every candidate of every changed market again. A link of two unchanged markets depends on the changed
+   * ones only through
+   *  - a best match (same_market is kept one-to-one): a neighbour's best on a changed market's exchange is the
+   *    better of its stored best and the changed markets, unless its stored best is one of them (recomputed);
+   *    a neighbour whose best moved is in scope;
+   *  - twins: a derived link through a changed market ends at its twin (in scope); an event whose member's twins
+   *    differ may be aligned otherwise (alignmentOf), and an aligned event reads its members' features (option
+   *    forms): such an event is in scope whole;
+   *  - ladder adjacency: the rungs whose nearest rungs differ before and after the change are in scope;
+   *  - which exchanges a neighbour's candidates are on (openExchanges), read only on an exchange its event is
+   *    aligned on;
+   *  - a block crossing its size limit (blockCandidates skips it): its members are in scope, with their twins.
+   */
+  private narrowScope(
+    journal: ReadonlyMap<number, MatchFeatures | null>,
+    scope: Set<number>,
+    bestCache: Map<number, Map<ExchangeId, number>>,
+  ): void {
+    // How much each key's list grew or shrank: a list over the limit now or before is skipped then (blockCandidates,
+    // groupAdjacency), so one that crossed it changed every pair of its members.
+    const grown = {
+      index: new Map<string, number>(),
+      probe: new Map<string, number>(),
+      event: new Map<string, number>(),
+    };
+    const grow = (map: Map<string, number>, key: string, by: number) =>
+      map.set(key, (map.get(key) ?? 0) + by);
+    // Each ladder key a changed market is in now or was in before, with the changed markets it was in before.
+    const ladderKeysTouched = new Map<string, number[]>();
+    for (const [m, before] of journal) {
+      for (const [f, by] of [
+        [before, -1],
+        [this.features[m], 1],
+      ] as const) {
+        if (!f) continue;
+        const keys = blockKeys(f);
+        for (const k of keys.index) grow(grown.index, k, by);
+        for (const k of keys.probe) grow(grown.probe, k, by);
+        for (const k of groupKeys(f)) {
+          const had = ladderKeysTouched.get(k) ?? [];
+          if (by < 0) had.push(m);
+          ladderKeysTouched.set(k, had);
+        }
+        if (f.group !== null) grow(grown.event, f.group, by);
+      }
+    }
+    const over = (length: number, by: number) => ({
+      now: length > this.maxBlock,
+      before: length - by > this.maxBlock,
+    });
+    const full = new Set<number>();
+    for (const [map, lists] of [
+      [grown.index, (k: string) => this.index.get(k)],
+      [grown.probe, (k: string) => this.probes.get(k)],
+    ] as const) {
+      for (const [k, by] of map) {
+        const o = over(lists(k).length, by);
+        if (o.now === o.before) continue;
+        for (const y of [...this.index.get(k), ...this.probes.get(k)]) if (!journal.has(y)) full.add(y);
+      }
+    }
+    // Ladder groups: the pairs of unchanged rungs adjacent before or after, not both.
+    const featuresBefore = (id: number) =>
+      (journal.has(id) ? journal.get(id) : this.features[id]) as MatchFeatures;
+    for (const [key, had] of ladderKeysTouched) {
+      const now = this.ladders.get(key);
+      const then = [...now.filter((id) => !journal.has(id)), ...had];
+      const after = this.adjacencyOf(key, now, (id) => this.features[id] as MatchFeatures, false);
+      const prior = this.adjacencyOf(key, then, featuresBefore, false);
+      for (const [one, other] of [
+        [after, prior],
+        [prior, after],
+      ] as const) {
+        for (const [x, list] of one) {
+          if (journal.has(x)) continue;
+          const theirs = new Set(other.get(x) ?? NONE);
+          for (const y of list) {
+            if (journal.has(y) || theirs.has(y)) continue;
+            scope.add(x);
+            scope.add(y);
+          }
+        }
+      }
+    }
+    // Rows as they were before this relink writes them (a row never read here is unchanged).
+    const rowsBefore = new Map<number, Map<ExchangeId, number> | null>();
+    const snap = (id: number) => {
+      if (!rowsBefore.has(id)) rowsBefore.set(id, this.bestIndex.has(id) ? this.bestIndex.row(id) : null);
+    };
+    // Markets whose row may have changed, and the markets their rows point at: the only ones whose twins may differ.
+    const rowChanged = new Set<number>();
+    const pointed = new Set<number>();
+    // Each unchanged neighbour of a changed market, with the changed markets it was (before) or is a candidate of.
+    const touched = new Map<number, Array<{ m: number; before: boolean }>>();
+    const gaps: Array<{ y: number; ex: ExchangeId }> = [];
+    const touch = (y: number, m: number, before: boolean) => {
+      if (journal.has(y)) return;
+      const marks = touched.get(y);
+      if (marks) marks.push({ m, before });
+      else touched.set(y, [{ m, before }]);
+    };
+    for (const [m, before] of journal) {
+      const now = this.features[m];
+      snap(m);
+      rowChanged.add(m);
+      if (before !== null && this.bestIndex.has(m)) for (const t of this.bestIndex.targets(m)) pointed.add(t);
+      if (now) {
+        scope.add(m);
+        for (const t of this.best(m, bestCache).values()) pointed.add(t);
+      } else {
+        this.bestIndex.forget(m);
+      }
+      if (before !== null) for (const y of this.blockCandidates(m, before)) touch(y, m, true);
+      if (now) for (const y of this.candidates(m)) touch(y, m, false);
+    }
+    // Members of a block crossing its size limit may have gained or lost any candidate: their links are read.
+    for (const y of full) {
+      snap(y);
+      rowChanged.add(y);
+      if (this.bestIndex.has(y)) for (const t of this.bestIndex.targets(y)) pointed.add(t);
+      scope.add(y);
+      for (const t of this.best(y, bestCache).values()) pointed.add(t);
+    }
+    for (const [y, marks] of touched) {
+      if (full.has(y)) continue;
+      const fy = this.features[y] as MatchFeatures;
+      const exchanges = new Set<ExchangeId>();
+      for (const { m, before } of marks) {
+        const f = before ? journal.get(m) : this.features[m];
+        if (f) exchanges.add(f.exchange);
+      }
+      const known = this.bestIndex.has(y);
+      snap(y);
+      // Every old best first: best(y) below writes y's row.
+      const was = new Map<ExchangeId, number>();
+      for (const ex of exchanges)
+        was.set(ex, known ? this.bestIndex.get(y, ex) : this.bestBefore(y, ex, marks, journal));
+      for (const ex of exchanges) {
+        const old = was.get(ex) as number;
+        const now =
+          known && (old === NO_BEST || !journal.has(old))
+            ? this.bestAmong(y, ex, [
+                ...(old === NO_BEST ? [] : [old]),
+                ...marks.filter((k) => !k.before && this.features[k.m]?.exchange === ex).map((k) => k.m),
+              ])
+            : (this.best(y, bestCache).get(ex) ?? NO_BEST);
+        if (known) this.bestIndex.set(y, ex, now);
+        if (old !== now) {
+          // Its same_market links differ.
+          scope.add(y);
+          rowChanged.add(y);
+          if (old !== NO_BEST) pointed.add(old);
+          if (now !== NO_BEST) pointed.add(now);
+        }
+        if ((old !== NO_BEST && journal.has(old)) || (now !== NO_BEST && journal.has(now))) rowChanged.add(y);
+        if ((old === NO_BEST || now === NO_BEST) && fy.group !== null && fy.unread !== true)
+          gaps.push({ y, ex });
+      }
+    }
+    // Every stored best now holds (twinsOf and alignmentOf below read them).
+    this.storedBests = true;
+    const twinsBefore = (id: number): number[] => {
+      const row = rowsBefore.has(id)
+        ? rowsBefore.get(id)
+        : this.bestIndex.has(id)
+          ? this.bestIndex.row(id)
+          : null;
+      if (!row) return [];
+      const ex = (featuresBefore(id) ?? this.features[id])?.exchange;
+      const out: number[] = [];
+      for (const t of row.values()) {
+        const theirs = rowsBefore.has(t)
+          ? rowsBefore.get(t)
+          : this.bestIndex.has(t)
+            ? this.bestIndex.row(t)
+            : null;
+        if (ex !== undefined && theirs?.get(ex) === id) out.push(t);
+      }
+      return out;
+    };
+    const sameSet = (p: readonly number[], q: readonly number[]) =>
+      p.length === q.length && p.every((x) => q.includes(x));
+    const events = new Set<string>();
+    const twinsMoved = (id: number, known: boolean) => {
+      const now = this.features[id] ? this.twinsOf(id, bestCache) : [];
+      // A market new since the rows were written had no twins; an unknown row may have had any.
+      const then = journal.get(id) === null ? [] : known ? twinsBefore(id) : null;
+      return { now, then, moved: then === null || !sameSet(now, then) };
+    };
+    for (const id of new Set([...rowChanged, ...pointed])) {
+      // An unknown row before (never computed) counts as moved.
+      const known = rowsBefore.has(id) ? rowsBefore.get(id) !== null : this.bestIndex.has(id);
+      const t = twinsMoved(id, known);
+      const before = journal.get(id);
+      const now = this.features[id];
+      if (journal.has(id)) {
+        // A derived link through a changed market ends at its twin; its events' votes count it by its event.
+        for (const x of [...t.now, ...(t.then ?? [])]) scope.add(x);
+        const regrouped = (before?.group ?? null) !== (now?.group ?? null);
+        if (t.moved || regrouped) {
+          for (const f of [before, now]) if (f?.group != null) events.add(f.group);
+          if (regrouped)
+            for (const x of [...t.now, ...(t.then ?? [])]) {
+              const g = this.features[x]?.group;
+              if (g != null) events.add(g);
+            }
+        }
+        continue;
+      }
+      // Its derived links (through its twins) differ.
+      if (t.moved) scope.add(id);
+      if (t.moved && now?.group != null) events.add(now.group);
+    }
+    // A changed market's event, when aligned anywhere, matches options by their features.
+    for (const [m, before] of journal) {
+      for (const f of [before, this.features[m]]) {
+        if (f?.group == null || events.has(f.group)) continue;
+        const o = over(this.members.get(f.group).length, grown.event.get(f.group) ?? 0);
+        // An event crossing the limit gained or lost every sibling link (passedOn) and its alignment.
+        if (o.now !== o.before) events.add(f.group);
+        else if (!o.now && this.alignmentOf(f.group, bestCache).size > 0) events.add(f.group);
+      }
+    }
+    for (const g of events) {
+      const o = over(this.members.get(g).length, grown.event.get(g) ?? 0);
+      if (!o.now || !o.before) for (const x of this.members.get(g)) scope.add(x);
+    }
+    // With no best on that exchange, whether y has a candidate there (its open exchanges) may have changed, which
+    // only an event aligned with y's on that exchange reads (alignedOptions, both ends).
+    for (const { y, ex } of gaps) {
+      if (this.alignmentOf((this.features[y] as MatchFeatures).group as string, bestCache).has(ex))
+        scope.add(y);
+    }
+  }
+
+  /** The best same_market match of y on `ex` among `among` (as best() ranks them). */
+  private bestAmong(y: number, ex: ExchangeId, among: readonly number[]): number {
+    let pick = NO_BEST;
+    let confidence = -1;
+    let svc = '';
+    for (const c of among) {
+      const fc = this.features[c] as MatchFeatures;
+      if (fc.exchange !== ex) continue;
+      const v = this.verdict(y, c);
+      if (v?.relation !== 'same_market') continue;
+      if (pick === NO_BEST || v.confidence > confidence || (v.confidence === confidence && fc.svcId < svc)) {
+        pick = c;
+        confidence = v.confidence;
+        svc = fc.svcId;
+      }
+    }
+    return pick;
+  }
+
+  /**
+   * y's best on `ex` before the recorded changes, when it was not stored: its unchanged candidates as they are, and
+   * the changed markets it was a candidate of with their features then.
+   */
+  private bestBefore(
+    y: number,
+    ex: ExchangeId,
+    marks: ReadonlyArray<{ m: number; before: boolean }>,
+    journal: ReadonlyMap<number, MatchFeatures | null>,
+  ): number {
+    const fy = this.features[y] as MatchFeatures;
+    let pick = NO_BEST;
+    let confidence = -1;
+    let svc = '';
+    const consider = (c: number, fc: MatchFeatures, v: PairVerdict | null) => {
+      if (fc.exchange !== ex || v?.relation !== 'same_market') return;
+      if (pick === NO_BEST || v.confidence > confidence || (v.confidence === confidence && fc.svcId < svc)) {
+        pick = c;
+        confidence = v.confidence;
+        svc = fc.svcId;
+      }
+    };
+    for (const c of this.candidates(y)) {
+      if (!journal.has(c)) consider(c, this.features[c] as MatchFeatures, this.verdict(y, c));
+    }
+    for (const { m, before } of marks) {
+      const fm = journal.get(m);
+      if (!before || !fm) continue;
+      consider(m, fm, m < y ? comparePair(fm, fy, this.weight) : comparePair(fy, fm, this.weight));
+    }
+    return pick;
+  }
+
   private attach(id: number, f: MatchFeatures): void {
     this.candidateCache.clear();
+    this.record(id, null);
     this.features[id] = f;
     const keys = blockKeys(f);
     for (const k of keys.index) this.index.add(k, id);
@@ -219,6 +557,7 @@ export class MatchEngine {
     const f = this.features[id];
     if (!f) return;
     this.candidateCache.clear();
+    this.record(id, f);
     const keys = blockKeys(f);
     for (const k of keys.index) this.index.remove(k, id);
     for (const k of keys.probe) this.probes.remove(k, id);
@@ -290,8 +629,8 @@ export class MatchEngine {
     return out;
   }
 
-  private blockCandidates(id: number): Set<number> {
-    const f = this.features[id] as MatchFeatures;
+  /** `f` may be the features the market had before a change (what its candidates were, see narrowScope). */
+  private blockCandidates(id: number, f = this.features[id] as MatchFeatures): Set<number> {
     const out = new Set<number>();
     const keys = blockKeys(f);
     const add = (other: number) => {
@@ -328,13 +667,26 @@ export class MatchEngine {
   private groupAdjacency(key: string): Map<number, number[]> {
     const cached = this.groupCache.get(key);
     if (cached) return cached;
-    const members = this.ladders.get(key);
-    const adjacency = new Map<number, number[]>();
     // Bounded: a full walk meets a ladder group while at its rungs, which are near each other in id order.
     if (this.groupCache.size >= 4_096) this.groupCache.clear();
+    const adjacency = this.adjacencyOf(key, this.ladders.get(key), (m) => this.features[m] as MatchFeatures);
     this.groupCache.set(key, adjacency);
+    return adjacency;
+  }
+
+  /**
+   * The rung adjacency of a ladder group of `members`, read through `featuresOf` (which may answer a market's
+   * features before a change: narrowScope compares a group before and after).
+   */
+  private adjacencyOf(
+    key: string,
+    members: readonly number[],
+    featuresOf: (id: number) => MatchFeatures,
+    counted = true,
+  ): Map<number, number[]> {
+    const adjacency = new Map<number, number[]>();
     if (members.length < 2 || members.length > this.maxBlock) {
-      if (members.length > this.maxBlock) this.skippedBlocks++;
+      if (counted && members.length > this.maxBlock) this.skippedBlocks++;
       return adjacency;
     }
     const link = (x: number, y: number) => {
@@ -344,8 +696,8 @@ export class MatchEngine {
     };
     const rungs = members.map((m) => ({
       id: m,
-      rung: rungOf(this.features[m] as MatchFeatures, key),
-      ex: (this.features[m] as MatchFeatures).exchange,
+      rung: rungOf(featuresOf(m), key),
+      ex: featuresOf(m).exchange,
     }));
     if (key.startsWith('W|')) {
       // Touches over windows: every pair across exchanges may nest (comparePair decides).
@@ -426,6 +778,11 @@ export class MatchEngine {
   private best(x: number, cache: Map<number, Map<ExchangeId, number>>): Map<ExchangeId, number> {
     const known = cache.get(x);
     if (known) return known;
+    if (this.storedBests && this.bestIndex.has(x)) {
+      const stored = this.bestIndex.row(x);
+      cache.set(x, stored);
+      return stored;
+    }
     const out = new Map<ExchangeId, { id: number; confidence: number; svc: string }>();
     for (const y of this.candidates(x)) {
       const v = this.verdict(x, y);
@@ -442,6 +799,7 @@ export class MatchEngine {
     }
     const result = new Map([...out].map(([ex, b]) => [ex, b.id]));
     cache.set(x, result);
+    this.bestIndex.setRow(x, result);
     return result;
   }
 
@@ -536,6 +894,7 @@ export class MatchEngine {
 
   /** Forgets every per-walk cache (a walk starts and ends with none). */
   private resetCaches(): void {
+    this.storedBests = false;
     this.memoOnly = null;
     this.verdicts = new Map();
     this.groupCache = new Map();

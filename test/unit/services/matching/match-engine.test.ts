@@ -137,3 +137,65 @@ test('a market with no date meets the dated markets of its subject, linking ever
     );
   }
 });
+
+// Markets that change (a venue moving a close, rewording a question, or listing another market's question under an
+// old id) move best matches and twins among markets that did not: relinking the changed ones, each relink replacing
+// the links of its scope, must still end with the full walk's links, confidence and evidence included.
+test('property: relinking edited markets batch by batch equals linking the edited catalogue all at once', () => {
+  const all = [...markets, ...real];
+  const exact = (l: EngineLink) => `${shape(l)}|${l.source}|${l.confidence}|${l.evidence.join(';')}`;
+  const edit = (m: SyntheticMarket, kind: number, other: SyntheticMarket): SyntheticMarket => {
+    const end = Date.parse(m.end_date ?? '2026-12-31T00:00:00Z');
+    if (kind === 0) return { ...m, end_date: new Date(end + 86_400_000).toISOString() };
+    if (kind === 1) return { ...m, end_date: new Date(end - 40 * 86_400_000).toISOString() };
+    return { ...m, question: other.question, end_date: other.end_date };
+  };
+  assertProperty(
+    fc.property(
+      fc.array(
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 2 }), fc.nat()), {
+          minLength: 1,
+          maxLength: 40,
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
+      (batches) => {
+        const engine = new MatchEngine();
+        engine.upsert(all);
+        const stored = new Map<string, EngineLink>();
+        for (const l of engine.linkAll()) stored.set(`${l.a}|${l.b}`, l);
+        const current = new Map(all.map((m) => [m.svc_id, m as SyntheticMarket]));
+        for (const batch of batches) {
+          const edited = batch.map(([at, kind, from]) => {
+            const m = all[at % all.length] as SyntheticMarket;
+            return edit(
+              current.get(m.svc_id) as SyntheticMarket,
+              kind,
+              all[from % all.length] as SyntheticMarket,
+            );
+          });
+          for (const m of edited) current.set(m.svc_id, m);
+          const { scope, links } = engine.linkAround(engine.upsert(edited));
+          const inScope = new Set(scope);
+          for (const [k, l] of stored) if (inScope.has(l.a) || inScope.has(l.b)) stored.delete(k);
+          for (const l of links) stored.set(`${l.a}|${l.b}`, l);
+        }
+        const full = new MatchEngine();
+        full.upsert(current.values());
+        const expected = new Set(full.linkAll().map(exact));
+        const got = new Set([...stored.values()].map(exact));
+        assert.deepEqual(
+          [...got].filter((x) => !expected.has(x)),
+          [],
+          'links only the relinked run has',
+        );
+        assert.deepEqual(
+          [...expected].filter((x) => !got.has(x)),
+          [],
+          'links only the full run has',
+        );
+      },
+    ),
+    { numRuns: 8, examples: [] },
+  );
+});
