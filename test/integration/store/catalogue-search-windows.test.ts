@@ -125,9 +125,15 @@ onBothDialects('catalogue search beyond one walk window', (store) => {
     assert.deepEqual(await repo.count({ ...ALL, search: 'common' }, 1000), { total: 1000, exact: false });
     // Fewer than the cap in PostgreSQL's head of the walk index but past it further on (its density says where):
     // the walk goes on to the cap instead of counting through GIN, and says it stopped all the same.
-    const questionMidword = markets.filter((m) => m.status === 'active' && m.question.includes('midword')).length;
+    const questionMidword = markets.filter(
+      (m) => m.status === 'active' && m.question.includes('midword'),
+    ).length;
     for (const cap of [100, questionMidword - 1]) {
-      assert.deepEqual(await repo.count({ ...ALL, search: 'midword' }, cap), { total: cap, exact: false }, `${cap}`);
+      assert.deepEqual(
+        await repo.count({ ...ALL, search: 'midword' }, cap),
+        { total: cap, exact: false },
+        `${cap}`,
+      );
     }
     assert.deepEqual(await repo.count(ALL, 1000), { total: 1000, exact: false });
     // Another status counts through the walk, then GIN where the walk says the matches are sparse.
