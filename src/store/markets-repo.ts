@@ -638,9 +638,9 @@ export class MarketsRepo {
   /**
    * PostgreSQL: the tiers past the exact matches together are every word somewhere across question and description
    * (`tsv_all`), so one GIN condition counts them all: no walk (a common word's question tier walked tens of
-   * thousands of rows to find cap + 1), over the status's partial index (migrations 0026 and 0028) whose matches
-   * need no heap row to check `status`. The exact matches are left out by counting which of them match too (a handful of
-   * rows) rather than by `seq` in the count, which would fetch every counted row's heap tuple.
+   * thousands of rows to find cap + 1), over the status's partial index (migrations 0026 and 0028), which holds no
+   * other status's rows to fetch and throw away. The exact matches are left out by counting which of them match
+   * too (a handful of rows) rather than by `seq` in the count, which would fetch every counted row's heap tuple.
    */
   private async pgSearchCount(f: PreparedFilter, exclude: readonly number[], cap: number): Promise<number> {
     const want = cap + 1 + exclude.length;
