@@ -3,8 +3,9 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { CurrentSchemaPostgresDialect } from './current-schema-dialect.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PgReader } from './pg-reader.js';
 import { ensurePrivateFile, PRIVATE_DIR_MODE, restrictExisting } from './private-file.js';
@@ -81,7 +82,7 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new CurrentSchemaPostgresDialect({ pool }),
     plugins: [new RejectNulPlugin()],
   });
   return finish(db, 'postgres', describePgUrl(url, options.pgSchema), null, new PgReader(pool));
